@@ -1,0 +1,92 @@
+"""The adapter registry: built-ins, the `parity.adapters` entry-point group, and local files.
+
+    adapters.names()          registered adapter names
+    adapters.get("torch")     a ready adapter (AdapterError if unknown or not installed)
+    adapters.load_path(FILE)  register every Adapter subclass defined in FILE (--adapter-path)
+"""
+import importlib
+import importlib.metadata
+import importlib.util
+import pathlib
+
+from adapters.base import Adapter, Unsupported
+
+__all__ = ["Adapter", "AdapterError", "Unsupported", "get", "installed", "load_path", "names", "register"]
+
+# name -> "module:Class"; the modules import their framework only when an adapter is created.
+BUILTIN = {
+    "reference": "adapters.reference:ReferenceAdapter",
+    "torch": "adapters.torch:TorchAdapter",
+    "jax": "adapters.jax:JaxAdapter",
+    "tensorflow": "adapters.tensorflow:TensorFlowAdapter",
+}
+# How to install each built-in framework, for the "not installed" message.
+INSTALL = {name: f"pip install -r requirements/{name}.txt" for name in BUILTIN}
+
+_classes: dict[str, type] = {}
+_instances: dict[str, Adapter] = {}
+_loaded = False
+
+
+class AdapterError(Exception):
+    """An adapter cannot be had: unknown name, framework not installed, bad adapter file."""
+
+
+def register(cls: type) -> type:
+    if not (isinstance(cls, type) and issubclass(cls, Adapter) and cls.name):
+        raise AdapterError(f"an adapter is an Adapter subclass with a `name`. Received: {cls!r}")
+    _classes[cls.name] = cls
+    _instances.pop(cls.name, None)
+    return cls
+
+
+def _load_builtins() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for target in BUILTIN.values():
+        module, cls = target.split(":")
+        register(getattr(importlib.import_module(module), cls))
+    for ep in importlib.metadata.entry_points(group="parity.adapters"):
+        register(ep.load())
+
+
+def load_path(path) -> list[str]:
+    """Import FILE.py and register every Adapter subclass it defines; returns their names."""
+    path = pathlib.Path(path)
+    if not path.is_file():
+        raise AdapterError(f"--adapter-path: no such file. Received: {str(path)!r}")
+    _load_builtins()
+    spec = importlib.util.spec_from_file_location(f"parity_adapter_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    found = [obj for obj in vars(module).values()
+             if isinstance(obj, type) and issubclass(obj, Adapter) and obj.__module__ == module.__name__]
+    if not found:
+        raise AdapterError(f"--adapter-path: {path} defines no Adapter subclass")
+    return [register(cls).name for cls in found]
+
+
+def names() -> list[str]:
+    _load_builtins()
+    return list(_classes)
+
+
+def installed() -> list[str]:
+    """Registered adapters whose framework is installed."""
+    return [name for name in names() if _classes[name].available()]
+
+
+def get(name: str) -> Adapter:
+    _load_builtins()
+    if name not in _classes:
+        raise AdapterError(f"unknown adapter {name!r}; known adapters: {', '.join(_classes)} "
+                           "(load another with --adapter-path FILE.py)")
+    cls = _classes[name]
+    if not cls.available():
+        hint = INSTALL.get(name, f"install {cls.module}")
+        raise AdapterError(f"adapter {name!r} needs {cls.module}, which is not installed ({hint})")
+    if name not in _instances:
+        _instances[name] = cls()
+    return _instances[name]

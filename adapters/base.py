@@ -1,0 +1,224 @@
+"""The adapter interface every framework keeps (see the README's "Adding an adapter").
+
+An adapter translates the vocabulary below into one framework's own idiomatic API. It may convert
+layouts, dtypes, argument order and index formats; it never re-implements an op's math, because
+the suite tests the framework, not the adapter. Every vocabulary method exists here and raises
+`Unsupported`, so a framework that cannot express an op is recorded as "unsupported", never as a
+pass. Subclasses import their framework lazily (in ``__init__``) so that a missing framework costs
+nothing until it is asked for.
+"""
+import contextlib
+import importlib.util
+
+
+class Unsupported(Exception):
+    """The framework cannot express this op (or dtype, or device); the reason says which."""
+
+
+DTYPES = ("float16", "bfloat16", "float32", "float64", "int32", "int64", "bool")
+
+# Tensor ops that specs and expressions may call, in the order of ../ARCHITECTURE.md.
+OPS = (
+    "matmul", "mm", "add", "sub", "mul", "div", "maximum", "minimum", "pow",
+    "neg", "exp", "log", "tanh", "sigmoid", "relu", "abs", "sqrt", "square", "round", "sign",
+    "sum", "mean", "max", "reshape", "transpose", "concat", "stack", "softmax", "log_softmax",
+    "where", "sequence_mask", "causal_mask", "segment_mask", "masked_fill", "masked_softmax",
+    "pad", "pad_sequences", "gather", "scatter", "scatter_add", "one_hot", "stop_gradient",
+    "lstm", "conv1d", "conv2d",
+)
+
+
+class Adapter:
+    """Base class: defaults for every method; a subclass overrides what its framework has."""
+
+    name: str = ""
+    module: str = ""  # the framework's import name, for available()
+
+    @classmethod
+    def available(cls) -> bool:
+        """True when the framework can be imported (checked without importing it)."""
+        return not cls.module or importlib.util.find_spec(cls.module) is not None
+
+    def unsupported(self, what: str):
+        raise Unsupported(f"{self.name} does not implement {what}")
+
+    # -- arrays and devices -------------------------------------------------------------------
+    def version(self) -> str:
+        return "unknown"
+
+    def devices(self) -> list[str]:
+        return ["cpu"]
+
+    def device_scope(self, device: str):
+        """Context in which ops run on `device` (TensorFlow places ops by context, not by input)."""
+        return contextlib.nullcontext()
+
+    def asarray(self, x, dtype: str, device: str):
+        self.unsupported("asarray")
+
+    def to_numpy(self, x):
+        """A NumPy array of x's values; bfloat16 comes back as float32 (exact)."""
+        self.unsupported("to_numpy")
+
+    def dtype_of(self, x) -> str:
+        """x's dtype as a NumPy dtype name (bfloat16 included)."""
+        self.unsupported("dtype_of")
+
+    def sync(self, x) -> None:
+        """Block until x is computed (benchmarks time the work, not its dispatch)."""
+
+    # -- linear algebra -----------------------------------------------------------------------
+    def matmul(self, a, b):
+        """NumPy matmul semantics: 1-D operands promoted and the added axis removed, batch broadcast."""
+        self.unsupported("matmul")
+
+    def mm(self, a, b):
+        """Strict matrix product: (n, m) x (m, p) -> (n, p); no broadcasting, no 1-D operands."""
+        self.unsupported("mm")
+
+    # -- elementwise, broadcasting ------------------------------------------------------------
+    def add(self, a, b):
+        self.unsupported("add")
+
+    def sub(self, a, b):
+        self.unsupported("sub")
+
+    def mul(self, a, b):
+        self.unsupported("mul")
+
+    def div(self, a, b):
+        self.unsupported("div")
+
+    def maximum(self, a, b):
+        self.unsupported("maximum")
+
+    def minimum(self, a, b):
+        self.unsupported("minimum")
+
+    def pow(self, a, b):
+        self.unsupported("pow")
+
+    def neg(self, x):
+        self.unsupported("neg")
+
+    def exp(self, x):
+        self.unsupported("exp")
+
+    def log(self, x):
+        self.unsupported("log")
+
+    def tanh(self, x):
+        self.unsupported("tanh")
+
+    def sigmoid(self, x):
+        self.unsupported("sigmoid")
+
+    def relu(self, x):
+        self.unsupported("relu")
+
+    def abs(self, x):
+        self.unsupported("abs")
+
+    def sqrt(self, x):
+        self.unsupported("sqrt")
+
+    def square(self, x):
+        self.unsupported("square")
+
+    def round(self, x):
+        """Round half to even, as NumPy."""
+        self.unsupported("round")
+
+    def sign(self, x):
+        self.unsupported("sign")
+
+    # -- reductions and shapes ----------------------------------------------------------------
+    def sum(self, x, axis=None, keepdims=False):
+        self.unsupported("sum")
+
+    def mean(self, x, axis=None, keepdims=False):
+        self.unsupported("mean")
+
+    def max(self, x, axis=None, keepdims=False):
+        self.unsupported("max")
+
+    def reshape(self, x, shape):
+        self.unsupported("reshape")
+
+    def transpose(self, x, axes):
+        self.unsupported("transpose")
+
+    def concat(self, xs, axis):
+        self.unsupported("concat")
+
+    def stack(self, xs, axis):
+        self.unsupported("stack")
+
+    def softmax(self, x, axis=-1):
+        self.unsupported("softmax")
+
+    def log_softmax(self, x, axis=-1):
+        self.unsupported("log_softmax")
+
+    def where(self, cond, x, y):
+        self.unsupported("where")
+
+    # -- masking and padding ------------------------------------------------------------------
+    def sequence_mask(self, lengths, max_len):
+        """bool [B, max_len], True at valid steps."""
+        self.unsupported("sequence_mask")
+
+    def causal_mask(self, size):
+        """bool [size, size], lower triangle (diagonal included) True."""
+        self.unsupported("causal_mask")
+
+    def segment_mask(self, segment_ids):
+        """bool [B, T, T], True where both positions share a nonzero segment id."""
+        self.unsupported("segment_mask")
+
+    def masked_fill(self, x, mask, value):
+        self.unsupported("masked_fill")
+
+    def masked_softmax(self, x, mask, axis=-1):
+        self.unsupported("masked_softmax")
+
+    def pad(self, x, pad_width, mode="constant", value=0):
+        self.unsupported("pad")
+
+    def pad_sequences(self, seqs, value=0, side="post", max_len=None, truncate="post"):
+        self.unsupported("pad_sequences")
+
+    # -- indexing -----------------------------------------------------------------------------
+    def gather(self, x, axis, index):
+        self.unsupported("gather")
+
+    def scatter(self, x, axis, index, src):
+        self.unsupported("scatter")
+
+    def scatter_add(self, x, axis, index, src):
+        self.unsupported("scatter_add")
+
+    def one_hot(self, indices, num_classes):
+        self.unsupported("one_hot")
+
+    # -- autodiff -----------------------------------------------------------------------------
+    def stop_gradient(self, x):
+        self.unsupported("stop_gradient")
+
+    def grad(self, fn, args: dict, wrt: list, cotangent):
+        """Reverse mode: (fn(**args), {name: cotangent-weighted gradient for each name in wrt})."""
+        self.unsupported("grad")
+
+    # -- layers -------------------------------------------------------------------------------
+    def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True):
+        self.unsupported("lstm")
+
+    def conv1d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
+        self.unsupported("conv1d")
+
+    def conv2d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
+        self.unsupported("conv2d")
+
+    # -- collectives --------------------------------------------------------------------------
+    def collective(self, name, shards, **params):
+        self.unsupported(f"collective {name}")

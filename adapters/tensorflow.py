@@ -1,0 +1,136 @@
+"""TensorFlow: tf.* ops (tf.experimental.numpy where TF documents NumPy semantics), tf.GradientTape
+for gradients, cpu and gpu devices. Ops are placed by a tf.device scope, not by their inputs."""
+import os
+
+from adapters.base import Adapter, Unsupported
+
+
+class TensorFlowAdapter(Adapter):
+    name = "tensorflow"
+    module = "tensorflow"
+
+    def __init__(self):
+        os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # keep oneDNN/absl start-up chatter out of reports
+        import tensorflow as tf
+
+        tf.config.experimental.enable_tensor_float_32_execution(False)  # float32 means float32
+        self.tf = tf
+
+    def version(self):
+        return self.tf.__version__
+
+    def devices(self):
+        return ["cpu"] + [f"gpu:{i}" for i, _ in enumerate(self.tf.config.list_physical_devices("GPU"))]
+
+    def device_scope(self, device):
+        return self.tf.device(device.upper())
+
+    def asarray(self, x, dtype, device):
+        with self.device_scope(device):
+            return self.tf.cast(self.tf.constant(x), getattr(self.tf, dtype))
+
+    def to_numpy(self, x):
+        tf = self.tf
+        return (tf.cast(x, tf.float32) if x.dtype == tf.bfloat16 else x).numpy()  # NumPy has no bfloat16
+
+    def dtype_of(self, x):
+        return x.dtype.name
+
+    def sync(self, x):
+        x.numpy()  # the only documented way to wait for an eager result
+
+    def matmul(self, a, b):
+        # tf.linalg.matmul wants rank >= 2; TF's NumPy-semantics matmul promotes 1-D operands.
+        return self.tf.experimental.numpy.matmul(a, b)
+
+    def mm(self, a, b):
+        return self.tf.linalg.matmul(a, b)
+
+    def add(self, a, b):
+        return self.tf.add(a, b)
+
+    def sub(self, a, b):
+        return self.tf.subtract(a, b)
+
+    def mul(self, a, b):
+        return self.tf.multiply(a, b)
+
+    def div(self, a, b):
+        return self.tf.divide(a, b)
+
+    def maximum(self, a, b):
+        return self.tf.maximum(a, b)
+
+    def minimum(self, a, b):
+        return self.tf.minimum(a, b)
+
+    def pow(self, a, b):
+        return self.tf.pow(a, b)
+
+    def neg(self, x):
+        return self.tf.negative(x)
+
+    def exp(self, x):
+        return self.tf.exp(x)
+
+    def log(self, x):
+        return self.tf.math.log(x)
+
+    def tanh(self, x):
+        return self.tf.tanh(x)
+
+    def sigmoid(self, x):
+        return self.tf.sigmoid(x)
+
+    def relu(self, x):
+        return self.tf.nn.relu(x)
+
+    def abs(self, x):
+        return self.tf.abs(x)
+
+    def sqrt(self, x):
+        return self.tf.sqrt(x)
+
+    def square(self, x):
+        return self.tf.square(x)
+
+    def round(self, x):
+        return self.tf.round(x)  # banker's rounding, as NumPy
+
+    def sign(self, x):
+        return self.tf.sign(x)
+
+    def sum(self, x, axis=None, keepdims=False):
+        return self.tf.reduce_sum(x, axis=axis, keepdims=keepdims)
+
+    def mean(self, x, axis=None, keepdims=False):
+        return self.tf.reduce_mean(x, axis=axis, keepdims=keepdims)
+
+    def max(self, x, axis=None, keepdims=False):
+        return self.tf.reduce_max(x, axis=axis, keepdims=keepdims)
+
+    def reshape(self, x, shape):
+        return self.tf.reshape(x, list(shape))
+
+    def transpose(self, x, axes):
+        return self.tf.transpose(x, list(axes))
+
+    def concat(self, xs, axis):
+        return self.tf.concat(list(xs), axis=axis)
+
+    def stack(self, xs, axis):
+        return self.tf.stack(list(xs), axis=axis)
+
+    def stop_gradient(self, x):
+        return self.tf.stop_gradient(x)
+
+    def grad(self, fn, args, wrt, cotangent):
+        if not all(args[n].dtype.is_floating for n in wrt):
+            raise Unsupported("tf.GradientTape differentiates floating-point tensors only")
+        with self.tf.GradientTape() as tape:
+            for n in wrt:
+                tape.watch(args[n])
+            value = fn(**args)
+        grads = tape.gradient(value, [args[n] for n in wrt], output_gradients=cotangent,
+                              unconnected_gradients=self.tf.UnconnectedGradients.ZERO)
+        return value, dict(zip(wrt, grads))

@@ -1,0 +1,141 @@
+"""PyTorch: torch.* ops, torch.autograd for gradients, cpu and cuda devices."""
+from adapters.base import Adapter, Unsupported
+
+
+class TorchAdapter(Adapter):
+    name = "torch"
+    module = "torch"
+
+    def __init__(self):
+        import torch
+
+        self.torch = torch
+        # float32 means float32: no TF32 in cuBLAS/cuDNN matmuls and convolutions.
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cudnn.allow_tf32 = False
+        torch.set_float32_matmul_precision("highest")
+
+    def version(self):
+        return self.torch.__version__
+
+    def devices(self):
+        cuda = self.torch.cuda
+        return ["cpu"] + [f"cuda:{i}" for i in range(cuda.device_count())] if cuda.is_available() else ["cpu"]
+
+    def asarray(self, x, dtype, device):
+        return self.torch.as_tensor(x, device=device).to(getattr(self.torch, dtype))
+
+    def to_numpy(self, x):
+        x = x.detach().cpu()
+        return (x.float() if x.dtype == self.torch.bfloat16 else x).numpy()  # NumPy has no bfloat16
+
+    def dtype_of(self, x):
+        return str(x.dtype).removeprefix("torch.")
+
+    def sync(self, x):
+        if x.is_cuda:
+            self.torch.cuda.synchronize(x.device)
+
+    def matmul(self, a, b):
+        return self.torch.matmul(a, b)
+
+    def mm(self, a, b):
+        return self.torch.mm(a, b)
+
+    def add(self, a, b):
+        return self.torch.add(a, b)
+
+    def sub(self, a, b):
+        return self.torch.sub(a, b)
+
+    def mul(self, a, b):
+        return self.torch.mul(a, b)
+
+    def div(self, a, b):
+        return self.torch.div(a, b)
+
+    def maximum(self, a, b):
+        return self.torch.maximum(a, b)
+
+    def minimum(self, a, b):
+        return self.torch.minimum(a, b)
+
+    def pow(self, a, b):
+        return self.torch.pow(a, b)
+
+    def neg(self, x):
+        return self.torch.neg(x)
+
+    def exp(self, x):
+        return self.torch.exp(x)
+
+    def log(self, x):
+        return self.torch.log(x)
+
+    def tanh(self, x):
+        return self.torch.tanh(x)
+
+    def sigmoid(self, x):
+        return self.torch.sigmoid(x)
+
+    def relu(self, x):
+        return self.torch.relu(x)
+
+    def abs(self, x):
+        return self.torch.abs(x)
+
+    def sqrt(self, x):
+        return self.torch.sqrt(x)
+
+    def square(self, x):
+        return self.torch.square(x)
+
+    def round(self, x):
+        return self.torch.round(x)
+
+    def sign(self, x):
+        return self.torch.sign(x)
+
+    def sum(self, x, axis=None, keepdims=False):
+        return self.torch.sum(x, dim=_dims(x, axis), keepdim=keepdims)
+
+    def mean(self, x, axis=None, keepdims=False):
+        return self.torch.mean(x, dim=_dims(x, axis), keepdim=keepdims)
+
+    def max(self, x, axis=None, keepdims=False):
+        return self.torch.amax(x, dim=_dims(x, axis), keepdim=keepdims)  # amax: max without indices
+
+    def reshape(self, x, shape):
+        return self.torch.reshape(x, tuple(shape))
+
+    def transpose(self, x, axes):
+        return self.torch.permute(x, tuple(axes))
+
+    def concat(self, xs, axis):
+        return self.torch.cat(list(xs), dim=axis)
+
+    def stack(self, xs, axis):
+        return self.torch.stack(list(xs), dim=axis)
+
+    def stop_gradient(self, x):
+        return x.detach()
+
+    def grad(self, fn, args, wrt, cotangent):
+        if not all(args[n].dtype.is_floating_point for n in wrt):
+            raise Unsupported("torch.autograd differentiates floating-point tensors only")
+        leaves = {n: args[n].detach().requires_grad_(True) for n in wrt}
+        value = fn(**{**args, **leaves})
+        grads = self.torch.autograd.grad(value, list(leaves.values()), grad_outputs=cotangent, allow_unused=True)
+        return value.detach(), {n: _zeros_if_none(self.torch, g, leaves[n]) for n, g in zip(wrt, grads)}
+
+
+def _dims(x, axis):
+    """axis=None reduces every dim; name them, since amax has no dim=None."""
+    if axis is None:
+        return tuple(range(x.dim()))
+    return tuple(axis) if isinstance(axis, (list, tuple)) else axis
+
+
+def _zeros_if_none(torch, g, leaf):
+    """autograd.grad returns None for an input the output does not depend on: its gradient is 0."""
+    return torch.zeros_like(leaf) if g is None else g

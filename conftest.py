@@ -1,0 +1,120 @@
+"""pytest options, hypothesis profiles, spec collection and result recording for Parity.
+
+    pytest suites [--adapter torch,jax] [--device cpu|cuda|gpu] [--dtype float32,...]
+                  [--spec PATH] [--results-dir DIR] [--adapter-path FILE.py]
+                  [--hypothesis-profile ci|dev|thorough] [--hypothesis-seed N]
+"""
+import os
+import pathlib
+import random
+from types import SimpleNamespace
+
+import hypothesis
+import pytest
+
+import adapters
+from suites import results
+from suites.specs import SpecError, load_path
+
+ROOT = pathlib.Path(__file__).resolve().parent
+ANCHOR = ROOT / "suites" / "test_specs.py"
+DEVICES = ("cpu", "cuda", "gpu")
+
+hypothesis.settings.register_profile("ci", max_examples=10, derandomize=True, database=None, deadline=None,
+                                     print_blob=True)
+hypothesis.settings.register_profile("dev", max_examples=40, deadline=None, print_blob=True)
+hypothesis.settings.register_profile("thorough", max_examples=500, deadline=None, print_blob=True)
+hypothesis.settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("parity", "Parity conformance suites")
+    group.addoption("--adapter", default=None,
+                    help="comma-separated adapters to run (default: every installed one)")
+    group.addoption("--adapter-path", action="append", default=[], metavar="FILE.py",
+                    help="register every Adapter subclass defined in FILE.py (repeatable)")
+    group.addoption("--device", default="cpu", help="comma-separated devices: cpu, cuda, gpu (default: cpu)")
+    group.addoption("--dtype", default=None, help="comma-separated dtypes to run (default: each spec's own)")
+    group.addoption("--spec", default=None, help="a spec file or folder (default: specs/)")
+    group.addoption("--results-dir", default=None,
+                    help="where result JSON lines go (default: results/<timestamp>/)")
+
+
+def pytest_configure(config):
+    try:
+        config.parity = _options(config)
+    except (SpecError, adapters.AdapterError, ValueError) as exc:
+        pytest.exit(f"parity: {exc}", returncode=2)
+
+
+def _options(config) -> SimpleNamespace:
+    for path in config.getoption("adapter_path"):
+        adapters.load_path(path)
+    requested = _split(config.getoption("adapter"))
+    if requested:
+        for name in requested:
+            if name not in adapters.names():
+                raise adapters.AdapterError(f"unknown adapter {name!r}; known adapters: {', '.join(adapters.names())} "
+                                            "(load another with --adapter-path FILE.py)")
+    chosen = requested or adapters.installed()
+    devices = _split(config.getoption("device")) or ["cpu"]
+    for device in devices:
+        if device not in DEVICES:
+            raise ValueError(f"--device takes {', '.join(DEVICES)}. Received: {device!r}")
+    dtypes = _split(config.getoption("dtype"))
+    for dtype in dtypes:
+        if dtype not in adapters.base.DTYPES:
+            raise ValueError(f"--dtype takes {', '.join(adapters.base.DTYPES)}. Received: {dtype!r}")
+    workerinput = getattr(config, "workerinput", None)
+    folder = (workerinput or {}).get("parity_results_dir") or config.getoption("results_dir") or results.default_dir()
+    seed = config.getoption("hypothesis_seed", None)
+    if seed is None:
+        seed = 0 if hypothesis.settings().derandomize else (workerinput or {}).get("parity_seed", random.getrandbits(32))
+    return SimpleNamespace(
+        adapters=chosen, devices=devices, dtypes=dtypes, seed=int(seed), results_dir=str(folder),
+        specs=load_path(config.getoption("spec") or os.path.relpath(ROOT / "specs")) if _collects_suites(config) else [],
+        recorder=results.Recorder(folder, workerinput["workerid"] if workerinput else "main"),
+        environment=results.environment(),
+    )
+
+
+def _collects_suites(config) -> bool:
+    """Load specs only when the suites are collected (so `pytest tests` needs no spec)."""
+    args = [pathlib.Path(a.split("::")[0]).resolve() for a in config.args] or [pathlib.Path.cwd()]
+    return any(a == ANCHOR or a in ANCHOR.parents for a in args)
+
+
+def _split(value) -> list:
+    return [v.strip() for v in value.split(",") if v.strip()] if value else []
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """xdist: every worker writes into the controller's results folder, with its seed."""
+    node.workerinput["parity_results_dir"] = node.config.parity.results_dir
+    node.workerinput["parity_seed"] = node.config.parity.seed
+
+
+def pytest_pycollect_makemodule(module_path, parent):
+    if pathlib.Path(module_path).resolve() == ANCHOR:
+        from suites.items import SpecFile
+
+        return SpecFile.from_parent(parent, path=module_path)
+    return None
+
+
+def pytest_sessionfinish(session):
+    parity = getattr(session.config, "parity", None)
+    if parity is None:
+        return
+    parity.recorder.close()
+    if not hasattr(session.config, "workerinput"):
+        merged = results.merge(parity.results_dir)
+        if merged:
+            session.config._parity_merged = merged
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    merged = getattr(config, "_parity_merged", None)
+    if merged:
+        terminalreporter.write_line(f"parity: results in {merged}")

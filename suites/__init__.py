@@ -1,0 +1,1 @@
+"""The conformance suites and their helpers. No framework is imported here: only adapters do."""

@@ -1,0 +1,240 @@
+"""Comparing a framework's result with the float64 reference, and the tolerances to do it with.
+
+Tolerances come from floating-point error analysis, not from trial and error. For expressions
+built from sums and products (matmul, add, mul, sum, ...) `error_bound` runs the classical
+a-priori bound alongside the reference: |fl(x) - x| <= gamma_n * m, where m is the same
+expression evaluated on absolute values (sub as add), n counts the roundings on the longest path
+(the reduction length K for a matmul) and gamma_n = n*u / (1 - n*u) for the dtype's unit roundoff
+u. Any summation order satisfies it, so a framework that fails it computed something else (a
+TF32 matmul, a float16 accumulator, a wrong element). Other ops use a few ulp of the expected
+value. A spec's own `tolerance` adds to either.
+
+NaN and infinity positions are compared exactly, never through nan_to_num; integers and booleans
+compare exactly.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from adapters.reference import ReferenceAdapter
+from suites import expr
+
+# Binary formats: explicit mantissa bits and the exponent of the smallest normal number.
+MANTISSA = {"float16": 10, "bfloat16": 7, "float32": 23, "float64": 52}
+MIN_EXP = {"float16": -14, "bfloat16": -126, "float32": -126, "float64": -1022}
+DEFAULT_ULPS = 4  # allowed error, in units of the expected value's ulp, for ops without a bound
+REFERENCE = ReferenceAdapter()
+
+
+def is_float(dtype: str) -> bool:
+    return dtype in MANTISSA
+
+
+def unit_roundoff(dtype: str) -> float:
+    return 2.0 ** -(MANTISSA[dtype] + 1)
+
+
+def tiny(dtype: str) -> float:
+    """The smallest normal number: the most a flush-to-zero can lose on one operation."""
+    return 2.0 ** MIN_EXP[dtype]
+
+
+def ulp(x, dtype: str):
+    """Spacing of `dtype` numbers at |x| (float64 array)."""
+    x = np.abs(np.asarray(x, dtype=np.float64))
+    with np.errstate(divide="ignore"):
+        exponent = np.floor(np.log2(np.where(x > 0, x, 1.0)))
+    exponent = np.maximum(np.where(x > 0, exponent, MIN_EXP[dtype]), MIN_EXP[dtype])
+    return np.ldexp(1.0, (exponent - MANTISSA[dtype]).astype(int))
+
+
+def round_to(x, dtype: str) -> np.ndarray:
+    """x rounded to the nearest `dtype` number, returned as float64 (or as ints / bools)."""
+    x = np.asarray(x)
+    if dtype == "bfloat16":  # round-to-nearest-even on the top 16 bits of a float32
+        bits = x.astype(np.float32).view(np.uint32).astype(np.uint64)
+        bits = ((bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000).astype(np.uint32)
+        return bits.view(np.float32).astype(np.float64)
+    if is_float(dtype):
+        return x.astype(dtype).astype(np.float64)
+    return x.astype(dtype)
+
+
+# ---------------------------------------------------------------------------------------------
+# The error bound: (value, magnitude, roundings) carried through the sum-product ops.
+
+@dataclass(frozen=True)
+class Bound:
+    value: np.ndarray
+    magnitude: np.ndarray
+    n: int
+
+
+class _NoBound(Exception):
+    pass
+
+
+def _matmul(op):
+    def rule(a, b):
+        k = a.value.shape[-1] if a.value.ndim else 1
+        return Bound(getattr(REFERENCE, op)(a.value, b.value), getattr(REFERENCE, op)(a.magnitude, b.magnitude),
+                     a.n + b.n + max(k, 1))
+    return rule
+
+
+def _reduction(op):
+    def rule(a, axis=None, keepdims=False):
+        value = getattr(REFERENCE, op)(a.value, axis, keepdims)
+        count = a.value.size // max(np.size(value), 1)
+        return Bound(value, getattr(REFERENCE, op)(a.magnitude, axis, keepdims), a.n + count + (op == "mean"))
+    return rule
+
+
+def _structural(op):
+    def rule(a, *args):
+        return Bound(getattr(REFERENCE, op)(a.value, *args), getattr(REFERENCE, op)(a.magnitude, *args), a.n)
+    return rule
+
+
+def _joined(op):
+    def rule(xs, axis):
+        return Bound(getattr(REFERENCE, op)([x.value for x in xs], axis),
+                     getattr(REFERENCE, op)([x.magnitude for x in xs], axis), max(x.n for x in xs))
+    return rule
+
+
+RULES = {
+    "add": lambda a, b: Bound(a.value + b.value, a.magnitude + b.magnitude, max(a.n, b.n) + 1),
+    "sub": lambda a, b: Bound(a.value - b.value, a.magnitude + b.magnitude, max(a.n, b.n) + 1),
+    "mul": lambda a, b: Bound(a.value * b.value, a.magnitude * b.magnitude, a.n + b.n + 1),
+    "neg": lambda a: Bound(-a.value, a.magnitude, a.n),
+    # exact ops: no rounding of their own, the inputs' error passes through
+    "maximum": lambda a, b: Bound(np.maximum(a.value, b.value), np.maximum(a.magnitude, b.magnitude), max(a.n, b.n)),
+    "minimum": lambda a, b: Bound(np.minimum(a.value, b.value), np.maximum(a.magnitude, b.magnitude), max(a.n, b.n)),
+    "abs": lambda a: Bound(np.abs(a.value), a.magnitude, a.n),
+    "square": lambda a: Bound(a.value ** 2, a.magnitude ** 2, 2 * a.n + 1),
+    "matmul": _matmul("matmul"),
+    "mm": _matmul("mm"),
+    "sum": _reduction("sum"),
+    "mean": _reduction("mean"),
+    "reshape": _structural("reshape"),
+    "transpose": _structural("transpose"),
+    "concat": _joined("concat"),
+    "stack": _joined("stack"),
+}
+
+
+def sum_product_bound(tree, inputs: dict):
+    """The Bound of `tree` on these float64 inputs, or None when it leaves the sum-product ops."""
+    if not expr.ops_in(tree) <= RULES.keys():
+        return None
+
+    def apply(op, args, kwargs):
+        return RULES[op](*args, **kwargs)
+
+    def constant(c):
+        c = np.float64(c)
+        return Bound(c, np.abs(c), 0)
+
+    env = {k: Bound(v, np.abs(v), 0) for k, v in inputs.items()}
+    return expr.evaluate(tree, env, apply, constant)
+
+
+def gamma(n: int, dtype: str) -> float:
+    """gamma_n = n u / (1 - n u): the relative error bound of n roundings (Higham, ch. 3)."""
+    nu = n * unit_roundoff(dtype)
+    return nu / (1 - nu) if nu < 1 else np.inf
+
+
+def error_bound(tree, inputs: dict, dtype: str):
+    """The allowed absolute error per element of `tree` evaluated in `dtype` on these (float64,
+    exactly representable) inputs, or None when the tree leaves the sum-product ops."""
+    bound = sum_product_bound(tree, inputs) if is_float(dtype) else None
+    if bound is None:
+        return None
+    return gamma(bound.n, dtype) * bound.magnitude + bound.n * tiny(dtype)
+
+
+def allowed_error(expected, dtype: str, bound=None, tolerance=None):
+    """Per-element allowed absolute error: the bound (or DEFAULT_ULPS ulp) plus the spec's own."""
+    if not is_float(dtype):
+        return np.zeros_like(expected, dtype=np.float64)
+    base = bound if bound is not None else DEFAULT_ULPS * ulp(expected, dtype)
+    tolerance = tolerance or {}
+    return base + tolerance.get("atol", 0.0) + tolerance.get("rtol", 0.0) * np.abs(expected)
+
+
+# ---------------------------------------------------------------------------------------------
+
+@dataclass
+class Comparison:
+    ok: bool
+    reason: str = ""
+    max_abs_err: float | None = None
+    max_rel_err: float | None = None
+    ulp: float | None = None
+    worst: tuple | None = None  # index of the worst element
+    expected_at: float | None = None
+    actual_at: float | None = None
+    allowed_at: float | None = None
+
+    def summary(self) -> str:
+        parts = [self.reason] if self.reason else []
+        if self.max_abs_err is not None:
+            parts.append(f"max_abs_err={self.max_abs_err:.3g} max_rel_err={self.max_rel_err:.3g}"
+                         + (f" ulp={self.ulp:.3g}" if self.ulp is not None else ""))
+        if self.worst is not None:
+            parts.append(f"worst element at {self.worst}: expected {self.expected_at!r}, got {self.actual_at!r}"
+                         + (f", allowed error {self.allowed_at:.3g}" if self.allowed_at is not None else ""))
+        return "; ".join(parts)
+
+
+def compare(expected, actual, dtype: str, allowed=None, actual_dtype: str | None = None) -> Comparison:
+    """Shape, then dtype, then NaN/inf positions, then values within `allowed`."""
+    expected = np.asarray(expected)
+    actual = np.asarray(actual)
+    if actual.shape != expected.shape:
+        return Comparison(False, f"shape {actual.shape}, expected {expected.shape}")
+    if actual_dtype is not None and actual_dtype != dtype:
+        return Comparison(False, f"dtype {actual_dtype}, expected {dtype}")
+    if not is_float(dtype):
+        return _compare_exact(expected, actual)
+    e = expected.astype(np.float64)
+    a = actual.astype(np.float64)
+    for name, mask in (("NaN", np.isnan), ("+inf", np.isposinf), ("-inf", np.isneginf)):
+        differ = mask(e) != mask(a)
+        if differ.any():
+            i = _first(differ)
+            return Comparison(False, f"{name} positions differ", worst=i, expected_at=e[i].item(), actual_at=a[i].item())
+    finite = np.isfinite(e)
+    if not finite.any():
+        return Comparison(True)
+    allowed = np.broadcast_to(np.zeros(()) if allowed is None else allowed, e.shape)
+    err = np.where(finite, np.abs(a - e), 0.0)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        rel = np.where(finite & (e != 0), err / np.abs(e), np.where(err > 0, np.inf, 0.0))
+        excess = np.where(finite, err / np.where(allowed > 0, allowed, np.finfo(np.float64).tiny), 0.0)
+        ulps = float(np.max(err / ulp(e, dtype), initial=0))
+    i = np.unravel_index(np.argmax(excess), e.shape) if e.size else ()
+    i = tuple(int(j) for j in i)
+    ok = bool((err <= allowed).all())
+    return Comparison(
+        ok, "" if ok else "values differ beyond the allowed error",
+        max_abs_err=float(err.max()), max_rel_err=float(rel.max()),
+        ulp=ulps, worst=i,
+        expected_at=e[i].item(), actual_at=a[i].item(), allowed_at=float(allowed[i]))
+
+
+def _compare_exact(expected, actual) -> Comparison:
+    differ = expected != actual
+    if not differ.any():
+        return Comparison(True, max_abs_err=0.0, max_rel_err=0.0)
+    i = _first(differ)
+    err = np.abs(expected.astype(np.float64) - actual.astype(np.float64))
+    return Comparison(False, f"{int(differ.sum())} of {differ.size} elements differ", max_abs_err=float(err.max()),
+                      max_rel_err=float((err / np.maximum(np.abs(expected), 1)).max()),
+                      worst=i, expected_at=expected[i].item(), actual_at=actual[i].item())
+
+
+def _first(mask) -> tuple:
+    return tuple(int(j) for j in np.argwhere(mask)[0]) if mask.ndim else ()

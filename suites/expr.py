@@ -1,0 +1,132 @@
+"""The expression language of specs: vocabulary calls, argument names, numbers and + - * / **.
+
+`parse` turns text into a small tree with `ast`, rejecting everything else (attributes,
+subscripts, lambdas, comprehensions, dunder or unknown names, unknown calls), so a spec can never
+execute Python. `evaluate` walks the tree, handing each call to a callback: an adapter's method
+for real runs, an error-bound rule for tolerances (suites/compare.py).
+"""
+import ast
+from dataclasses import dataclass
+
+from adapters.base import OPS
+
+MAX_DEPTH = 32
+BINARY = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.Pow: "pow"}
+# Ops whose number operands are tensors (2 * x); elsewhere a number is a plain argument (an axis).
+NUMBER_OPERANDS = {"add", "sub", "mul", "div", "maximum", "minimum", "pow"}
+
+
+class ExprError(ValueError):
+    """An expression that is not in the language; the message says what was found."""
+
+
+@dataclass(frozen=True)
+class Name:
+    id: str
+
+
+@dataclass(frozen=True)
+class Const:
+    value: object  # a number, or a tuple of numbers (axes, shapes)
+
+
+@dataclass(frozen=True)
+class Call:
+    op: str
+    args: tuple
+    kwargs: tuple  # ((name, Const), ...)
+
+
+def parse(text: str, names) -> object:
+    """Parse `text` into Name / Const / Call nodes; `names` are the spec's argument names."""
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError as exc:
+        raise ExprError(f"not a valid expression: {exc.msg} in {text!r}") from None
+    return _convert(tree.body, frozenset(names), 0)
+
+
+def call(op: str, names, params: dict) -> Call:
+    """The tree of a spec's `op` form: op(arg, ..., **params)."""
+    if op not in OPS:
+        raise ExprError(f"unknown op {op!r}; valid ops: {', '.join(sorted(OPS))}")
+    return Call(op, tuple(Name(n) for n in names), tuple((k, Const(_constant(v))) for k, v in params.items()))
+
+
+def _constant(v):
+    return tuple(v) if isinstance(v, list) else v
+
+
+def _convert(node, names, depth):
+    if depth > MAX_DEPTH:
+        raise ExprError(f"expression nested deeper than {MAX_DEPTH} levels")
+    down = depth + 1
+    if isinstance(node, ast.Name):
+        if node.id.startswith("_"):
+            raise ExprError(f"name {node.id!r} is not allowed (names may not start with '_')")
+        if node.id not in names:
+            raise ExprError(f"unknown name {node.id!r}; the spec's args are: {', '.join(sorted(names))}")
+        return Name(node.id)
+    if isinstance(node, ast.Constant):
+        if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
+            raise ExprError(f"constant {node.value!r} is not a number")
+        return Const(node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        operand = _convert(node.operand, names, down)
+        if isinstance(operand, Const) and isinstance(operand.value, (int, float)):
+            return Const(-operand.value if isinstance(node.op, ast.USub) else operand.value)
+        return operand if isinstance(node.op, ast.UAdd) else Call("neg", (operand,), ())
+    if isinstance(node, ast.BinOp) and type(node.op) in BINARY:
+        return Call(BINARY[type(node.op)], (_convert(node.left, names, down), _convert(node.right, names, down)), ())
+    if isinstance(node, (ast.Tuple, ast.List)):
+        items = [_convert(e, names, down) for e in node.elts]
+        if all(isinstance(i, Const) for i in items):
+            return Const(tuple(i.value for i in items))
+        return tuple(items)  # a list of tensors, for concat and stack
+    if isinstance(node, ast.Call):
+        if not isinstance(node.func, ast.Name):
+            raise ExprError(f"only vocabulary ops can be called; found {ast.unparse(node.func)!r}")
+        op = node.func.id
+        if op not in OPS:
+            raise ExprError(f"unknown op {op!r}; valid ops: {', '.join(sorted(OPS))}")
+        kwargs = []
+        for kw in node.keywords:
+            if kw.arg is None:
+                raise ExprError("'**' arguments are not allowed")
+            value = _convert(kw.value, names, down)
+            if not isinstance(value, Const):
+                raise ExprError(f"keyword {kw.arg}= takes a number or a tuple of numbers")
+            kwargs.append((kw.arg, value))
+        return Call(op, tuple(_convert(a, names, down) for a in node.args), tuple(kwargs))
+    raise ExprError(f"{_describe(node)} is not allowed in expressions (allowed: vocabulary calls, "
+                    "argument names, numbers, + - * / **)")
+
+
+def _describe(node) -> str:
+    what = {ast.Attribute: "attribute access", ast.Subscript: "subscript", ast.Lambda: "lambda",
+            ast.Compare: "comparison", ast.BoolOp: "boolean operator", ast.IfExp: "conditional",
+            ast.Starred: "'*' unpacking", ast.NamedExpr: "assignment"}.get(type(node), type(node).__name__)
+    return f"{what} {ast.unparse(node)!r}"
+
+
+def evaluate(node, env: dict, apply, constant):
+    """Evaluate the tree: names from `env`, `constant(number)` for numbers that are operands of
+    arithmetic, `apply(op, args, kwargs)` for calls."""
+    if isinstance(node, Name):
+        return env[node.id]
+    if isinstance(node, Const):
+        return constant(node.value)
+    if isinstance(node, tuple):
+        return [evaluate(n, env, apply, constant) for n in node]
+    args = [a.value if isinstance(a, Const) and node.op not in NUMBER_OPERANDS else evaluate(a, env, apply, constant)
+            for a in node.args]
+    return apply(node.op, args, {k: v.value for k, v in node.kwargs})
+
+
+def ops_in(node) -> set:
+    """Every op the tree calls."""
+    if isinstance(node, Call):
+        return {node.op}.union(*(ops_in(a) for a in node.args))
+    if isinstance(node, tuple):
+        return set().union(*(ops_in(a) for a in node))
+    return set()

@@ -1,0 +1,86 @@
+"""Gradients by central finite differences of the float64 reference: the oracle for autodiff.
+
+Small inputs get the full Jacobian (one reverse pass per output element against one pair of
+evaluations per input element); larger ones a random-direction check in the manner of jax's
+check_grads: <vjp(c), v> against <c, (f(x + h v) - f(x - h v)) / 2h>. The differences run in
+float64 on the reference, so the step is float64's, h = cbrt(eps) * max(1, |x|); the
+tolerance is the adapter dtype's (suites/compare.py) plus an estimate of the difference
+quotient's own error: rounding of f (eps * |f| / h), rounding of x + h (eps * (|x| + h) / h times
+the derivative's magnitude) and truncation (the change from h to h/2).
+
+The magnitude of a sum-product expression's derivative comes from forward differences of its
+magnitude expression at |x| (magnitude_jacobian): its coefficients are all positive, so the
+forward difference bounds the derivative from above, and |x| keeps clear of abs's kink at 0.
+"""
+import numpy as np
+
+EPS = np.finfo(np.float64).eps
+FULL_JACOBIAN_LIMIT = 64  # inputs x outputs elements up to which the whole Jacobian is compared
+
+
+def step(x: np.ndarray) -> np.ndarray:
+    return np.cbrt(EPS) * np.maximum(1.0, np.abs(x))
+
+
+def jacobian(f, inputs: dict, name: str):
+    """(J, err): J[o, i] = d f(inputs)[o] / d inputs[name][i] and an error estimate per entry."""
+    x = inputs[name]
+    out = np.asarray(f(inputs))
+    jac = np.zeros((out.size, x.size))
+    err = np.zeros_like(jac)
+    h = step(x).ravel()
+    for i in range(x.size):
+        d1 = _directional(f, inputs, name, _basis(x, i), h[i])
+        d2 = _directional(f, inputs, name, _basis(x, i), h[i] / 2)
+        jac[:, i] = d2.ravel()
+        err[:, i] = np.abs(d1 - d2).ravel() + 4 * EPS * np.abs(out).ravel().max(initial=0) / h[i]
+    return jac, err
+
+
+def input_rounding(x: np.ndarray) -> np.ndarray:
+    """Per element of x: the relative error that rounding x +- h adds to a difference quotient."""
+    h = step(x)
+    return EPS * (np.abs(x) + h) / h
+
+
+def magnitude_jacobian(m, inputs: dict, name: str) -> np.ndarray:
+    """Forward-difference Jacobian of the magnitude expression `m` at |inputs|, w.r.t. `name`."""
+    at = {k: np.abs(v) for k, v in inputs.items()}
+    base = np.asarray(m(at)).ravel()
+    h = step(at[name]).ravel()
+    cols = [(np.asarray(m({**at, name: at[name] + h[i] * _basis(at[name], i)})).ravel() - base) / h[i]
+            for i in range(at[name].size)]
+    return np.array(cols).T.reshape(base.size, at[name].size)
+
+
+def magnitude_directional(m, inputs: dict, directions: dict) -> np.ndarray:
+    """Forward difference of the magnitude expression at |inputs| along |directions|."""
+    at = {k: np.abs(v) for k, v in inputs.items()}
+    h = min(step(at[n]).min() for n in directions)
+    moved = {k: (v + h * np.abs(directions[k]) if k in directions else v) for k, v in at.items()}
+    return (np.asarray(m(moved)) - np.asarray(m(at))) / h
+
+
+def directional(f, inputs: dict, directions: dict):
+    """(derivative of f along `directions`, its error estimate), both arrays of f's shape."""
+    h = min(step(inputs[n]).min() for n in directions)
+    d1 = _directional_many(f, inputs, directions, h)
+    d2 = _directional_many(f, inputs, directions, h / 2)
+    out = np.asarray(f(inputs))
+    return d2, np.abs(d1 - d2) + 4 * EPS * np.abs(out).max(initial=0) / h
+
+
+def _basis(x, i):
+    e = np.zeros(x.size)
+    e[i] = 1.0
+    return e.reshape(x.shape)
+
+
+def _directional(f, inputs, name, v, h):
+    return _directional_many(f, inputs, {name: v}, h)
+
+
+def _directional_many(f, inputs, directions, h):
+    plus = {k: (x + h * directions[k] if k in directions else x) for k, x in inputs.items()}
+    minus = {k: (x - h * directions[k] if k in directions else x) for k, x in inputs.items()}
+    return (np.asarray(f(plus), dtype=np.float64) - np.asarray(f(minus), dtype=np.float64)) / (2 * h)

@@ -1,0 +1,176 @@
+"""pytest items generated from specs: one per (spec, kind, adapter, device, dtype).
+
+Ids read `matmul/batched-x-broadcast-vector[torch-cpu-float32]` for the explicit examples, with
+`/property` or `/gradient` after the spec id for the hypothesis and gradient kinds. A failure
+reads as a spec failure (spec, case, adapter, device, dtype, errors, the worst element, the seed
+and the falsifying example), not as a traceback.
+"""
+import time
+import zlib
+
+import hypothesis
+import numpy as np
+import pytest
+from hypothesis import strategies as st
+
+import adapters
+from suites import results, runner, strategies
+
+KINDS = ("example", "property", "gradient")
+
+
+class SpecFailed(Exception):
+    def __init__(self, outcomes):
+        super().__init__(f"{len(outcomes)} failing case(s)")
+        self.outcomes = outcomes
+
+
+class SpecFile(pytest.File):
+    """The anchor module suites/test_specs.py: yields the items of every loaded spec."""
+
+    def collect(self):
+        options = self.config.parity
+        for spec in options.specs:
+            for kind in kinds_of(spec):
+                dtypes = spec.data["gradient"].get("dtypes", spec.dtypes) if kind == "gradient" else spec.dtypes
+                for adapter in options.adapters:
+                    for device in options.devices:
+                        for dtype in dtypes:
+                            if options.dtypes and dtype not in options.dtypes:
+                                continue
+                            if kind == "gradient" and not dtype.startswith(("float", "bfloat")):
+                                continue
+                            suffix = "" if kind == "example" else f"/{kind}"
+                            yield SpecItem.from_parent(
+                                self, name=f"{spec.name}{suffix}[{adapter}-{device}-{dtype}]", spec=spec, kind=kind,
+                                adapter_name=adapter, device=device, dtype=dtype)
+
+
+def kinds_of(spec):
+    data = spec.data
+    yield from (["example"] if "examples" in data else [])
+    yield from (["property"] if "hypothesis" in data else [])
+    yield from (["gradient"] if "gradient" in data else [])
+
+
+class SpecItem(pytest.Item):
+    def __init__(self, *, spec, kind, adapter_name, device, dtype, **kwargs):
+        super().__init__(**kwargs)
+        self.spec, self.kind, self.adapter_name, self.device, self.dtype = spec, kind, adapter_name, device, dtype
+        self.seed = None
+
+    def runtest(self):
+        try:
+            adapter = adapters.get(self.adapter_name)
+        except adapters.AdapterError as exc:
+            pytest.skip(str(exc))
+        device = resolve_device(adapter, self.device)
+        ctx = runner.Context(self.spec, adapter, device, self.dtype)
+        self.seed = zlib.crc32(f"{self.config.parity.seed}:{self.spec.name}:{self.kind}:{self.dtype}".encode())
+        start = time.perf_counter()
+        outcomes = {"example": self._examples, "property": self._property, "gradient": self._gradient}[self.kind](ctx)
+        duration = (time.perf_counter() - start) / max(len(outcomes), 1)
+        for outcome in outcomes:
+            self._record(adapter, device, outcome, duration)
+        failing = [o for o in outcomes if o.status not in runner.PASSING and o.status != "unsupported"]
+        if failing:
+            raise SpecFailed(failing)
+        if outcomes and all(o.status == "unsupported" for o in outcomes):
+            pytest.skip(f"unsupported: {outcomes[0].message}")
+
+    def _examples(self, ctx):
+        out = []
+        for example in self.spec.data["examples"]:
+            if self.dtype in example.get("dtypes", self.spec.dtypes):
+                out.append(runner.check_case(ctx, example["name"], example_inputs(self.spec, example, self.dtype),
+                                             example.get("expect")))
+        return out
+
+    def _property(self, ctx):
+        return [self._hypothesis(ctx, strategies.spec_inputs(self.spec, self.dtype),
+                                 lambda inputs, seed: runner.check_case(ctx, "hypothesis", inputs))]
+
+    def _gradient(self, ctx):
+        out = []
+        for example in self.spec.data.get("examples", []):
+            if self.dtype in example.get("dtypes", self.spec.dtypes) and not example.get("expect", {}).get("raises"):
+                inputs = example_inputs(self.spec, example, self.dtype)
+                out.append(runner.check_gradient(ctx, example["name"], inputs, np.random.default_rng(self.seed)))
+        if "hypothesis" in self.spec.data:
+            out.append(self._hypothesis(ctx, strategies.spec_inputs(self.spec, self.dtype), lambda inputs, seed:
+                       runner.check_gradient(ctx, "hypothesis", inputs, np.random.default_rng(seed))))
+        return out
+
+    def _hypothesis(self, ctx, strategy, check):
+        """Run `check` on hypothesis cases; a failure is shrunk and comes back as its Outcome."""
+        unsupported = []
+
+        @hypothesis.seed(self.seed)
+        @hypothesis.settings(deadline=None, suppress_health_check=list(hypothesis.HealthCheck))
+        @hypothesis.given(strategy, st.integers(0, 2**32 - 1))
+        def prop(inputs, seed):
+            if unsupported:
+                return
+            outcome = check(inputs, seed)
+            if outcome.status == "unsupported":
+                unsupported.append(outcome)
+            elif outcome.status not in runner.PASSING:
+                raise runner.CaseFailure(outcome)
+
+        try:
+            prop()
+        except runner.CaseFailure as failure:
+            return failure.outcome
+        if unsupported:
+            return unsupported[0]
+        return runner.Outcome("pass", "hypothesis", f"{hypothesis.settings().max_examples} examples at most")
+
+    def _record(self, adapter, device, outcome, duration):
+        comparison = outcome.comparison
+        record = {
+            "spec": self.spec.name, "case": outcome.case, "kind": self.kind, "adapter": self.adapter_name,
+            "device": device, "dtype": self.dtype, "status": outcome.status, "message": outcome.message,
+            "max_abs_err": getattr(comparison, "max_abs_err", None), "max_rel_err": getattr(comparison, "max_rel_err", None),
+            "ulp": getattr(comparison, "ulp", None), "worst": getattr(comparison, "worst", None),
+            "seed": self.seed if outcome.case == "hypothesis" else None,
+            "example": results.describe_inputs(outcome.inputs) if outcome.status not in runner.PASSING else None,
+            "duration": duration, "versions": {adapter.name: adapter.version()}, "test": self.name,
+            **self.config.parity.environment,
+        }
+        self.config.parity.recorder.write(record)
+
+    def repr_failure(self, excinfo, style=None):
+        if not isinstance(excinfo.value, SpecFailed):
+            return super().repr_failure(excinfo, style)
+        lines = [f"{self.name} ({self.spec.file}:{self.spec.line})"]
+        for o in excinfo.value.outcomes:
+            lines.append(f"  case {o.case!r}: {o.status}: {o.message}")
+            if o.case == "hypothesis":
+                lines.append(f"    seed {self.seed} (run again with --hypothesis-seed={self.config.parity.seed} "
+                             f"-k '{self.name}'); falsifying example:")
+            elif o.inputs:
+                lines.append("    inputs:")
+            for name, desc in results.describe_inputs(o.inputs).items():
+                values = f" = {desc['values']}" if "values" in desc else ""
+                lines.append(f"      {name}: {desc['dtype']}{tuple(desc['shape'])}{values}")
+        return "\n".join(lines)
+
+    def reportinfo(self):
+        return self.spec.file, self.spec.line - 1, self.name
+
+
+def example_inputs(spec, example, dtype) -> dict:
+    """An example's inputs, filled from a generator seeded by the spec and example names only,
+    so that every adapter and dtype sees the same values."""
+    rng = np.random.default_rng(zlib.crc32(f"{spec.name}/{example['name']}".encode()))
+    return {name: strategies.fill(inp, dtype, rng) for name, inp in sorted(example["inputs"].items())}
+
+
+def resolve_device(adapter, requested: str) -> str:
+    """cpu, or the adapter's first GPU for cuda/gpu (a skip with the reason where it has none)."""
+    if requested == "cpu":
+        return "cpu"
+    gpus = [d for d in adapter.devices() if d != "cpu"]
+    if not gpus:
+        pytest.skip(f"no GPU visible to {adapter.name} (its devices: {', '.join(adapter.devices())})")
+    return gpus[0]

@@ -1,0 +1,78 @@
+"""Result records: one JSON line per case outcome, appended and flushed as soon as it exists.
+
+Each process writes its own part file (part-main.jsonl, part-gw0.jsonl under xdist) so that a
+crash or a kill loses nothing already measured; the controlling process merges the parts into
+results.jsonl when the session ends. The report builder reads every *.jsonl under a folder.
+"""
+import datetime
+import json
+import pathlib
+import platform
+import sys
+
+import numpy as np
+
+MAX_VALUES = 64  # inputs up to this many elements are written out whole in a record
+
+
+def default_dir() -> pathlib.Path:
+    return pathlib.Path("results") / datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+
+
+class Recorder:
+    def __init__(self, folder, worker: str = "main"):
+        self.folder = pathlib.Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.path = self.folder / f"part-{worker}.jsonl"
+        self._file = None
+
+    def write(self, record: dict) -> None:
+        if self._file is None:
+            self._file = open(self.path, "a", encoding="utf-8")
+        self._file.write(json.dumps(record, default=_plain, allow_nan=True) + "\n")
+        self._file.flush()
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+def merge(folder) -> pathlib.Path | None:
+    """Append every part file to results.jsonl, then remove the parts."""
+    folder = pathlib.Path(folder)
+    parts = sorted(folder.glob("part-*.jsonl"))
+    if not parts:
+        return None
+    merged = folder / "results.jsonl"
+    with open(merged, "a", encoding="utf-8") as out:
+        for part in parts:
+            out.write(part.read_text(encoding="utf-8"))
+    for part in parts:
+        part.unlink()
+    return merged
+
+
+def describe_inputs(inputs: dict) -> dict:
+    """Shapes, dtypes and (for small arrays) the values of a case's inputs."""
+    described = {}
+    for name, value in inputs.items():
+        value = np.asarray(value)
+        entry = {"shape": list(value.shape), "dtype": value.dtype.name}
+        if value.size <= MAX_VALUES:
+            entry["values"] = value.tolist()
+        described[name] = entry
+    return described
+
+
+def environment() -> dict:
+    return {"python": platform.python_version(), "numpy": np.__version__, "machine": platform.node(),
+            "platform": f"{sys.platform}-{platform.machine()}"}
+
+
+def _plain(value):
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    return str(value)

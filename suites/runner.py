@@ -1,0 +1,250 @@
+"""Running one case of a spec on one adapter and judging it: the heart of every suite.
+
+A case is a dict of exact input arrays. The adapter evaluates the spec's op or expression in the
+dtype under test; the reference evaluates it in float64 on the same values; suites/compare.py
+judges the difference. Documented differences turn a mismatch into "documented" only while the
+framework still behaves exactly as documented.
+"""
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from adapters.base import Unsupported
+from adapters.reference import ReferenceAdapter
+from suites import compare, expr, gradients
+
+ORACLE = ReferenceAdapter()
+PASSING = {"pass", "documented"}
+
+
+@dataclass
+class Outcome:
+    status: str  # pass, documented, fail, unsupported, error
+    case: str
+    message: str = ""
+    comparison: compare.Comparison | None = None
+    inputs: dict = field(default_factory=dict)  # the exact inputs, for the repro
+
+
+class CaseFailure(Exception):
+    """Raised inside hypothesis so that it shrinks the case; carries the Outcome."""
+
+    def __init__(self, outcome: Outcome):
+        super().__init__(outcome.message)
+        self.outcome = outcome
+
+
+@dataclass
+class Context:
+    spec: object
+    adapter: object
+    device: str
+    dtype: str
+
+    def input_dtype(self, value: np.ndarray) -> str:
+        """Inputs are drawn in the dtype under test unless they are integer/bool by nature."""
+        return value.dtype.name if value.dtype.kind in "biu" and compare.is_float(self.dtype) else self.dtype
+
+    def run(self, inputs: dict):
+        """The adapter's result as (NumPy array, dtype name)."""
+        out = self.evaluate(self.tensors(inputs))
+        return self.adapter.to_numpy(out), self.adapter.dtype_of(out)
+
+    def tensors(self, inputs: dict) -> dict:
+        with self.adapter.device_scope(self.device):
+            return {k: self.adapter.asarray(v, self.input_dtype(v), self.device) for k, v in inputs.items()}
+
+    def evaluate(self, env: dict):
+        adapter = self.adapter
+
+        def constant(c):
+            return adapter.asarray(np.asarray(c), self.dtype, self.device)
+
+        with adapter.device_scope(self.device):
+            return expr.evaluate(self.spec.tree, env, lambda op, a, k: getattr(adapter, op)(*a, **k), constant)
+
+    def oracle(self, inputs: dict):
+        """The float64 (or int64) reference value on exactly these inputs."""
+        exact = {k: _wide(v) for k, v in inputs.items()}
+        return expr.evaluate(self.spec.tree, exact, lambda op, a, k: getattr(ORACLE, op)(*a, **k), _wide_constant)
+
+    def difference(self, case: str):
+        for diff in self.spec.differences:
+            if diff["adapter"] != self.adapter.name or diff.get("case", case) != case:
+                continue
+            if self.dtype in diff.get("dtypes", [self.dtype]) and diff.get("device", _kind(self.device)) == _kind(self.device):
+                return diff
+        return None
+
+
+def check_case(ctx: Context, case: str, inputs: dict, expect: dict | None = None) -> Outcome:
+    """Run one case and judge it against `expect` (from documentation) and the reference."""
+    expect = expect or {}
+    raised, actual, actual_dtype = None, None, None
+    try:
+        actual, actual_dtype = ctx.run(inputs)
+    except Unsupported as exc:
+        return Outcome("unsupported", case, str(exc))
+    except Exception as exc:  # the framework's own error is data here
+        raised = exc
+    outcome = _judge(ctx, case, inputs, expect, raised, actual, actual_dtype)
+    diff = ctx.difference(case)
+    return _apply_difference(outcome, diff, raised, actual, ctx) if diff else outcome
+
+
+def _judge(ctx, case, inputs, expect, raised, actual, actual_dtype) -> Outcome:
+    if expect.get("raises"):
+        if raised is not None:
+            return Outcome("pass", case, f"raised as expected: {_one_line(raised)}", inputs=inputs)
+        return Outcome("fail", case, f"expected an error, but it returned shape {actual.shape}", inputs=inputs)
+    if raised is not None:
+        return Outcome("error", case, _one_line(raised), inputs=inputs)
+    if "shape" in expect and tuple(expect["shape"]) != actual.shape:
+        return Outcome("fail", case, f"shape {actual.shape}, documented {tuple(expect['shape'])}", inputs=inputs)
+    if "value" in expect:
+        documented = compare.round_to(np.asarray(expect["value"]), ctx.dtype)
+        allowed = compare.allowed_error(documented, ctx.dtype, tolerance={"atol": expect.get("atol", 0.0)})
+        result = compare.compare(documented, actual, ctx.dtype, allowed, actual_dtype)
+        if not result.ok:
+            return Outcome("fail", case, f"differs from the documented value: {result.summary()}", result, inputs)
+    expected = ctx.oracle(inputs)
+    bound = compare.error_bound(ctx.spec.tree, {k: _wide(v) for k, v in inputs.items()}, ctx.dtype)
+    allowed = compare.allowed_error(expected, ctx.dtype, bound, _tolerance(ctx))
+    result = compare.compare(expected, actual, ctx.dtype, allowed, actual_dtype)
+    if not result.ok:
+        return Outcome("fail", case, f"differs from the float64 reference: {result.summary()}", result, inputs)
+    return Outcome("pass", case, result.summary(), result, inputs)
+
+
+def _apply_difference(outcome, diff, raised, actual, ctx) -> Outcome:
+    """documented while the framework does what the spec says it does; a fail otherwise."""
+    observed = diff["observed"]
+    if outcome.status == "pass":
+        return Outcome("fail", outcome.case, "documented difference no longer observed: the result now matches; "
+                       f"remove it from the spec ({diff['note']})", outcome.comparison, outcome.inputs)
+    if observed.get("raises"):
+        holds, now = raised is not None, _one_line(raised) if raised is not None else f"returned shape {actual.shape}"
+    elif raised is not None:
+        holds, now = False, _one_line(raised)
+    else:
+        holds = "shape" not in observed or tuple(observed["shape"]) == actual.shape
+        if holds and "value" in observed:
+            value = compare.round_to(np.asarray(observed["value"]), ctx.dtype)
+            holds = compare.compare(value, actual, ctx.dtype, compare.allowed_error(value, ctx.dtype)).ok
+        now = f"returned shape {actual.shape}"
+    if holds:
+        return Outcome("documented", outcome.case, f"{diff['note']} (observed: {now}; source: {diff['source']})",
+                       outcome.comparison, outcome.inputs)
+    return Outcome("fail", outcome.case, f"behaves neither as expected nor as documented ({diff['note']}); "
+                   f"now: {now}; {outcome.message}", outcome.comparison, outcome.inputs)
+
+
+def check_gradient(ctx: Context, case: str, inputs: dict, rng: np.random.Generator) -> Outcome:
+    """The adapter's reverse-mode gradient against central finite differences of the reference."""
+    wrt = ctx.spec.data["gradient"]["wrt"]
+    wide = {k: _wide(v) for k, v in inputs.items()}
+    out = np.asarray(ctx.oracle(inputs))
+    size_in = sum(inputs[n].size for n in wrt)
+    try:
+        tensors = ctx.tensors(inputs)
+        if size_in * max(out.size, 1) <= gradients.FULL_JACOBIAN_LIMIT:
+            result = _full_jacobian(ctx, tensors, wide, wrt, out)
+        else:
+            result = _random_direction(ctx, tensors, wide, wrt, out, rng)
+    except Unsupported as exc:
+        return Outcome("unsupported", case, str(exc))
+    except Exception as exc:
+        return Outcome("error", case, _one_line(exc), inputs=inputs)
+    if not result.ok:
+        return Outcome("fail", case, f"gradient differs from finite differences: {result.summary()}", result, inputs)
+    return Outcome("pass", case, result.summary(), result, inputs)
+
+
+def _full_jacobian(ctx, tensors, wide, wrt, out):
+    """Every row of the Jacobian by one reverse pass per output element."""
+    rows = {n: [] for n in wrt}
+    for o in range(out.size):
+        basis = np.zeros(out.size)
+        basis[o] = 1.0
+        grads = _vjp(ctx, tensors, wrt, basis.reshape(out.shape))
+        for n in wrt:
+            rows[n].append(grads[n].ravel())
+    magnitude = _magnitude_fn(ctx, wide)
+    results = []
+    for n in wrt:
+        expected, fd_err = gradients.jacobian(ctx.oracle, wide, n)
+        actual = np.array(rows[n]).reshape(expected.shape)
+        scale = (gradients.magnitude_jacobian(magnitude, wide, n) if magnitude
+                 else np.full_like(expected, np.abs(expected).max(initial=0)))
+        allowed = _allowed(ctx, wide, out.size, scale) + fd_err + gradients.input_rounding(wide[n]).ravel() * scale
+        results.append(compare.compare(expected, actual, ctx.dtype, allowed))
+    return _worst(results)
+
+
+def _random_direction(ctx, tensors, wide, wrt, out, rng):
+    """<vjp(c), v> against <c, (f(x + h v) - f(x - h v)) / 2h> for random c and v."""
+    cotangent = compare.round_to(rng.standard_normal(out.shape), ctx.dtype)
+    directions = {n: rng.standard_normal(wide[n].shape) for n in wrt}
+    grads = _vjp(ctx, tensors, wrt, cotangent)
+    actual = sum(float(np.sum(grads[n].astype(np.float64) * directions[n])) for n in wrt)
+    derivative, fd_err = gradients.directional(ctx.oracle, wide, directions)
+    expected = float(np.sum(cotangent * derivative))
+    magnitude = _magnitude_fn(ctx, wide)
+    along = (gradients.magnitude_directional(magnitude, wide, directions) if magnitude
+             else np.abs(derivative) + np.abs(derivative).max(initial=0))
+    scale = float(np.sum(np.abs(cotangent) * along))
+    rounding = max(gradients.input_rounding(wide[n]).max(initial=0) for n in wrt)
+    allowed = _allowed(ctx, wide, out.size, scale) + float(np.sum(np.abs(cotangent) * fd_err)) + rounding * scale
+    return compare.compare(np.array(expected), np.array(actual), ctx.dtype, allowed)
+
+
+def _magnitude_fn(ctx, wide):
+    """The magnitude expression of a sum-product spec as a function of its inputs, else None."""
+    if compare.sum_product_bound(ctx.spec.tree, wide) is None:
+        return None
+    return lambda ins: compare.sum_product_bound(ctx.spec.tree, ins).magnitude
+
+
+def _allowed(ctx, wide, out_size, scale):
+    """gamma_n times the derivative's magnitude, n being the value's roundings plus the
+    cotangent's reduction; DEFAULT_ULPS ulp-like norm-wise slack where no bound exists."""
+    bound = compare.sum_product_bound(ctx.spec.tree, wide)
+    if bound is None:
+        return 4 * compare.DEFAULT_ULPS * compare.unit_roundoff(ctx.dtype) * scale
+    n = bound.n + out_size
+    return compare.gamma(n, ctx.dtype) * scale + n * compare.tiny(ctx.dtype)
+
+
+def _vjp(ctx, tensors, wrt, cotangent) -> dict:
+    adapter = ctx.adapter
+    with adapter.device_scope(ctx.device):
+        cot = adapter.asarray(cotangent, ctx.dtype, ctx.device)
+        _, grads = adapter.grad(lambda **env: ctx.evaluate(env), tensors, wrt, cot)
+    return {n: adapter.to_numpy(g) for n, g in grads.items()}
+
+
+def _worst(results):
+    failing = [r for r in results if not r.ok]
+    return failing[0] if failing else max(results, key=lambda r: r.max_rel_err or 0.0)
+
+
+def _tolerance(ctx) -> dict:
+    return ctx.spec.data.get("tolerance", {}).get(ctx.dtype, {})
+
+
+def _wide(v: np.ndarray) -> np.ndarray:
+    v = np.asarray(v)
+    return v if v.dtype.kind == "b" else v.astype(np.float64 if v.dtype.kind == "f" else np.int64)
+
+
+def _wide_constant(c):
+    return np.int64(c) if isinstance(c, int) else np.float64(c)
+
+
+def _kind(device: str) -> str:
+    return "cpu" if device == "cpu" else "gpu"
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0][:300] if text else ''}"

@@ -1,0 +1,162 @@
+"""Loading specs: yaml.safe_load, JSON Schema validation, then the checks a schema cannot make.
+
+Every problem is a SpecError whose message is one line naming the file, the line and the key,
+e.g. `specs/matmul.yaml:14: [2].examples[0].inputs.a: 'shape' is a required property`.
+"""
+import json
+import pathlib
+import warnings
+from dataclasses import dataclass, field
+
+import jsonschema
+import yaml
+
+from suites import expr
+
+SCHEMA_PATH = pathlib.Path(__file__).resolve().parent.parent / "specs" / "schema.json"
+MAX_INPUT_ELEMENTS = 10_000_000  # 80 MB of float64 per input: a guard against absurd shapes
+
+
+class SpecError(Exception):
+    """A spec that cannot be run; str() is one line: file:line: key: problem."""
+
+
+@dataclass
+class Spec:
+    area: str  # the file's stem: matmul, masking, ...
+    id: str
+    data: dict  # the validated YAML mapping
+    tree: object  # the parsed op / expression
+    file: str
+    line: int
+    differences: list = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return f"{self.area}/{self.id}"
+
+    @property
+    def args(self) -> list:
+        return self.data["args"]
+
+    @property
+    def dtypes(self) -> list:
+        return self.data["dtypes"]
+
+
+def load_path(path) -> list[Spec]:
+    """Every spec in a file, or in every *.yaml file of a folder."""
+    path = pathlib.Path(path)
+    if path.is_dir():
+        files = sorted(path.glob("*.yaml"))
+        if not files:
+            raise SpecError(f"{path}: no *.yaml spec files in this folder")
+        return [spec for f in files for spec in load_file(f)]
+    if not path.is_file():
+        raise SpecError(f"{path}: no such spec file or folder")
+    return load_file(path)
+
+
+def load_file(path) -> list[Spec]:
+    path = pathlib.Path(path)
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SpecError(f"{path}: cannot read: {exc}") from None
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark else 1
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise SpecError(f"{path}:{line}: invalid YAML: {problem}") from None
+    _validate(data, node, path)
+    specs, seen = [], {}
+    for i, raw in enumerate(data):
+        where = lambda *keys: _where(path, node, [i, *keys])  # noqa: E731
+        if raw["id"] in seen:
+            raise SpecError(f"{where('id')}: duplicate spec id {raw['id']!r} (first at line {seen[raw['id']]})")
+        seen[raw["id"]] = _line(node, [i])
+        specs.append(_build(path, raw, node, i, where))
+    return specs
+
+
+def _validate(data, node, path):
+    schema = json.loads(SCHEMA_PATH.read_text())
+    err = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(data))
+    if err is not None:
+        raise SpecError(f"{_where(path, node, list(err.absolute_path))}: {err.message[:300]}")
+
+
+def _build(path, raw, node, i, where) -> Spec:
+    args = raw["args"]
+    try:
+        if "op" in raw:
+            tree = expr.call(raw["op"], args, raw.get("params", {}))
+        else:
+            tree = expr.parse(raw["expr"], args)
+    except expr.ExprError as exc:
+        raise SpecError(f"{where('op' if 'op' in raw else 'expr')}: {exc}") from None
+    for j, example in enumerate(raw.get("examples", [])):
+        names = set(example["inputs"])
+        if names != set(args):
+            raise SpecError(f"{where('examples', j, 'inputs')}: inputs {sorted(names)} must be the spec's args {args}")
+        for name, inp in example["inputs"].items():
+            if "shape" in inp and _size(inp["shape"]) > MAX_INPUT_ELEMENTS:
+                raise SpecError(f"{where('examples', j, 'inputs', name, 'shape')}: {inp['shape']} has more than "
+                                f"{MAX_INPUT_ELEMENTS:,} elements")
+    hyp = raw.get("hypothesis")
+    if hyp:
+        _check_signature(hyp["signature"], args, where)
+    for name in raw.get("gradient", {}).get("wrt", []):
+        if name not in args:
+            raise SpecError(f"{where('gradient', 'wrt')}: {name!r} is not one of the spec's args {args}")
+    cases = {e["name"] for e in raw.get("examples", [])}
+    for j, diff in enumerate(raw.get("differences", [])):
+        if "case" in diff and diff["case"] not in cases:
+            raise SpecError(f"{where('differences', j, 'case')}: no example named {diff['case']!r}")
+    return Spec(path.stem, raw["id"], raw, tree, str(path), _line(node, [i]), raw.get("differences", []))
+
+
+def _check_signature(signature, args, where):
+    """The gufunc signature must parse (as hypothesis parses it) and have one input per arg."""
+    from hypothesis.errors import HypothesisSideeffectWarning, InvalidArgument
+    from hypothesis.extra.numpy import mutually_broadcastable_shapes
+
+    try:
+        with warnings.catch_warnings():  # validating at collection time is what we want here
+            warnings.simplefilter("ignore", HypothesisSideeffectWarning)
+            mutually_broadcastable_shapes(signature=signature).validate()
+    except InvalidArgument as exc:
+        raise SpecError(f"{where('hypothesis', 'signature')}: {str(exc).splitlines()[0]}") from None
+    inputs = signature.split("->")[0].count("(")
+    if inputs != len(args):
+        raise SpecError(f"{where('hypothesis', 'signature')}: {inputs} inputs in {signature!r}, "
+                        f"but the spec has {len(args)} args {args}")
+
+
+def _size(shape) -> int:
+    size = 1
+    for s in shape:
+        size *= s
+    return size
+
+
+def _line(node, keys) -> int:
+    """1-based line of the YAML node at `keys` (the deepest that exists)."""
+    for key in keys:
+        child = None
+        if isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
+            child = node.value[key]
+        elif isinstance(node, yaml.MappingNode):
+            child = next((v for k, v in node.value if k.value == key), None)
+        if child is None:
+            break
+        node = child
+    return node.start_mark.line + 1 if node is not None else 1
+
+
+def _where(path, node, keys) -> str:
+    key = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in keys).lstrip(".")
+    return f"{path}:{_line(node, keys)}: {key or '(top level)'}"
