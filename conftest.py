@@ -18,6 +18,7 @@ from suites.specs import SpecError, load_path
 
 ROOT = pathlib.Path(__file__).resolve().parent
 ANCHOR = ROOT / "suites" / "test_specs.py"
+DEFAULT_SPECS = os.path.relpath(ROOT / "specs")  # relative, so messages name specs/..., not a machine path
 DEVICES = ("cpu", "cuda", "gpu")
 
 hypothesis.settings.register_profile("ci", max_examples=10, derandomize=True, database=None, deadline=None,
@@ -69,10 +70,12 @@ def _options(config) -> SimpleNamespace:
     folder = (workerinput or {}).get("parity_results_dir") or config.getoption("results_dir") or results.default_dir()
     seed = config.getoption("hypothesis_seed", None)
     if seed is None:
-        seed = 0 if hypothesis.settings().derandomize else (workerinput or {}).get("parity_seed", random.getrandbits(32))
+        profile = config.getoption("hypothesis_profile", None)  # hypothesis loads it after this hook
+        derandomized = (hypothesis.settings.get_profile(profile) if profile else hypothesis.settings()).derandomize
+        seed = 0 if derandomized else (workerinput or {}).get("parity_seed", random.getrandbits(32))
     return SimpleNamespace(
         adapters=chosen, devices=devices, dtypes=dtypes, seed=int(seed), results_dir=str(folder),
-        specs=load_path(config.getoption("spec") or os.path.relpath(ROOT / "specs")) if _collects_suites(config) else [],
+        specs=load_path(config.getoption("spec") or DEFAULT_SPECS) if _collects_suites(config) else [],
         recorder=results.Recorder(folder, workerinput["workerid"] if workerinput else "main"),
         environment=results.environment(),
     )

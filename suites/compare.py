@@ -205,13 +205,14 @@ def compare(expected, actual, dtype: str, allowed=None, actual_dtype: str | None
         differ = mask(e) != mask(a)
         if differ.any():
             i = _first(differ)
-            return Comparison(False, f"{name} positions differ", worst=i, expected_at=e[i].item(), actual_at=a[i].item())
+            return Comparison(False, f"{name} positions differ", worst=i,
+                              expected_at=e[i].item(), actual_at=a[i].item())
     finite = np.isfinite(e)
     if not finite.any():
         return Comparison(True)
     allowed = np.broadcast_to(np.zeros(()) if allowed is None else allowed, e.shape)
-    err = np.where(finite, np.abs(a - e), 0.0)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        err = np.where(finite, np.abs(a - e), 0.0)
         rel = np.where(finite & (e != 0), err / np.abs(e), np.where(err > 0, np.inf, 0.0))
         excess = np.where(finite, err / np.where(allowed > 0, allowed, np.finfo(np.float64).tiny), 0.0)
         ulps = float(np.max(err / ulp(e, dtype), initial=0))

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import strategies as st
 
 import adapters
-from suites import results, runner, strategies
+from suites import compare, results, runner, strategies
 
 KINDS = ("example", "property", "gradient")
 
@@ -126,14 +126,14 @@ class SpecItem(pytest.Item):
         return runner.Outcome("pass", "hypothesis", f"{hypothesis.settings().max_examples} examples at most")
 
     def _record(self, adapter, device, outcome, duration):
-        comparison = outcome.comparison
+        comparison = outcome.comparison or compare.Comparison(ok=outcome.status in runner.PASSING)
         record = {
             "spec": self.spec.name, "case": outcome.case, "kind": self.kind, "adapter": self.adapter_name,
             "device": device, "dtype": self.dtype, "status": outcome.status, "message": outcome.message,
-            "max_abs_err": getattr(comparison, "max_abs_err", None), "max_rel_err": getattr(comparison, "max_rel_err", None),
-            "ulp": getattr(comparison, "ulp", None), "worst": getattr(comparison, "worst", None),
+            "max_abs_err": comparison.max_abs_err, "max_rel_err": comparison.max_rel_err,
+            "ulp": comparison.ulp, "worst": comparison.worst,
             "seed": self.seed if outcome.case == "hypothesis" else None,
-            "example": results.describe_inputs(outcome.inputs) if outcome.status not in runner.PASSING else None,
+            "example": results.describe_inputs(outcome.inputs, self.dtype) if outcome.status not in runner.PASSING else None,
             "duration": duration, "versions": {adapter.name: adapter.version()}, "test": self.name,
             **self.config.parity.environment,
         }
@@ -150,7 +150,7 @@ class SpecItem(pytest.Item):
                              f"-k '{self.name}'); falsifying example:")
             elif o.inputs:
                 lines.append("    inputs:")
-            for name, desc in results.describe_inputs(o.inputs).items():
+            for name, desc in results.describe_inputs(o.inputs, self.dtype).items():
                 values = f" = {desc['values']}" if "values" in desc else ""
                 lines.append(f"      {name}: {desc['dtype']}{tuple(desc['shape'])}{values}")
         return "\n".join(lines)

@@ -53,12 +53,13 @@ def merge(folder) -> pathlib.Path | None:
     return merged
 
 
-def describe_inputs(inputs: dict) -> dict:
-    """Shapes, dtypes and (for small arrays) the values of a case's inputs."""
+def describe_inputs(inputs: dict, dtype: str) -> dict:
+    """Shapes, dtypes and (for small arrays) the values of a case's inputs; float inputs were
+    drawn as exact values of `dtype`, the dtype under test."""
     described = {}
     for name, value in inputs.items():
         value = np.asarray(value)
-        entry = {"shape": list(value.shape), "dtype": value.dtype.name}
+        entry = {"shape": list(value.shape), "dtype": dtype if value.dtype.kind == "f" else value.dtype.name}
         if value.size <= MAX_VALUES:
             entry["values"] = value.tolist()
         described[name] = entry

@@ -72,7 +72,8 @@ class Context:
         for diff in self.spec.differences:
             if diff["adapter"] != self.adapter.name or diff.get("case", case) != case:
                 continue
-            if self.dtype in diff.get("dtypes", [self.dtype]) and diff.get("device", _kind(self.device)) == _kind(self.device):
+            device = _kind(self.device)
+            if self.dtype in diff.get("dtypes", [self.dtype]) and diff.get("device", device) == device:
                 return diff
         return None
 

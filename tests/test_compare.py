@@ -1,0 +1,102 @@
+"""The comparison module: check order, NaN/inf handling, ulp, the worst element, error bounds."""
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from suites import compare, expr
+
+
+def test_shape_is_checked_first_then_dtype():
+    result = compare.compare(np.zeros((2, 3)), np.zeros((3, 2)), "float32")
+    assert not result.ok and result.reason == "shape (3, 2), expected (2, 3)"
+    result = compare.compare(np.zeros(2), np.zeros(2), "float32", actual_dtype="float64")
+    assert not result.ok and result.reason == "dtype float64, expected float32"
+
+
+def test_nan_and_inf_positions_compare_exactly():
+    expected = np.array([1.0, np.nan, np.inf, -np.inf])
+    assert compare.compare(expected, expected.copy(), "float32").ok
+    moved = np.array([np.nan, 1.0, np.inf, -np.inf])
+    result = compare.compare(expected, moved, "float32", allowed=1e9)
+    assert not result.ok and result.reason == "NaN positions differ" and result.worst == (0,)
+    flipped = np.array([1.0, np.nan, -np.inf, -np.inf])
+    assert compare.compare(expected, flipped, "float32", allowed=1e9).reason == "+inf positions differ"
+    # a huge finite value is not infinity, whatever the tolerance
+    assert not compare.compare(np.array([np.inf]), np.array([3e38]), "float32", allowed=np.inf).ok
+
+
+def test_worst_element_and_errors_are_reported():
+    expected = np.array([[1.0, 2.0], [4.0, 8.0]])
+    actual = expected.copy()
+    actual[1, 0] += 0.5
+    result = compare.compare(expected, actual, "float64", allowed=0.1)
+    assert not result.ok
+    assert result.worst == (1, 0) and result.expected_at == 4.0 and result.actual_at == 4.5
+    assert result.max_abs_err == 0.5 and result.max_rel_err == 0.125
+    assert result.ulp == 0.5 / 2.0 ** (2 - 52)
+    assert "worst element at (1, 0): expected 4.0, got 4.5" in result.summary()
+
+
+def test_integers_compare_exactly():
+    assert compare.compare(np.array([1, 2]), np.array([1, 2]), "int32").ok
+    result = compare.compare(np.array([1, 2]), np.array([1, 3]), "int32")
+    assert not result.ok and result.worst == (1,) and result.reason == "1 of 2 elements differ"
+
+
+def test_ulp_matches_numpy_spacing():
+    x = np.array([1.0, 3.0, 1e-3, 1e30, 0.0])
+    for dtype in ("float16", "float32", "float64"):
+        with np.errstate(over="ignore"):
+            finite = x[np.isfinite(x.astype(dtype)) & (x.astype(dtype) != 0)]
+        assert np.array_equal(compare.ulp(finite, dtype), np.spacing(finite.astype(dtype)).astype(np.float64))
+    assert compare.ulp(np.array([1.0]), "bfloat16")[0] == 2.0 ** -7
+
+
+def test_round_to_bfloat16_is_round_to_nearest_even():
+    # bfloat16 keeps 8 significant bits: between 1 and 2 its spacing is 2**-7
+    x = np.array([1.0, 1 + 2.0 ** -8, 1 + 3 * 2.0 ** -8, 1 + 2.0 ** -9, -3.0])
+    assert compare.round_to(x, "bfloat16").tolist() == [1.0, 1.0, 1 + 2 * 2.0 ** -7, 1.0, -3.0]
+
+
+def test_default_tolerance_is_a_few_ulp():
+    allowed = compare.allowed_error(np.array([1.0]), "float32")
+    assert allowed[0] == compare.DEFAULT_ULPS * 2.0 ** -23
+    assert compare.allowed_error(np.array([3]), "int32")[0] == 0
+
+
+@given(hnp.mutually_broadcastable_shapes(signature="(m?,n),(n,p?)->(m?,p?)", max_dims=2, max_side=8),
+       st.integers(0, 2**32 - 1))
+def test_matmul_bound_holds_for_float32_and_fails_for_a_float16_accumulator(shapes, seed):
+    """The a-priori bound admits any float32 summation order, and is tight enough to reject
+    float16 arithmetic dressed up as float32."""
+    rng = np.random.default_rng(seed)
+    a, b = (compare.round_to(rng.standard_normal(s), "float32") for s in shapes.input_shapes)
+    tree = expr.call("matmul", ["a", "b"], {})
+    bound = compare.error_bound(tree, {"a": a, "b": b}, "float32")
+    exact = np.matmul(a, b)
+    a32, b32 = a.astype(np.float32), b.astype(np.float32)
+    assert compare.compare(exact, np.matmul(a32, b32), "float32", bound).ok
+    reversed_order = np.matmul(a32[..., ::-1], b32[::-1] if b.ndim == 1 else b32[..., ::-1, :])
+    assert compare.compare(exact, reversed_order, "float32", bound).ok
+
+
+def test_bound_rejects_reduced_precision():
+    rng = np.random.default_rng(0)
+    a, b = (compare.round_to(rng.standard_normal((64, 64)), "float32") for _ in range(2))
+    bound = compare.error_bound(expr.call("matmul", ["a", "b"], {}), {"a": a, "b": b}, "float32")
+    as_bf16 = np.matmul(compare.round_to(a, "bfloat16"), compare.round_to(b, "bfloat16"))  # TF32-like inputs
+    assert not compare.compare(a @ b, as_bf16, "float32", bound).ok
+
+
+def test_bound_is_none_outside_sum_product_ops():
+    x = np.ones(3)
+    assert compare.error_bound(expr.parse("exp(x)", {"x"}), {"x": x}, "float32") is None
+    assert compare.error_bound(expr.parse("x * x", {"x"}), {"x": x}, "int32") is None
+
+
+@pytest.mark.parametrize("text, n", [("a + b", 1), ("a * b - a", 2), ("sum(a * b)", 4), ("matmul(a, b)", 3)])
+def test_rounding_counts(text, n):
+    a, b = np.ones(3), np.ones(3)
+    assert compare.sum_product_bound(expr.parse(text, {"a", "b"}), {"a": a, "b": b}).n == n

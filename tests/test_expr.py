@@ -1,0 +1,68 @@
+"""The expression interpreter: what it accepts, what it refuses, how it evaluates."""
+import numpy as np
+import pytest
+
+from adapters.reference import ReferenceAdapter
+from suites import expr
+
+REF = ReferenceAdapter()
+
+
+def evaluate(text, **env):
+    tree = expr.parse(text, env)
+    return expr.evaluate(tree, env, lambda op, a, k: getattr(REF, op)(*a, **k), np.float64)
+
+
+def test_arithmetic_maps_to_vocabulary_calls():
+    tree = expr.parse("-a + 2 * b ** 2 / a - b", {"a", "b"})
+    assert expr.ops_in(tree) == {"neg", "add", "mul", "pow", "div", "sub"}
+
+
+def test_evaluates_calls_keywords_and_tuples():
+    a = np.arange(6.0).reshape(2, 3)
+    assert evaluate("sum(a, axis=1)", a=a).tolist() == [3.0, 12.0]
+    assert evaluate("reshape(a, (3, 2))", a=a).shape == (3, 2)
+    assert evaluate("concat([a, a], 0)", a=a).shape == (4, 3)
+    assert evaluate("sum(square(matmul(a, transpose(a, (1, 0)))))", a=a) == np.sum((a @ a.T) ** 2)
+    assert evaluate("2 * a - a", a=a).tolist() == a.tolist()
+
+
+def test_negative_constants_fold():
+    assert expr.parse("-2", {"a"}) == expr.Const(-2)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("a.T", "attribute access"),
+    ("a[0]", "subscript"),
+    ("(lambda: a)()", "only vocabulary ops can be called"),
+    ("lambda: a", "lambda"),
+    ("__import__('os')", "unknown op '__import__'"),
+    ("__class__", "names may not start with '_'"),
+    ("open('x')", "unknown op 'open'"),
+    ("a if a else a", "conditional"),
+    ("a < a", "comparison"),
+    ("[x for x in a]", "ListComp"),
+    ("matmul(*a)", "'*' unpacking"),
+    ("sum(a, **a)", "'**' arguments"),
+    ("sum(a, axis=a)", "takes a number"),
+    ("'text'", "is not a number"),
+    ("c", "unknown name 'c'"),
+    ("(a := 1)", "assignment"),
+    ("import os", "not a valid expression"),
+    ("matmul(a,", "not a valid expression"),
+])
+def test_refuses_everything_outside_the_language(text, message):
+    with pytest.raises(expr.ExprError, match=None) as info:
+        expr.parse(text, {"a"})
+    assert message in str(info.value)
+
+
+def test_unknown_op_lists_the_valid_ones():
+    with pytest.raises(expr.ExprError) as info:
+        expr.parse("matmull(a, a)", {"a"})
+    assert "valid ops:" in str(info.value) and "matmul" in str(info.value)
+
+
+def test_deep_nesting_is_refused_not_a_recursion_error():
+    with pytest.raises(expr.ExprError, match="nested deeper"):
+        expr.parse("neg(" * 40 + "a" + ")" * 40, {"a"})

@@ -1,0 +1,40 @@
+"""Finite differences of the reference, checked on derivatives known from mathematics."""
+import numpy as np
+
+from suites import gradients
+
+
+def test_documented_autograd_example():
+    # f(x, w) = (x + w) * x^2 at w = 1, x = 3: df/dx = x^2 + 2x(x + w) = 33, df/dw = x^2 = 9
+    def f(ins):
+        return (ins["x"] + ins["w"]) * ins["x"] ** 2
+
+    inputs = {"x": np.array(3.0), "w": np.array(1.0)}
+    for name, expected in (("x", 33.0), ("w", 9.0)):
+        jac, err = gradients.jacobian(f, inputs, name)
+        assert abs(jac[0, 0] - expected) <= err[0, 0] + 1e-9
+
+
+def test_jacobian_of_matmul_is_the_other_operand():
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal((2, 3)), rng.standard_normal((3, 4))
+    jac, err = gradients.jacobian(lambda ins: ins["a"] @ ins["b"], {"a": a, "b": b}, "a")
+    # d(ab)[i, k] / d a[i', j] = delta(i, i') b[j, k]
+    exact = np.einsum("ip,jk->ikpj", np.eye(2), b).reshape(8, 6)
+    assert np.all(np.abs(jac - exact) <= err + 1e-12)
+    assert err.max() < 1e-8
+
+
+def test_directional_derivative_of_a_quadratic():
+    x = np.array([1.0, -2.0, 0.5])
+    v = np.array([0.3, 0.1, -1.0])
+    d, err = gradients.directional(lambda ins: np.sum(ins["x"] ** 2), {"x": x}, {"x": v})
+    assert abs(d - 2 * x @ v) <= err + 1e-12
+
+
+def test_magnitude_jacobian_bounds_the_derivative_at_zero():
+    # |x| * |y| at x = 0: the derivative w.r.t. x has magnitude |y|, which a central difference
+    # of the magnitude expression would miss (abs has its kink at 0)
+    m = lambda ins: np.abs(ins["x"]) * np.abs(ins["y"])  # noqa: E731
+    jac = gradients.magnitude_jacobian(m, {"x": np.array([0.0]), "y": np.array([2.0])}, "x")
+    assert jac[0, 0] >= 2.0

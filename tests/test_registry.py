@@ -1,0 +1,51 @@
+"""The adapter registry: built-ins, local files, unknown names."""
+import pathlib
+
+import pytest
+
+import adapters
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def test_builtins_are_registered():
+    assert {"reference", "torch", "jax", "tensorflow"} <= set(adapters.names())
+    assert "reference" in adapters.installed()
+
+
+def test_unknown_name_says_what_exists():
+    with pytest.raises(adapters.AdapterError, match="unknown adapter 'tourch'; known adapters: reference"):
+        adapters.get("tourch")
+
+
+def test_load_path_registers_classes_defined_in_the_file_only():
+    names = adapters.load_path(ROOT / "tests" / "adapters" / "broken_matmul.py")
+    assert names == ["broken-matmul"]
+    assert adapters.get("broken-matmul").name == "broken-matmul"
+
+
+def test_load_path_errors(tmp_path):
+    with pytest.raises(adapters.AdapterError, match="no such file"):
+        adapters.load_path(tmp_path / "missing.py")
+    empty = tmp_path / "empty.py"
+    empty.write_text("x = 1\n")
+    with pytest.raises(adapters.AdapterError, match="defines no Adapter subclass"):
+        adapters.load_path(empty)
+
+
+def test_missing_framework_is_an_error_with_the_install_hint(monkeypatch):
+    class Absent(adapters.Adapter):
+        name = "absent"
+        module = "no_such_framework_here"
+
+    adapters.register(Absent)
+    with pytest.raises(adapters.AdapterError, match="needs no_such_framework_here, which is not installed"):
+        adapters.get("absent")
+
+
+def test_every_vocabulary_op_defaults_to_unsupported():
+    base = adapters.Adapter()
+    for op in adapters.base.OPS:
+        assert hasattr(base, op)
+    with pytest.raises(adapters.Unsupported, match="does not implement matmul"):
+        base.matmul(None, None)

@@ -1,0 +1,45 @@
+"""A wrong adapter loaded with --adapter-path fails with the readable message the suite promises:
+spec id, case, adapter, device, dtype, errors, the worst element, and the seed / falsifying example."""
+import pathlib
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+BROKEN = ROOT / "tests" / "adapters" / "broken_matmul.py"
+
+
+def run_suite(tmp_path, *args):
+    cmd = [sys.executable, "-m", "pytest", "suites", "--adapter-path", str(BROKEN), "--adapter", "broken-matmul",
+           "--results-dir", str(tmp_path), "--hypothesis-profile=ci", "-p", "no:xdist", *args]
+    return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+
+
+def test_explicit_example_failure_names_everything(tmp_path):
+    run = run_suite(tmp_path, "--dtype", "float64", "-k", "matmul/batched-x-batched[")
+    assert run.returncode == 1, run.stdout + run.stderr
+    out = run.stdout
+    assert "matmul/batched-x-batched[broken-matmul-cpu-float64]" in out
+    assert "case 'docs': fail: differs from the float64 reference" in out
+    assert "max_abs_err=" in out and "max_rel_err=" in out
+    assert "worst element at (" in out and "expected" in out
+    assert "a: float64(10, 3, 4)" in out
+    assert "Traceback" not in out
+
+
+def test_hypothesis_failure_shows_seed_and_falsifying_example(tmp_path):
+    run = run_suite(tmp_path, "--dtype", "float32", "-k", "matmul/broadcast-shapes/property")
+    assert run.returncode == 1, run.stdout + run.stderr
+    out = run.stdout
+    assert "matmul/broadcast-shapes/property[broken-matmul-cpu-float32]" in out
+    assert "case 'hypothesis': fail" in out
+    assert "--hypothesis-seed=0" in out and "falsifying example:" in out
+    # hypothesis shrinks to the smallest failing case: the bug needs b to have a batch axis
+    falsifying = out[out.index("falsifying example:"):]
+    assert "b: float32(1, 1, 1)" in falsifying
+
+
+def test_correct_cases_still_pass_and_results_are_recorded(tmp_path):
+    run = run_suite(tmp_path, "--dtype", "float64", "-k", "matmul/vector-x-vector[")
+    assert run.returncode == 0, run.stdout + run.stderr
+    lines = (tmp_path / "results.jsonl").read_text().splitlines()
+    assert len(lines) == 2  # the docs and values examples
