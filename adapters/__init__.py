@@ -19,9 +19,10 @@ BUILTIN = {
     "torch": "adapters.torch:TorchAdapter",
     "jax": "adapters.jax:JaxAdapter",
     "tensorflow": "adapters.tensorflow:TensorFlowAdapter",
+    "engine": "adapters.engine:EngineAdapter",
 }
 # How to install each built-in framework, for the "not installed" message.
-INSTALL = {name: f"pip install -r requirements/{name}.txt" for name in BUILTIN}
+INSTALL = {name: f"pip install -r requirements/{name}.txt" for name in ("torch", "jax", "tensorflow")}
 
 _classes: dict[str, type] = {}
 _instances: dict[str, Adapter] = {}

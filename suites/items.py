@@ -126,14 +126,15 @@ class SpecItem(pytest.Item):
         return runner.Outcome("pass", "hypothesis", f"{hypothesis.settings().max_examples} examples at most")
 
     def _record(self, adapter, device, outcome, duration):
-        comparison = outcome.comparison or compare.Comparison(ok=outcome.status in runner.PASSING)
+        passed = outcome.status in runner.PASSING
+        comparison = outcome.comparison or compare.Comparison(ok=passed)
         record = {
             "spec": self.spec.name, "case": outcome.case, "kind": self.kind, "adapter": self.adapter_name,
             "device": device, "dtype": self.dtype, "status": outcome.status, "message": outcome.message,
             "max_abs_err": comparison.max_abs_err, "max_rel_err": comparison.max_rel_err,
             "ulp": comparison.ulp, "worst": comparison.worst,
             "seed": self.seed if outcome.case == "hypothesis" else None,
-            "example": results.describe_inputs(outcome.inputs, self.dtype) if outcome.status not in runner.PASSING else None,
+            "example": None if passed else results.describe_inputs(outcome.inputs, self.dtype),
             "duration": duration, "versions": {adapter.name: adapter.version()}, "test": self.name,
             **self.config.parity.environment,
         }

@@ -58,15 +58,19 @@ def test_a_valid_spec_loads(tmp_path):
     (VALID + "  colour: red\n", ":1: [0]: Additional properties are not allowed ('colour' was unexpected)"),
     (VALID.replace("op: matmul", "op: matmull"), ":2: [0].op: unknown op 'matmull'; valid ops: abs, add"),
     (VALID.replace("op: matmul", "expr: a.T"), ":2: [0].expr: attribute access 'a.T' is not allowed"),
-    (VALID.replace("op: matmul", "expr: \"__import__('os').system('true')\""), ":2: [0].expr: only vocabulary ops can be called"),
+    (VALID.replace("op: matmul", "expr: \"__import__('os').system('true')\""),
+     ":2: [0].expr: only vocabulary ops can be called"),
     (VALID.replace("op: matmul", "expr: matmul(a, c)"), ":2: [0].expr: unknown name 'c'"),
-    (VALID.replace("{a: {shape: [2, 3]}, b", "{a: {shape: [2, 3]}, c"), ":7: [0].examples[0].inputs: inputs ['a', 'c']"),
+    (VALID.replace("{a: {shape: [2, 3]}, b", "{a: {shape: [2, 3]}, c"),
+     ":7: [0].examples[0].inputs: inputs ['a', 'c']"),
     (VALID.replace("shape: [2, 3]", "shape: [100000, 100000]"), "more than 10,000,000 elements"),
-    (VALID + "  hypothesis: {signature: '(m,n),(n,p->'}\n", ":9: [0].hypothesis.signature: '(m,n),(n,p->' is not a"),
+    (VALID + "  hypothesis: {signature: '(m,n),(n,p->'}\n",
+     ":9: [0].hypothesis.signature: '(m,n),(n,p->' is not a"),
     (VALID + "  hypothesis: {signature: '(m,n)->(m)'}\n", "1 inputs in '(m,n)->(m)', but the spec has 2 args"),
     (VALID + "  gradient: {wrt: [z]}\n", ":9: [0].gradient.wrt: 'z' is not one of the spec's args"),
     (VALID + VALID, ":9: [1].id: duplicate spec id 'ok' (first at line 1)"),
-    (VALID.replace("expect: {shape: [2]}", "expect: {raises: false}"), "[0].examples[0].expect.raises: True was expected"),
+    (VALID.replace("expect: {shape: [2]}", "expect: {raises: false}"),
+     "[0].examples[0].expect.raises: True was expected"),
 ])
 def test_errors_name_file_line_and_key(tmp_path, text, expected):
     message = error_of(tmp_path, text)

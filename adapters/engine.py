@@ -1,0 +1,132 @@
+"""Parity's in-house engine (engine/): NumPy arrays on the tape, reverse mode by Tensor.backward."""
+import numpy as np
+
+from adapters.base import Adapter, Unsupported
+
+
+class EngineAdapter(Adapter):
+    name = "engine"
+    module = "numpy"  # the engine lives in this repository and needs NumPy only
+
+    def __init__(self):
+        import engine
+        from engine import ops
+
+        self.engine, self.ops = engine, ops
+
+    def version(self):
+        return f"in-house (numpy {np.__version__})"
+
+    def asarray(self, x, dtype, device):
+        if dtype == "bfloat16":
+            raise Unsupported("the engine computes with NumPy, which has no bfloat16")
+        return self.engine.Tensor(np.asarray(x, dtype=dtype))
+
+    def to_numpy(self, x):
+        return x.numpy()
+
+    def dtype_of(self, x):
+        return x.dtype.name
+
+    def matmul(self, a, b):
+        return self.ops.matmul(a, b)
+
+    def mm(self, a, b):
+        return self.ops.mm(a, b)
+
+    def add(self, a, b):
+        return self.ops.add(a, b)
+
+    def sub(self, a, b):
+        return self.ops.sub(a, b)
+
+    def mul(self, a, b):
+        return self.ops.mul(a, b)
+
+    def div(self, a, b):
+        return self.ops.div(a, b)
+
+    def maximum(self, a, b):
+        return self.ops.maximum(a, b)
+
+    def minimum(self, a, b):
+        return self.ops.minimum(a, b)
+
+    def pow(self, a, b):
+        return self.ops.pow(a, b)
+
+    def neg(self, x):
+        return self.ops.neg(x)
+
+    def exp(self, x):
+        return self.ops.exp(x)
+
+    def log(self, x):
+        return self.ops.log(x)
+
+    def tanh(self, x):
+        return self.ops.tanh(x)
+
+    def sigmoid(self, x):
+        return self.ops.sigmoid(x)
+
+    def relu(self, x):
+        return self.ops.relu(x)
+
+    def abs(self, x):
+        return self.ops.abs(x)
+
+    def sqrt(self, x):
+        return self.ops.sqrt(x)
+
+    def square(self, x):
+        return self.ops.square(x)
+
+    def round(self, x):
+        return self.ops.round(x)
+
+    def sign(self, x):
+        return self.ops.sign(x)
+
+    def sum(self, x, axis=None, keepdims=False):
+        return self.ops.sum(x, axis, keepdims)
+
+    def mean(self, x, axis=None, keepdims=False):
+        return self.ops.mean(x, axis, keepdims)
+
+    def max(self, x, axis=None, keepdims=False):
+        return self.ops.max(x, axis, keepdims)
+
+    def reshape(self, x, shape):
+        return self.ops.reshape(x, shape)
+
+    def transpose(self, x, axes):
+        return self.ops.transpose(x, axes)
+
+    def concat(self, xs, axis):
+        return self.ops.concat(xs, axis)
+
+    def stack(self, xs, axis):
+        return self.ops.stack(xs, axis)
+
+    def softmax(self, x, axis=-1):
+        return self.ops.softmax(x, axis)
+
+    def log_softmax(self, x, axis=-1):
+        return self.ops.log_softmax(x, axis)
+
+    def where(self, cond, x, y):
+        return self.ops.where(cond, x, y)
+
+    def stop_gradient(self, x):
+        return self.ops.stop_gradient(x)
+
+    def grad(self, fn, args, wrt, cotangent):
+        if not all(args[n].dtype.kind == "f" for n in wrt):
+            raise Unsupported("the engine differentiates floating-point tensors only")
+        leaves = {n: self.engine.Tensor(args[n].data, requires_grad=True) for n in wrt}
+        value = fn(**{**args, **leaves})
+        value.backward(cotangent.data)
+        zeros = np.zeros_like  # a leaf the value does not depend on gets no .grad: its gradient is 0
+        return value.detach(), {n: self.engine.Tensor(zeros(t.data) if t.grad is None else t.grad)
+                                for n, t in leaves.items()}

@@ -1,0 +1,226 @@
+"""The engine's ops. Elementwise primitives are one table line each: the NumPy forward and the
+gradients given (g, out, *inputs); broadcasting is undone in one place (unbroadcast). The other
+ops define their backward next to their forward. Every function takes Tensors, NumPy arrays or
+Python numbers and returns a Tensor of the inputs' dtype."""
+import numpy as np
+
+from engine.tensor import Tensor
+
+
+def tensor(x, like: Tensor | None = None) -> Tensor:
+    """x as a Tensor; a Python number takes `like`'s dtype (2 * float32 stays float32)."""
+    if isinstance(x, Tensor):
+        return x
+    if like is not None and not isinstance(x, np.ndarray):
+        return Tensor(np.asarray(x, dtype=like.dtype))
+    return Tensor(x)
+
+
+def unbroadcast(g: np.ndarray, shape) -> np.ndarray:
+    """Sum a broadcast gradient back to `shape`: over added leading axes and expanded size-1 axes."""
+    if g.shape == tuple(shape):
+        return g
+    g = g.sum(axis=tuple(range(g.ndim - len(shape))))
+    expanded = tuple(i for i, n in enumerate(shape) if n == 1 and g.shape[i] != 1)
+    return g.sum(axis=expanded, keepdims=True) if expanded else g
+
+
+def _elementwise(name, forward, gradients):
+    def op(*args):
+        like = next((a for a in args if isinstance(a, Tensor)), None)
+        tensors = [tensor(a, like) for a in args]
+        datas = [t.data for t in tensors]
+        out = forward(*datas)
+
+        def backward(g):
+            return tuple(None if gi is None else unbroadcast(np.broadcast_to(gi, out.shape), t.shape)
+                         for gi, t in zip(gradients(g, out, *datas), tensors))
+
+        return Tensor.record(out, tensors, backward, name)
+
+    op.__name__ = name
+    return op
+
+
+def _safe_log(a):
+    """log(a) where a > 0, else 0: d(a**b)/db at a <= 0, as jax defines it."""
+    return np.log(np.where(a > 0, a, 1))
+
+
+def _sigmoid(x):
+    return np.exp(-np.logaddexp(0, -x))  # stable for large |x|, keeps the dtype
+
+
+def _share(wins, ties, g):
+    """Gradient share in maximum/minimum: 1 where the input wins, 1/2 on a tie (as torch and jax)."""
+    return g * np.where(ties, 0.5, wins).astype(g.dtype)
+
+
+add = _elementwise("add", np.add, lambda g, out, a, b: (g, g))
+sub = _elementwise("sub", np.subtract, lambda g, out, a, b: (g, -g))
+mul = _elementwise("mul", np.multiply, lambda g, out, a, b: (g * b, g * a))
+div = _elementwise("div", np.divide, lambda g, out, a, b: (g / b, -g * out / b))
+pow = _elementwise("pow", np.power, lambda g, out, a, b: (g * b * np.power(a, b - 1), g * out * _safe_log(a)))
+maximum = _elementwise("maximum", np.maximum,
+                       lambda g, out, a, b: (_share(a > b, a == b, g), _share(b > a, a == b, g)))
+minimum = _elementwise("minimum", np.minimum,
+                       lambda g, out, a, b: (_share(a < b, a == b, g), _share(b < a, a == b, g)))
+neg = _elementwise("neg", np.negative, lambda g, out, x: (-g,))
+exp = _elementwise("exp", np.exp, lambda g, out, x: (g * out,))
+log = _elementwise("log", np.log, lambda g, out, x: (g / x,))
+tanh = _elementwise("tanh", np.tanh, lambda g, out, x: (g * (1 - out * out),))
+sigmoid = _elementwise("sigmoid", _sigmoid, lambda g, out, x: (g * out * (1 - out),))
+relu = _elementwise("relu", lambda x: np.maximum(x, np.zeros((), x.dtype)), lambda g, out, x: (g * (x > 0),))
+abs = _elementwise("abs", np.abs, lambda g, out, x: (g * np.sign(x),))
+sqrt = _elementwise("sqrt", np.sqrt, lambda g, out, x: (g / (2 * out),))
+square = _elementwise("square", np.square, lambda g, out, x: (2 * g * x,))
+round = _elementwise("round", np.round, lambda g, out, x: (None,))  # piecewise constant: zero gradient
+sign = _elementwise("sign", np.sign, lambda g, out, x: (None,))
+
+
+# -- reductions ---------------------------------------------------------------------------------
+
+def _axes(axis, ndim) -> tuple:
+    if axis is None:
+        return tuple(range(ndim))
+    axes = tuple(axis) if isinstance(axis, (list, tuple)) else (axis,)
+    return tuple(sorted(a % ndim for a in axes)) if ndim else ()
+
+
+def _restore(g, axes, keepdims):
+    """A reduced gradient with the reduced axes put back (size 1), ready to broadcast."""
+    return g if keepdims else np.expand_dims(g, axes)
+
+
+def sum(x, axis=None, keepdims=False):
+    x = tensor(x)
+    axes = _axes(axis, x.ndim)
+    out = np.sum(x.data, axis=axes, keepdims=keepdims)
+    return Tensor.record(out, (x,), lambda g: (np.broadcast_to(_restore(g, axes, keepdims), x.shape),), "sum")
+
+
+def mean(x, axis=None, keepdims=False):
+    x = tensor(x)
+    axes = _axes(axis, x.ndim)
+    count = int(np.prod([x.shape[a] for a in axes]))
+    out = np.mean(x.data, axis=axes, keepdims=keepdims)
+    return Tensor.record(out, (x,), lambda g: (np.broadcast_to(_restore(g, axes, keepdims) / count, x.shape),),
+                         "mean")
+
+
+def max(x, axis=None, keepdims=False):
+    """The gradient is shared evenly between tied maxima, as torch.amax and jnp.max do."""
+    x = tensor(x)
+    axes = _axes(axis, x.ndim)
+    out = np.max(x.data, axis=axes, keepdims=keepdims)
+
+    def backward(g):
+        winners = x.data == _restore(out, axes, keepdims)
+        share = winners / np.sum(winners, axis=axes, keepdims=True)
+        return (_restore(g, axes, keepdims) * share.astype(g.dtype),)
+
+    return Tensor.record(out, (x,), backward, "max")
+
+
+# -- linear algebra -----------------------------------------------------------------------------
+
+def matmul(a, b):
+    """NumPy matmul semantics; the backward promotes 1-D operands the same way and unbroadcasts."""
+    a, b = tensor(a), tensor(b)
+    out = np.matmul(a.data, b.data)
+
+    def backward(g):
+        left = a.data[None, :] if a.ndim == 1 else a.data
+        right = b.data[:, None] if b.ndim == 1 else b.data
+        g = g[..., None] if b.ndim == 1 else g  # put the removed axes back
+        g = np.expand_dims(g, -2) if a.ndim == 1 else g
+        ga = unbroadcast(np.matmul(g, np.swapaxes(right, -1, -2)), left.shape).reshape(a.shape)
+        gb = unbroadcast(np.matmul(np.swapaxes(left, -1, -2), g), right.shape).reshape(b.shape)
+        return ga, gb
+
+    return Tensor.record(out, (a, b), backward, "matmul")
+
+
+def mm(a, b):
+    """Strict (n, m) x (m, p); no broadcasting, no 1-D operands."""
+    a, b = tensor(a), tensor(b)
+    if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[0]:
+        raise ValueError(f"mm needs (n, m) x (m, p). Received: {a.shape} x {b.shape}")
+    return matmul(a, b)
+
+
+# -- shapes -------------------------------------------------------------------------------------
+
+def reshape(x, shape):
+    x = tensor(x)
+    return Tensor.record(np.reshape(x.data, tuple(shape)), (x,), lambda g: (g.reshape(x.shape),), "reshape")
+
+
+def transpose(x, axes):
+    x = tensor(x)
+    axes = tuple(axes)
+    return Tensor.record(np.transpose(x.data, axes), (x,), lambda g: (np.transpose(g, np.argsort(axes)),),
+                         "transpose")
+
+
+def concat(xs, axis):
+    xs = [tensor(x) for x in xs]
+    out = np.concatenate([x.data for x in xs], axis=axis)
+    bounds = np.cumsum([x.shape[axis] for x in xs])[:-1]
+    return Tensor.record(out, xs, lambda g: tuple(np.split(g, bounds, axis=axis)), "concat")
+
+
+def stack(xs, axis):
+    xs = [tensor(x) for x in xs]
+    out = np.stack([x.data for x in xs], axis=axis)
+    return Tensor.record(out, xs, lambda g: tuple(np.moveaxis(g, axis, 0)), "stack")
+
+
+# -- softmax and selection ----------------------------------------------------------------------
+
+def softmax(x, axis=-1):
+    """exp(x - max) / sum: the max shift keeps large logits finite."""
+    x = tensor(x)
+    e = np.exp(x.data - np.max(x.data, axis=axis, keepdims=True))
+    out = e / np.sum(e, axis=axis, keepdims=True)
+    return Tensor.record(out, (x,), lambda g: (out * (g - np.sum(g * out, axis=axis, keepdims=True)),), "softmax")
+
+
+def log_softmax(x, axis=-1):
+    x = tensor(x)
+    shifted = x.data - np.max(x.data, axis=axis, keepdims=True)
+    out = shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+    return Tensor.record(out, (x,), lambda g: (g - np.exp(out) * np.sum(g, axis=axis, keepdims=True),),
+                         "log_softmax")
+
+
+def where(cond, x, y):
+    cond = tensor(cond).data.astype(bool)
+    like = x if isinstance(x, Tensor) else y if isinstance(y, Tensor) else None
+    x, y = tensor(x, like), tensor(y, like)
+    out = np.where(cond, x.data, y.data)
+
+    def backward(g):
+        zero = np.zeros((), g.dtype)
+        return unbroadcast(np.where(cond, g, zero), x.shape), unbroadcast(np.where(cond, zero, g), y.shape)
+
+    return Tensor.record(out, (x, y), backward, "where")
+
+
+def stop_gradient(x):
+    """The value, cut from the tape: no gradient flows back through it."""
+    return tensor(x).detach()
+
+
+# Python operators on Tensors.
+Tensor.__add__ = lambda self, other: add(self, other)
+Tensor.__radd__ = lambda self, other: add(other, self)
+Tensor.__sub__ = lambda self, other: sub(self, other)
+Tensor.__rsub__ = lambda self, other: sub(other, self)
+Tensor.__mul__ = lambda self, other: mul(self, other)
+Tensor.__rmul__ = lambda self, other: mul(other, self)
+Tensor.__truediv__ = lambda self, other: div(self, other)
+Tensor.__rtruediv__ = lambda self, other: div(other, self)
+Tensor.__pow__ = lambda self, other: pow(self, other)
+Tensor.__matmul__ = lambda self, other: matmul(self, other)
+Tensor.__neg__ = lambda self: neg(self)

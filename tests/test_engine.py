@@ -1,0 +1,141 @@
+"""The in-house engine: every op's gradient against central finite differences in float64, and
+the tape's promises (iterative order, accumulation, freeing, dtypes, no_grad)."""
+import numpy as np
+import pytest
+
+from engine import Tensor, no_grad
+from engine import ops as E
+from suites import gradients
+
+RNG = np.random.default_rng(0)
+
+
+def positive(shape):
+    return RNG.uniform(0.5, 2.0, shape)
+
+
+def normal(shape):
+    return RNG.standard_normal(shape)
+
+
+# op, inputs (float64), arguments after the tensors
+CASES = {
+    "add": (E.add, [normal((3, 1)), normal((1, 4))]),
+    "sub": (E.sub, [normal((2, 3)), normal((3,))]),
+    "mul": (E.mul, [normal((2, 3)), normal((2, 1))]),
+    "div": (E.div, [normal((2, 3)), positive((3,))]),
+    "pow": (E.pow, [positive((2, 3)), normal((2, 3))]),
+    "maximum": (E.maximum, [normal((2, 3)), normal((3,))]),
+    "minimum": (E.minimum, [normal((2, 3)), normal((2, 3))]),
+    "neg": (E.neg, [normal((4,))]),
+    "exp": (E.exp, [normal((2, 3))]),
+    "log": (E.log, [positive((2, 3))]),
+    "tanh": (E.tanh, [normal((2, 3))]),
+    "sigmoid": (E.sigmoid, [normal((2, 3))]),
+    "relu": (E.relu, [normal((2, 3))]),
+    "abs": (E.abs, [normal((2, 3))]),
+    "sqrt": (E.sqrt, [positive((2, 3))]),
+    "square": (E.square, [normal((2, 3))]),
+    "sum": (lambda x: E.sum(x, axis=1), [normal((2, 3, 2))]),
+    "sum-all": (E.sum, [normal((2, 3))]),
+    "mean": (lambda x: E.mean(x, axis=(0, 2), keepdims=True), [normal((2, 3, 2))]),
+    "max": (lambda x: E.max(x, axis=-1), [normal((3, 4))]),
+    "matmul-vv": (E.matmul, [normal((3,)), normal((3,))]),
+    "matmul-mv": (E.matmul, [normal((2, 3)), normal((3,))]),
+    "matmul-vm": (E.matmul, [normal((3,)), normal((2, 3, 4))]),
+    "matmul-batched": (E.matmul, [normal((2, 1, 2, 3)), normal((3, 3, 2))]),
+    "mm": (E.mm, [normal((2, 3)), normal((3, 4))]),
+    "reshape": (lambda x: E.reshape(x, (3, 2)), [normal((2, 3))]),
+    "transpose": (lambda x: E.transpose(x, (2, 0, 1)), [normal((2, 3, 4))]),
+    "concat": (lambda a, b: E.concat([a, b], 1), [normal((2, 3)), normal((2, 1))]),
+    "stack": (lambda a, b: E.stack([a, b], -1), [normal((2, 3)), normal((2, 3))]),
+    "softmax": (lambda x: E.softmax(x, axis=0), [normal((3, 4))]),
+    "log_softmax": (E.log_softmax, [normal((3, 4))]),
+    "where": (lambda a, b: E.where(np.array([True, False, True]), a, b), [normal((2, 3)), normal((3,))]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_gradient_matches_central_differences(name):
+    op, inputs = CASES[name]
+    names = [f"x{i}" for i in range(len(inputs))]
+
+    def f(values):
+        with no_grad():
+            return op(*(Tensor(values[n]) for n in names)).numpy()
+
+    leaves = [Tensor(x, requires_grad=True) for x in inputs]
+    out = op(*leaves)
+    cotangent = RNG.standard_normal(out.shape)
+    out.backward(cotangent)
+    for name_i, leaf in zip(names, leaves):
+        jac, err = gradients.jacobian(f, dict(zip(names, inputs)), name_i)
+        expected = (cotangent.ravel() @ jac).reshape(leaf.shape)
+        np.testing.assert_allclose(leaf.grad, expected, rtol=1e-6, atol=1e-7 + np.abs(cotangent).sum() * err.max())
+
+
+def test_round_and_sign_pass_no_gradient():
+    x = Tensor(np.array([0.4, 1.6, -2.5]), requires_grad=True)
+    E.sum(E.round(x) * 3 + E.sign(x) + x).backward()
+    assert x.grad.tolist() == [1.0, 1.0, 1.0]
+
+
+def test_documented_autograd_examples():
+    x = Tensor(np.arange(4.0), requires_grad=True)
+    y = 2 * E.matmul(x, x)
+    assert y.numpy() == 28.0
+    y.backward()
+    assert x.grad.tolist() == [0.0, 4.0, 8.0, 12.0]
+    # a second backward without zeroing accumulates, as PyTorch's .grad does
+    x2 = Tensor(np.ones(4), requires_grad=True)
+    E.sum(x2).backward()
+    E.sum(x2).backward()
+    assert x2.grad.tolist() == [2.0, 2.0, 2.0, 2.0]
+    # dz/dx of z = 2 sigmoid(x) at 1 is 2 s (1 - s) = 0.3932
+    x3 = Tensor(np.array(1.0), requires_grad=True)
+    (2 * E.sigmoid(x3)).backward()
+    assert abs(x3.grad - 0.3932) < 1e-4
+
+
+def test_a_long_chain_does_not_hit_the_recursion_limit():
+    x = Tensor(np.array(1.0), requires_grad=True)
+    y = x
+    for _ in range(10_000):
+        y = y * 1.0001
+    y.backward()
+    assert np.isclose(x.grad, 1.0001 ** 10_000)
+
+
+def test_the_graph_is_freed_after_backward():
+    x = Tensor(np.ones(3), requires_grad=True)
+    y = E.sum(E.exp(x))
+    y.backward()
+    assert y._parents == () and y._backward is None
+    with pytest.raises(RuntimeError, match="non-scalar"):
+        E.exp(x).backward()
+
+
+def test_dtypes_are_kept_through_ops_and_gradients():
+    a = Tensor(np.ones((2, 3), np.float32), requires_grad=True)
+    out = E.sum(2.5 * E.softmax(E.matmul(a, np.ones((3, 2), np.float32))) - 1)
+    assert out.dtype == np.float32
+    out.backward()
+    assert a.grad.dtype == np.float32
+
+
+def test_no_grad_and_stop_gradient_record_nothing():
+    x = Tensor(np.ones(2), requires_grad=True)
+    with no_grad():
+        assert not E.exp(x).requires_grad
+    y = E.sum(x * E.stop_gradient(x * 3))
+    y.backward()
+    assert x.grad.tolist() == [3.0, 3.0]  # the stopped branch contributes nothing
+
+
+def test_straight_through_estimator():
+    # quantized = x + stop_gradient(round(x) - x): value round(x), gradient identity
+    x = Tensor(np.array([0.2, 1.7]), requires_grad=True)
+    q = x + E.stop_gradient(E.round(x) - x)
+    assert q.numpy().tolist() == [0.0, 2.0]
+    E.sum(q * np.array([3.0, 5.0])).backward()
+    assert x.grad.tolist() == [3.0, 5.0]
