@@ -10,9 +10,10 @@ class EngineAdapter(Adapter):
 
     def __init__(self):
         import engine
-        from engine import ops
+        from engine import collectives, indexing, nn, ops, sequence
 
-        self.engine, self.ops = engine, ops
+        self.engine, self.ops, self.sequence, self.indexing, self.nn = engine, ops, sequence, indexing, nn
+        self.collectives = collectives
 
     def version(self):
         return f"in-house (numpy {np.__version__})"
@@ -118,8 +119,56 @@ class EngineAdapter(Adapter):
     def where(self, cond, x, y):
         return self.ops.where(cond, x, y)
 
+    def sequence_mask(self, lengths, max_len):
+        return self.sequence.sequence_mask(lengths, max_len)
+
+    def causal_mask(self, size):
+        return self.sequence.causal_mask(size)
+
+    def segment_mask(self, segment_ids):
+        return self.sequence.segment_mask(segment_ids)
+
+    def masked_fill(self, x, mask, value):
+        return self.sequence.masked_fill(x, mask, value)
+
+    def masked_softmax(self, x, mask, axis=-1):
+        return self.sequence.masked_softmax(x, mask, axis)
+
+    def pad(self, x, pad_width, mode="constant", value=0):
+        return self.sequence.pad(x, pad_width, mode, value)
+
+    def pad_sequences(self, seqs, value=0, side="post", max_len=None, truncate="post"):
+        return self.sequence.pad_sequences(seqs, value, side, max_len, truncate)
+
+    def gather(self, x, axis, index):
+        return self.indexing.gather(x, axis, index)
+
+    def scatter(self, x, axis, index, src):
+        return self.indexing.scatter(x, axis, index, src)
+
+    def scatter_add(self, x, axis, index, src):
+        return self.indexing.scatter_add(x, axis, index, src)
+
+    def one_hot(self, indices, num_classes):
+        return self.indexing.one_hot(indices, num_classes)
+
     def stop_gradient(self, x):
         return self.ops.stop_gradient(x)
+
+    def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True):
+        return self.nn.lstm(x, h0, c0, params, num_layers, bidirectional, batch_first)
+
+    def conv1d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
+        return self.nn.conv1d(x, w, b, stride, padding, dilation, groups)
+
+    def conv2d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
+        return self.nn.conv2d(x, w, b, stride, padding, dilation, groups)
+
+    def collective(self, name, shards, **params):
+        if name not in self.collectives.COLLECTIVES:
+            raise Unsupported(f"the engine's simulated mesh has no collective {name!r}")
+        outputs = self.collectives.COLLECTIVES[name]([self.engine.Tensor(s) for s in shards], **params)
+        return [o.numpy() for o in outputs]
 
     def grad(self, fn, args, wrt, cotangent):
         if not all(args[n].dtype.kind == "f" for n in wrt):

@@ -3,7 +3,7 @@ the tape's promises (iterative order, accumulation, freeing, dtypes, no_grad).""
 import numpy as np
 import pytest
 
-from engine import Tensor, no_grad
+from engine import Tensor, indexing, no_grad, sequence
 from engine import ops as E
 from suites import gradients
 
@@ -52,6 +52,19 @@ CASES = {
     "softmax": (lambda x: E.softmax(x, axis=0), [normal((3, 4))]),
     "log_softmax": (E.log_softmax, [normal((3, 4))]),
     "where": (lambda a, b: E.where(np.array([True, False, True]), a, b), [normal((2, 3)), normal((3,))]),
+    "masked_fill": (lambda x: sequence.masked_fill(x, np.array([[True, False, False]]), -1e9), [normal((2, 3))]),
+    "masked_softmax": (lambda x: sequence.masked_softmax(x, np.array([[1, 1, 0], [0, 0, 0]], bool)), [normal((2, 3))]),
+    "pad-constant": (lambda x: sequence.pad(x, [(1, 0), (2, 1)], value=5.0), [normal((2, 3))]),
+    "pad-reflect": (lambda x: sequence.pad(x, [(1, 2), (2, 1)], mode="reflect"), [normal((3, 4))]),
+    "pad-replicate": (lambda x: sequence.pad(x, [(0, 2), (3, 1)], mode="replicate"), [normal((2, 3))]),
+    "pad-symmetric": (lambda x: sequence.pad(x, [(2, 1)], mode="symmetric"), [normal((3,))]),
+    "pad_sequences-post": (lambda a, b: sequence.pad_sequences([a, b], max_len=3), [normal((4, 2)), normal((2, 2))]),
+    "pad_sequences-pre": (lambda a, b: sequence.pad_sequences([a, b], side="pre", truncate="pre", max_len=3),
+                          [normal((4,)), normal((2,))]),
+    "gather": (lambda x: indexing.gather(x, 1, np.array([[0, 2, 2], [1, 1, 0]])), [normal((2, 3))]),
+    "scatter": (lambda x, s: indexing.scatter(x, 0, np.array([[1, 0, 2]]), s), [normal((3, 3)), normal((2, 3))]),
+    "scatter_add": (lambda x, s: indexing.scatter_add(x, 1, np.array([[0, 0], [2, 0]]), s),
+                    [normal((2, 3)), normal((2, 2))]),
 }
 
 
