@@ -120,6 +120,21 @@ class TorchAdapter(Adapter):
     def stop_gradient(self, x):
         return x.detach()
 
+    def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True):
+        torch = self.torch
+        input_size, hidden = params["weight_ih_l0"].shape[1], params["weight_hh_l0"].shape[1]
+        # a weightless ("meta") torch.nn.LSTM run with the given weights; gradients reach them
+        module = torch.nn.LSTM(input_size, hidden, num_layers, bidirectional=bidirectional, batch_first=batch_first,
+                               device="meta", dtype=x.dtype)
+        out, (h, c) = torch.func.functional_call(module, params, (x, (h0, c0)))
+        return out, h, c
+
+    def conv1d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
+        return self.torch.nn.functional.conv1d(x, w, b, stride, padding, dilation, groups)
+
+    def conv2d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
+        return self.torch.nn.functional.conv2d(x, w, b, stride, padding, dilation, groups)
+
     def grad(self, fn, args, wrt, cotangent):
         if not all(args[n].dtype.is_floating_point for n in wrt):
             raise Unsupported("torch.autograd differentiates floating-point tensors only")

@@ -101,22 +101,65 @@ def lstm(x, h0, c0, params: dict, num_layers=1, bidirectional=False, batch_first
 
 
 def _lstm_direction(seq, h, c, w_ih, w_hh, b_ih, b_hh, reverse):
-    """One direction of one layer over [T, B, I]; the input projection is one matmul for all steps."""
-    steps = seq.shape[0]
+    """One direction of one layer over [T, B, I] -> (output [T, B, H], h_T, c_T)."""
     hidden = w_hh.shape[1]
-    projected = ops.matmul(seq, ops.transpose(w_ih, (1, 0))) + (b_ih + b_hh)  # [T, B, 4H]
-    w_hh_t = ops.transpose(w_hh, (1, 0))
-    outs = [None] * steps
-    for t in (reversed(range(steps)) if reverse else range(steps)):
-        gates = projected[t] + ops.matmul(h, w_hh_t)
-        i = ops.sigmoid(gates[:, :hidden])
-        f = ops.sigmoid(gates[:, hidden:2 * hidden])
-        g = ops.tanh(gates[:, 2 * hidden:3 * hidden])
-        o = ops.sigmoid(gates[:, 3 * hidden:])
+    states = lstm_scan(seq, h, c, w_ih, w_hh, b_ih, b_hh, reverse)  # [T, B, 2H]: h_t and c_t side by side
+    last = 0 if reverse else -1
+    return states[:, :, :hidden], states[last, :, :hidden], states[last, :, hidden:]
+
+
+def lstm_scan(seq, h0, c0, w_ih, w_hh, b_ih, b_hh, reverse=False):
+    """One LSTM direction as one primitive (gate order i, f, g, o; two biases), so that backward
+    keeps only what it needs, as PyTorch's fused kernel does: the activated gates [T, B, 4H]
+    (written over the input projection, computed for all steps in one matmul) and the states.
+    Returns [T, B, 2H]: h_t in the first H columns, c_t in the last H, in time order; `reverse`
+    runs the recurrence from the last step to the first."""
+    seq, h0, c0, w_ih, w_hh, b_ih, b_hh = (ops.tensor(v) for v in (seq, h0, c0, w_ih, w_hh, b_ih, b_hh))
+    steps, batch, _ = seq.shape
+    hidden = w_hh.shape[1]
+    gates = np.matmul(seq.data, w_ih.data.T) + (b_ih.data + b_hh.data)  # pre-activations, then gates
+    states = np.empty((steps, batch, 2 * hidden), seq.dtype)
+    order = range(steps - 1, -1, -1) if reverse else range(steps)
+    w_t = w_hh.data.T
+    h, c = h0.data, c0.data
+    for t in order:
+        act = gates[t]
+        act += h @ w_t
+        act[:, :2 * hidden] = ops.logistic(act[:, :2 * hidden])
+        act[:, 2 * hidden:3 * hidden] = np.tanh(act[:, 2 * hidden:3 * hidden])
+        act[:, 3 * hidden:] = ops.logistic(act[:, 3 * hidden:])
+        i, f, g, o = (act[:, k * hidden:(k + 1) * hidden] for k in range(4))
         c = f * c + i * g
-        h = o * ops.tanh(c)
-        outs[t] = h
-    return ops.stack(outs, 0), h, c
+        h = o * np.tanh(c)
+        states[t, :, :hidden], states[t, :, hidden:] = h, c
+
+    def backward(grad):
+        d_w_hh = np.zeros_like(w_hh.data)
+        dh, dc = np.zeros_like(h0.data), np.zeros_like(c0.data)
+        dz = np.empty((batch, 4 * hidden), seq.dtype)
+        previous = dict(zip(order, [None, *order]))  # the step before t in recurrence order
+        for t in reversed(order):
+            i, f, g, o = (gates[t][:, k * hidden:(k + 1) * hidden] for k in range(4))
+            before = previous[t]
+            h_prev = h0.data if before is None else states[before, :, :hidden]
+            c_prev = c0.data if before is None else states[before, :, hidden:]
+            tanh_c = np.tanh(states[t, :, hidden:])
+            dh = dh + grad[t, :, :hidden]
+            dc = dc + grad[t, :, hidden:] + dh * o * (1 - tanh_c * tanh_c)
+            dz[:, :hidden] = dc * g * i * (1 - i)
+            dz[:, hidden:2 * hidden] = dc * c_prev * f * (1 - f)
+            dz[:, 2 * hidden:3 * hidden] = dc * i * (1 - g * g)
+            dz[:, 3 * hidden:] = dh * tanh_c * o * (1 - o)
+            d_w_hh += dz.T @ h_prev
+            dh = dz @ w_hh.data
+            dc = dc * f
+            gates[t] = dz  # step t's gates are spent: their buffer now holds d(pre-activation)
+        d_pre = gates  # the backward runs once (the graph is freed after it), so the buffer is ours
+        d_b = d_pre.sum(axis=(0, 1))
+        d_w_ih = d_pre.reshape(-1, 4 * hidden).T @ seq.data.reshape(-1, seq.shape[2])
+        return np.matmul(d_pre, w_ih.data), dh, dc, d_w_ih, d_w_hh, d_b, d_b
+
+    return Tensor.record(states, (seq, h0, c0, w_ih, w_hh, b_ih, b_hh), backward, "lstm_scan")
 
 
 class LSTM(Module):
@@ -153,8 +196,9 @@ class LSTM(Module):
 # -- convolution --------------------------------------------------------------------------------
 
 def unfold(x, kernel, stride, dilation):
-    """Every receptive field of x [B, C, H, W]: patches [B, C, kh, kw, OH, OW] (a strided view,
-    copied once); the backward adds each kernel offset's gradient back in one slice."""
+    """Every receptive field of x [B, C, H, W] as patches [C, kh, kw, B, OH, OW]: a strided
+    view copied once, laid out so that the convolution is one matmul with the batch folded into
+    its columns. The backward adds each kernel offset's gradient back in one slice."""
     x = ops.tensor(x)
     (kh, kw), (sh, sw), (dh, dw) = kernel, stride, dilation
     batch, channels, height, width = x.shape
@@ -164,13 +208,14 @@ def unfold(x, kernel, stride, dilation):
                          f"{(height, width)}")
     s = x.data.strides
     patches = np.lib.stride_tricks.as_strided(
-        x.data, (batch, channels, kh, kw, oh, ow), (s[0], s[1], dh * s[2], dw * s[3], sh * s[2], sw * s[3]))
+        x.data, (channels, kh, kw, batch, oh, ow), (s[1], dh * s[2], dw * s[3], s[0], sh * s[2], sw * s[3]))
 
     def backward(g):
         gx = np.zeros(x.shape, g.dtype)
         for i in range(kh):
             for j in range(kw):
-                gx[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh, j * dw:j * dw + sw * (ow - 1) + 1:sw] += g[:, :, i, j]
+                gx[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh, j * dw:j * dw + sw * (ow - 1) + 1:sw] += \
+                    g[:, i, j].transpose(1, 0, 2, 3)
         return (gx,)
 
     return Tensor.record(np.ascontiguousarray(patches), (x,), backward, "unfold")
@@ -215,11 +260,12 @@ def conv2d(x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
     pads = _padding(padding, (kh, kw), stride, dilation)
     if any(pads[0] + pads[1]):
         x = pad(x, [(0, 0), (0, 0), *pads])
-    patches = unfold(x, (kh, kw), stride, dilation)  # [B, C, kh, kw, OH, OW]
-    batch, _, _, _, oh, ow = patches.shape
-    cols = ops.reshape(patches, (batch, groups, group_in * kh * kw, oh * ow))
+    patches = unfold(x, (kh, kw), stride, dilation)  # [C, kh, kw, B, OH, OW]
+    _, _, _, batch, oh, ow = patches.shape
+    cols = ops.reshape(patches, (groups, group_in * kh * kw, batch * oh * ow))
     kernels = ops.reshape(w, (groups, out_channels // groups, group_in * kh * kw))
-    out = ops.reshape(ops.matmul(kernels, cols), (batch, out_channels, oh, ow))
+    out = ops.reshape(ops.matmul(kernels, cols), (out_channels, batch, oh, ow))  # one matmul per group
+    out = ops.transpose(out, (1, 0, 2, 3))
     return out if b is None else out + ops.reshape(ops.tensor(b), (1, out_channels, 1, 1))
 
 

@@ -47,8 +47,12 @@ def _safe_log(a):
     return np.log(np.where(a > 0, a, 1))
 
 
-def _sigmoid(x):
-    return np.exp(-np.logaddexp(0, -x))  # stable for large |x|, keeps the dtype
+def logistic(x: np.ndarray) -> np.ndarray:
+    """1 / (1 + exp(-x)) on a NumPy array, without overflow and with full relative accuracy for
+    large negative x (exp of -|x| only); keeps the dtype."""
+    e = np.exp(-np.abs(x))
+    r = 1 / (1 + e)
+    return np.where(x >= 0, r, e * r)
 
 
 def _share(wins, ties, g):
@@ -69,7 +73,7 @@ neg = _elementwise("neg", np.negative, lambda g, out, x: (-g,))
 exp = _elementwise("exp", np.exp, lambda g, out, x: (g * out,))
 log = _elementwise("log", np.log, lambda g, out, x: (g / x,))
 tanh = _elementwise("tanh", np.tanh, lambda g, out, x: (g * (1 - out * out),))
-sigmoid = _elementwise("sigmoid", _sigmoid, lambda g, out, x: (g * out * (1 - out),))
+sigmoid = _elementwise("sigmoid", logistic, lambda g, out, x: (g * out * (1 - out),))
 relu = _elementwise("relu", lambda x: np.maximum(x, np.zeros((), x.dtype)), lambda g, out, x: (g * (x > 0),))
 abs = _elementwise("abs", np.abs, lambda g, out, x: (g * np.sign(x),))
 sqrt = _elementwise("sqrt", np.sqrt, lambda g, out, x: (g / (2 * out),))
@@ -134,11 +138,27 @@ def matmul(a, b):
         right = b.data[:, None] if b.ndim == 1 else b.data
         g = g[..., None] if b.ndim == 1 else g  # put the removed axes back
         g = np.expand_dims(g, -2) if a.ndim == 1 else g
-        ga = unbroadcast(np.matmul(g, np.swapaxes(right, -1, -2)), left.shape).reshape(a.shape)
-        gb = unbroadcast(np.matmul(np.swapaxes(left, -1, -2), g), right.shape).reshape(b.shape)
-        return ga, gb
+        return _matmul_grad(g, right, left.shape, "left").reshape(a.shape), \
+            _matmul_grad(g, left, right.shape, "right").reshape(b.shape)
 
     return Tensor.record(out, (a, b), backward, "matmul")
+
+
+def _matmul_grad(g, other, shape, side):
+    """The gradient of one matmul operand of `shape`. An operand without batch axes (x @ W) gets
+    the batch folded into one contraction, instead of a per-batch product summed afterwards
+    (which would allocate batch x its size)."""
+    if len(shape) == 2 and g.ndim > 2:
+        if side == "left":  # sum_b g_b @ other_b^T, with g [..., m, n] and other [..., k, n]
+            g2 = np.moveaxis(np.broadcast_to(g, np.broadcast_shapes(g.shape[:-2], other.shape[:-2]) + g.shape[-2:]),
+                             -2, 0)
+            o2 = np.broadcast_to(other, g2.shape[1:-1] + other.shape[-2:])
+            return np.matmul(g2.reshape(shape[0], -1), np.swapaxes(o2, -1, -2).reshape(-1, shape[1]))
+        o2 = np.broadcast_to(other, g.shape[:-2] + other.shape[-2:])  # sum_b other_b^T @ g_b
+        return np.matmul(o2.reshape(-1, shape[0]).T, g.reshape(-1, shape[1]))
+    if side == "left":
+        return unbroadcast(np.matmul(g, np.swapaxes(other, -1, -2)), shape)
+    return unbroadcast(np.matmul(np.swapaxes(other, -1, -2), g), shape)
 
 
 def mm(a, b):
@@ -211,9 +231,15 @@ def index(x, key):
     """x[key] (basic or advanced NumPy indexing); the gradient adds back into the taken elements."""
     x = tensor(x)
 
+    parts = key if isinstance(key, tuple) else (key,)
+    basic = all(isinstance(k, (slice, int, type(None), type(Ellipsis))) for k in parts)
+
     def backward(g):
         gx = np.zeros(x.shape, g.dtype)
-        np.add.at(gx, key, g)
+        if basic:  # a view: each element taken once
+            gx[key] = g
+        else:  # advanced indexing may take an element twice
+            np.add.at(gx, key, g)
         return (gx,)
 
     return Tensor.record(x.data[key], (x,), backward, "index")

@@ -53,17 +53,17 @@ def pad(x, pad_width, mode="constant", value=0):
     if len(pad_width) != x.ndim or any(v < 0 for w in pad_width for v in w):
         raise ValueError(f"pad_width needs one non-negative (before, after) per axis. Received: {pad_width}")
     np_mode = PAD_MODES[mode]
-    kwargs = {"constant_values": value} if np_mode == "constant" else {}
-    out = np.pad(x.data, pad_width, mode=np_mode, **kwargs)
-    # where each output element comes from, as a flat index into x (-1: a constant)
-    source = np.pad(np.arange(x.size).reshape(x.shape), pad_width, mode=np_mode,
-                    **({"constant_values": -1} if np_mode == "constant" else {}))
+    if np_mode == "constant":  # the gradient is the interior of g
+        inner = tuple(slice(before, before + n) for (before, _), n in zip(pad_width, x.shape))
+        out = np.pad(x.data, pad_width, constant_values=value)
+        return Tensor.record(out, (x,), lambda g: (g[inner],), "pad")
+    # where each output element comes from, as a flat index into x
+    source = np.pad(np.arange(x.size).reshape(x.shape), pad_width, mode=np_mode)
 
     def backward(g):
-        keep = source >= 0
-        return (np.bincount(source[keep], weights=g[keep], minlength=x.size).astype(g.dtype).reshape(x.shape),)
+        return (np.bincount(source.ravel(), weights=g.ravel(), minlength=x.size).astype(g.dtype).reshape(x.shape),)
 
-    return Tensor.record(out, (x,), backward, "pad")
+    return Tensor.record(np.pad(x.data, pad_width, mode=np_mode), (x,), backward, "pad")
 
 
 def pad_sequences(seqs, value=0, side="post", max_len=None, truncate="post"):

@@ -61,6 +61,8 @@ CASES = {
     "pad_sequences-post": (lambda a, b: sequence.pad_sequences([a, b], max_len=3), [normal((4, 2)), normal((2, 2))]),
     "pad_sequences-pre": (lambda a, b: sequence.pad_sequences([a, b], side="pre", truncate="pre", max_len=3),
                           [normal((4,)), normal((2,))]),
+    "index-basic": (lambda x: x[1:, ::2], [normal((3, 5))]),
+    "index-advanced": (lambda x: x[np.array([0, 2, 0])], [normal((3, 2))]),
     "gather": (lambda x: indexing.gather(x, 1, np.array([[0, 2, 2], [1, 1, 0]])), [normal((2, 3))]),
     "scatter": (lambda x, s: indexing.scatter(x, 0, np.array([[1, 0, 2]]), s), [normal((3, 3)), normal((2, 3))]),
     "scatter_add": (lambda x, s: indexing.scatter_add(x, 1, np.array([[0, 0], [2, 0]]), s),
@@ -152,3 +154,37 @@ def test_straight_through_estimator():
     assert q.numpy().tolist() == [0.0, 2.0]
     E.sum(q * np.array([3.0, 5.0])).backward()
     assert x.grad.tolist() == [3.0, 5.0]
+
+
+def test_documented_mask_and_padding_examples():
+    T, F = True, False
+    assert sequence.sequence_mask(np.array([3, 5, 4]), 5).numpy().tolist() == \
+        [[T, T, T, F, F], [T, T, T, T, T], [T, T, T, T, F]]
+    assert sequence.sequence_mask(np.array([4, 2, 1]), 4).numpy().tolist() == \
+        [[T, T, T, T], [T, T, F, F], [T, F, F, F]]
+    assert sequence.causal_mask(3).numpy().tolist() == [[T, F, F], [T, T, F], [T, T, T]]
+    seg = np.array([[1, 1, 1, 2, 2, 2, 2, 0, 0, 0]])  # tensor2tensor packing: inputs_segmentation
+    mask = sequence.segment_mask(seg).numpy()[0]
+    assert mask[0].tolist() == [T, T, T, F, F, F, F, F, F, F]
+    assert mask[4].tolist() == [F, F, F, T, T, T, T, F, F, F]
+    assert not mask[8].any()  # padding attends to nothing
+    filled = sequence.masked_fill(np.ones((3, 5)), ~sequence.sequence_mask(np.array([3, 5, 4]), 5).numpy(), -np.inf)
+    assert np.argwhere(np.isinf(filled.numpy())).tolist() == [[0, 3], [0, 4], [2, 4]]
+    assert sequence.pad_sequences([np.array([1, 2, 3]), np.array([3, 4])]).numpy().tolist() == [[1, 2, 3], [3, 4, 0]]
+    assert sequence.pad_sequences([np.ones(4), np.ones(2), np.ones(1)]).numpy().tolist() == \
+        [[1, 1, 1, 1], [1, 1, 0, 0], [1, 0, 0, 0]]
+
+
+def test_documented_scatter_examples():
+    # one-hot encodings = zeros(N, K).scatter_(1, indices[:, None], 1)
+    indices = np.array([1, 0, 3])
+    encodings = indexing.scatter(np.zeros((3, 4)), 1, indices[:, None], 1.0).numpy()
+    assert encodings.tolist() == indexing.one_hot(indices, 4).numpy().tolist()
+    # self[index[i][j]][j] = src[i][j] for dim 0
+    src = np.arange(1.0, 11.0).reshape(2, 5)
+    out = indexing.scatter(np.zeros((3, 5)), 0, np.array([[0, 1, 2, 0]]), src).numpy()
+    assert out.tolist() == [[1, 0, 0, 4, 0], [0, 2, 0, 0, 0], [0, 0, 3, 0, 0]]  # the torch.Tensor.scatter_ docs
+    # scatter_add with duplicate indices sums exactly
+    assert indexing.scatter_add(np.zeros(3), 0, np.array([0, 0, 2, 0]), np.ones(4)).numpy().tolist() == [3, 0, 1]
+    with pytest.raises(IndexError, match="out of range"):
+        indexing.gather(np.zeros((2, 2)), 1, np.array([[0, 2]]))

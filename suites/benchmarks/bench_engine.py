@@ -1,0 +1,125 @@
+"""The engine against raw NumPy and PyTorch (CPU), side by side in one run (issue targets:
+512x512 matmul within 1.1x of NumPy; LSTM B=32 T=64 H=256 forward+backward within 3x of torch;
+Conv2d B=16 32->64 on 32x32, k=3, forward+backward within 4x of torch; LSTM backward's peak
+memory within 2x of the activations it must keep). Ratios: python -m suites.benchmarks.ratios."""
+import tracemalloc
+
+import numpy as np
+import pytest
+
+import adapters
+from engine import Tensor, nn, ops
+
+RNG = np.random.default_rng(0)
+
+
+def torch_adapter():
+    try:
+        return adapters.get("torch")
+    except adapters.AdapterError as exc:
+        pytest.skip(str(exc))
+
+
+@pytest.mark.benchmark(group="matmul-512-float32-forward")
+def test_numpy_matmul(benchmark):
+    a, b = (RNG.standard_normal((512, 512)).astype(np.float32) for _ in range(2))
+    benchmark.extra_info["baseline"] = True
+    benchmark(np.matmul, a, b)
+
+
+@pytest.mark.benchmark(group="matmul-512-float32-forward")
+def test_engine_matmul(benchmark):
+    a, b = (Tensor(RNG.standard_normal((512, 512)).astype(np.float32)) for _ in range(2))
+    benchmark(ops.matmul, a, b)
+
+
+LSTM = {"batch": 32, "steps": 64, "hidden": 256}
+
+
+def lstm_inputs():
+    b, t, h = LSTM["batch"], LSTM["steps"], LSTM["hidden"]
+    bound = 1 / np.sqrt(h)
+    params = {f"{w}_l0": RNG.uniform(-bound, bound, shape).astype(np.float32) for w, shape in
+              (("weight_ih", (4 * h, h)), ("weight_hh", (4 * h, h)), ("bias_ih", (4 * h,)), ("bias_hh", (4 * h,)))}
+    x = RNG.standard_normal((b, t, h)).astype(np.float32)
+    state = np.zeros((1, b, h), np.float32)
+    return x, state, params
+
+
+def run_adapter_lstm(adapter, x, state, params):
+    """forward + backward of sum(output) w.r.t. the input and every weight, through the adapter."""
+    tensors = {"x": adapter.asarray(x, "float32", "cpu"), "s": adapter.asarray(state, "float32", "cpu"),
+               **{k: adapter.asarray(v, "float32", "cpu") for k, v in params.items()}}
+
+    def fn(x, s, **weights):
+        out, _, _ = adapter.lstm(x, s, s, weights, batch_first=True)
+        return adapter.sum(out)
+
+    def step():
+        _, grads = adapter.grad(fn, tensors, ["x", *params], adapter.asarray(np.float32(1), "float32", "cpu"))
+        adapter.sync(grads["x"])
+
+    return step
+
+
+@pytest.mark.benchmark(group="lstm-B32-T64-H256-forward-backward")
+def test_torch_lstm(benchmark):
+    torch = torch_adapter()
+    benchmark.extra_info["baseline"] = True
+    benchmark(run_adapter_lstm(torch, *lstm_inputs()))
+
+
+@pytest.mark.benchmark(group="lstm-B32-T64-H256-forward-backward")
+def test_engine_lstm(benchmark):
+    step = run_adapter_lstm(adapters.get("engine"), *lstm_inputs())
+    benchmark.extra_info.update(lstm_peak_memory())
+    benchmark(step)
+
+
+def lstm_peak_memory() -> dict:
+    """Peak bytes NumPy allocates during forward + backward, against what an LSTM must keep for
+    its backward: the activated gates (4H), the cell and hidden states (2H) per step and batch row."""
+    x, state, params = lstm_inputs()
+    layer = nn.LSTM(LSTM["hidden"], LSTM["hidden"], batch_first=True)
+    layer.load_state_dict(params)
+    tracemalloc.start()
+    tracemalloc.reset_peak()
+    out, _ = layer(x, (state, state))
+    ops.sum(out).backward()
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    must_keep = LSTM["steps"] * LSTM["batch"] * 6 * LSTM["hidden"] * 4
+    return {"peak_mb": round(peak / 2**20, 2), "must_keep_mb": round(must_keep / 2**20, 2),
+            "peak_over_must_keep": round(peak / must_keep, 2)}
+
+
+def conv_inputs():
+    x = RNG.standard_normal((16, 32, 32, 32)).astype(np.float32)
+    w = (RNG.standard_normal((64, 32, 3, 3)) / np.sqrt(32 * 9)).astype(np.float32)
+    b = np.zeros(64, np.float32)
+    return x, w, b
+
+
+def run_adapter_conv(adapter, x, w, b):
+    tensors = {k: adapter.asarray(v, "float32", "cpu") for k, v in (("x", x), ("w", w), ("b", b))}
+
+    def fn(x, w, b):
+        return adapter.sum(adapter.conv2d(x, w, b, padding=1))
+
+    def step():
+        _, grads = adapter.grad(fn, tensors, ["x", "w", "b"], adapter.asarray(np.float32(1), "float32", "cpu"))
+        adapter.sync(grads["x"])
+
+    return step
+
+
+@pytest.mark.benchmark(group="conv2d-B16-32to64-32x32-k3-forward-backward")
+def test_torch_conv2d(benchmark):
+    torch = torch_adapter()
+    benchmark.extra_info["baseline"] = True
+    benchmark(run_adapter_conv(torch, *conv_inputs()))
+
+
+@pytest.mark.benchmark(group="conv2d-B16-32to64-32x32-k3-forward-backward")
+def test_engine_conv2d(benchmark):
+    benchmark(run_adapter_conv(adapters.get("engine"), *conv_inputs()))
