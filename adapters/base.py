@@ -10,6 +10,8 @@ nothing until it is asked for.
 import contextlib
 import importlib.util
 
+import numpy as np
+
 
 class Unsupported(Exception):
     """The framework cannot express this op (or dtype, or device); the reason says which."""
@@ -23,7 +25,7 @@ OPS = (
     "neg", "exp", "log", "tanh", "sigmoid", "relu", "abs", "sqrt", "square", "round", "sign",
     "sum", "mean", "max", "reshape", "transpose", "concat", "stack", "softmax", "log_softmax",
     "where", "sequence_mask", "causal_mask", "segment_mask", "masked_fill", "masked_softmax",
-    "pad", "pad_sequences", "gather", "scatter", "scatter_add", "one_hot", "stop_gradient",
+    "pad", "pad_sequences", "gather", "scatter", "scatter_add", "one_hot", "argmin", "stop_gradient",
     "lstm", "conv1d", "conv2d",
 )
 
@@ -190,16 +192,24 @@ class Adapter:
 
     # -- indexing -----------------------------------------------------------------------------
     def gather(self, x, axis, index):
+        """torch.gather: out[i][j] = x[i][index[i][j]] (axis 1); index has x's rank and covers the
+        first index.shape[d] entries of every other axis d."""
         self.unsupported("gather")
 
     def scatter(self, x, axis, index, src):
+        """torch.Tensor.scatter, out of place: out[i][index[i][j]] = src[i][j] (axis 1); src may be a number."""
         self.unsupported("scatter")
 
     def scatter_add(self, x, axis, index, src):
         self.unsupported("scatter_add")
 
-    def one_hot(self, indices, num_classes):
+    def one_hot(self, indices, num_classes, dtype="int64"):
+        """[..., num_classes] with a 1 at each index, in `dtype` (the suite passes the dtype under test)."""
         self.unsupported("one_hot")
+
+    def argmin(self, x, axis):
+        """int64 index of the smallest value along axis (the first one on ties)."""
+        self.unsupported("argmin")
 
     # -- autodiff -----------------------------------------------------------------------------
     def stop_gradient(self, x):
@@ -222,3 +232,17 @@ class Adapter:
     # -- collectives --------------------------------------------------------------------------
     def collective(self, name, shards, **params):
         self.unsupported(f"collective {name}")
+
+
+def index_grids(index_shape, axis) -> list:
+    """For scatter/gather written as an N-d index (jax .at[], tf.tensor_scatter_nd_*): the
+    position of every index element along each axis other than `axis` (None at `axis`), as
+    NumPy arrays broadcastable to index_shape."""
+    axis = axis % len(index_shape)
+    grids = np.indices(index_shape, sparse=True)
+    return [None if d == axis else grids[d] for d in range(len(index_shape))]
+
+
+def leading_block(index_shape) -> tuple:
+    """The slice of src (or of x) that an index of this shape covers: its leading block."""
+    return tuple(slice(0, n) for n in index_shape)

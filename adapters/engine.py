@@ -149,8 +149,11 @@ class EngineAdapter(Adapter):
     def scatter_add(self, x, axis, index, src):
         return self.indexing.scatter_add(x, axis, index, src)
 
-    def one_hot(self, indices, num_classes):
-        return self.indexing.one_hot(indices, num_classes)
+    def one_hot(self, indices, num_classes, dtype="int64"):
+        return self.indexing.one_hot(indices, num_classes, dtype)
+
+    def argmin(self, x, axis):
+        return self.indexing.argmin(x, axis)
 
     def stop_gradient(self, x):
         return self.ops.stop_gradient(x)

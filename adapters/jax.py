@@ -1,5 +1,5 @@
 """JAX: jax.numpy / jax.lax ops, jax.vjp for gradients, cpu and gpu devices."""
-from adapters.base import Adapter, Unsupported
+from adapters.base import Adapter, Unsupported, index_grids, leading_block
 
 
 class JaxAdapter(Adapter):
@@ -127,6 +127,67 @@ class JaxAdapter(Adapter):
 
     def stack(self, xs, axis):
         return self.jnp.stack(list(xs), axis=axis)
+
+    def softmax(self, x, axis=-1):
+        return self.jax.nn.softmax(x, axis=axis)
+
+    def log_softmax(self, x, axis=-1):
+        return self.jax.nn.log_softmax(x, axis=axis)
+
+    def where(self, cond, x, y):
+        return self.jnp.where(cond, x, y)
+
+    def argmin(self, x, axis):
+        return self.jnp.argmin(x, axis=axis)
+
+    def sequence_mask(self, lengths, max_len):
+        return self.jnp.arange(max_len)[None, :] < lengths[:, None]
+
+    def causal_mask(self, size):
+        return self.jnp.tril(self.jnp.ones((size, size), dtype=bool))
+
+    def segment_mask(self, segment_ids):
+        return (segment_ids[:, :, None] == segment_ids[:, None, :]) & (segment_ids != 0)[:, :, None]
+
+    def masked_fill(self, x, mask, value):
+        return self.jnp.where(mask, self.jnp.asarray(value, dtype=x.dtype), x)
+
+    def masked_softmax(self, x, mask, axis=-1):
+        return self.jax.nn.softmax(x, axis=axis, where=mask)
+
+    def pad(self, x, pad_width, mode="constant", value=0):
+        modes = {"constant": "constant", "reflect": "reflect", "replicate": "edge", "edge": "edge",
+                 "symmetric": "symmetric"}
+        if mode not in modes:
+            raise Unsupported(f"jnp.pad has no {mode!r} mode")
+        kwargs = {"constant_values": value} if mode == "constant" else {}
+        return self.jnp.pad(x, [tuple(w) for w in pad_width], mode=modes[mode], **kwargs)
+
+    def pad_sequences(self, seqs, value=0, side="post", max_len=None, truncate="post"):
+        # JAX has no pad_sequences: each sequence is cut to max_len and padded with jnp.pad
+        length = max_len if max_len is not None else max(len(s) for s in seqs)
+        rows = []
+        for s in seqs:
+            s = s[:length] if truncate == "post" else s[max(len(s) - length, 0):]
+            width = (0, length - len(s)) if side == "post" else (length - len(s), 0)
+            rows.append(self.jnp.pad(s, [width] + [(0, 0)] * (s.ndim - 1), constant_values=value))
+        return self.jnp.stack(rows)
+
+    def _coordinates(self, index, axis):
+        return tuple(index if g is None else self.jnp.asarray(g) for g in index_grids(index.shape, axis))
+
+    def gather(self, x, axis, index):
+        return x[self._coordinates(index, axis)]
+
+    def scatter(self, x, axis, index, src):
+        src = src if isinstance(src, (int, float)) else src[leading_block(index.shape)]
+        return x.at[self._coordinates(index, axis)].set(src)
+
+    def scatter_add(self, x, axis, index, src):
+        return x.at[self._coordinates(index, axis)].add(src[leading_block(index.shape)])
+
+    def one_hot(self, indices, num_classes, dtype="int64"):
+        return self.jax.nn.one_hot(indices, num_classes, dtype=dtype)
 
     def stop_gradient(self, x):
         return self.lax.stop_gradient(x)

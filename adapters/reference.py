@@ -128,6 +128,94 @@ class ReferenceAdapter(Adapter):
     def stack(self, xs, axis):
         return np.stack(xs, axis=axis)
 
+    def argmin(self, x, axis):
+        """The first index of the smallest value along axis."""
+        return np.argmin(x, axis=axis).astype(np.int64)
+
+    def softmax(self, x, axis=-1):
+        e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+        return e / np.sum(e, axis=axis, keepdims=True)
+
+    def log_softmax(self, x, axis=-1):
+        shifted = x - np.max(x, axis=axis, keepdims=True)
+        return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+
+    def where(self, cond, x, y):
+        return np.where(cond, x, y)
+
+    def sequence_mask(self, lengths, max_len):
+        return np.arange(max_len)[None, :] < np.asarray(lengths)[:, None]
+
+    def causal_mask(self, size):
+        return np.tril(np.ones((size, size), dtype=bool))
+
+    def segment_mask(self, segment_ids):
+        seg = np.asarray(segment_ids)
+        return (seg[:, :, None] == seg[:, None, :]) & (seg[:, :, None] != 0)
+
+    def masked_fill(self, x, mask, value):
+        return np.where(mask, np.asarray(value, dtype=x.dtype), x)
+
+    def masked_softmax(self, x, mask, axis=-1):
+        """Softmax over the True positions; masked positions get 0, and so does every position of a
+        row with no True position (softmax over nothing): the convention of jax.nn.softmax(where=)
+        and Keras' Softmax(mask=)."""
+        mask = np.broadcast_to(np.asarray(mask, dtype=bool), x.shape)
+        top = np.max(np.where(mask, x, -np.inf), axis=axis, keepdims=True)
+        e = np.where(mask, np.exp(x - np.where(np.isfinite(top), top, 0)), 0)
+        total = np.sum(e, axis=axis, keepdims=True)
+        return np.where(total > 0, e / np.where(total > 0, total, 1), 0).astype(x.dtype)
+
+    PAD_MODES = {"constant": "constant", "reflect": "reflect", "replicate": "edge", "edge": "edge",
+                 "symmetric": "symmetric"}
+
+    def pad(self, x, pad_width, mode="constant", value=0):
+        """numpy.pad; pad_width [(before, after)] per axis, non-negative."""
+        if mode not in self.PAD_MODES:
+            raise ValueError(f"pad mode must be one of {', '.join(self.PAD_MODES)}. Received: {mode!r}")
+        kwargs = {"constant_values": value} if mode == "constant" else {}
+        return np.pad(x, [tuple(w) for w in pad_width], mode=self.PAD_MODES[mode], **kwargs)
+
+    def pad_sequences(self, seqs, value=0, side="post", max_len=None, truncate="post"):
+        """[T_i, ...] sequences -> [B, T, ...]: T = max_len or the longest; "pre" pads / truncates at
+        the front, "post" at the end."""
+        length = max(len(s) for s in seqs) if max_len is None else max_len
+        out = np.full((len(seqs), length, *np.shape(seqs[0])[1:]), value, dtype=np.asarray(seqs[0]).dtype)
+        for row, s in enumerate(seqs):
+            kept = s[:length] if truncate == "post" else s[max(len(s) - length, 0):]
+            if side == "post":
+                out[row, :len(kept)] = kept
+            else:
+                out[row, length - len(kept):] = kept
+        return out
+
+    def gather(self, x, axis, index):
+        """torch.gather: out[i][j] = x[i][index[i][j]] (axis 1); index has x's rank and indexes
+        only the first index.shape[d] entries of every other axis d."""
+        return x[_coordinates(x, index, axis)]
+
+    def scatter(self, x, axis, index, src):
+        """torch.Tensor.scatter: out[i][index[i][j]] = src[i][j] (axis 1); src may be a number.
+        With duplicate indices the last write in row-major order of index wins."""
+        out = x.copy()
+        values = _source(src, index, x.dtype)
+        coords = np.broadcast_arrays(*_coordinates(x, index, axis))
+        for position in np.ndindex(index.shape):
+            out[tuple(c[position] for c in coords)] = values[position]
+        return out
+
+    def scatter_add(self, x, axis, index, src):
+        """torch.Tensor.scatter_add: out[i][index[i][j]] += src[i][j] (axis 1); duplicates all add."""
+        out = x.copy()
+        np.add.at(out, _coordinates(x, index, axis), _source(src, index, x.dtype))
+        return out
+
+    def one_hot(self, indices, num_classes, dtype="int64"):
+        indices = np.asarray(indices)
+        if indices.size and (indices.min() < 0 or indices.max() >= num_classes):
+            raise IndexError(f"one_hot: indices must lie in [0, {num_classes})")
+        return (indices[..., None] == np.arange(num_classes)).astype(dtype)
+
     def stop_gradient(self, x):
         return x
 
@@ -138,3 +226,24 @@ class ReferenceAdapter(Adapter):
 def _axis(axis):
     """Specs write axes as YAML lists; NumPy wants a tuple."""
     return tuple(axis) if isinstance(axis, list) else axis
+
+
+def _coordinates(x, index, axis) -> tuple:
+    """Where each index element points: index itself along `axis`, its own position along the
+    other axes. Indices must lie in [0, size) (torch.gather's rule: no negative wrap-around)."""
+    index = np.asarray(index)
+    axis = axis % x.ndim
+    if index.ndim != x.ndim:
+        raise ValueError(f"index needs the rank of x ({x.ndim}). Received: index of shape {index.shape}")
+    if any(n > m for d, (n, m) in enumerate(zip(index.shape, x.shape)) if d != axis):
+        raise ValueError(f"index {index.shape} is larger than x {x.shape} outside axis {axis}")
+    if index.size and (index.min() < 0 or index.max() >= x.shape[axis]):
+        raise IndexError(f"index out of range [0, {x.shape[axis]}) for axis {axis}")
+    grids = np.indices(index.shape, sparse=True)
+    return tuple(index if d == axis else grids[d] for d in range(x.ndim))
+
+
+def _source(src, index, dtype):
+    """The src values that go with each index element: src's leading block, or a number."""
+    src = np.asarray(src, dtype=dtype)
+    return np.broadcast_to(src, index.shape) if src.ndim == 0 else src[tuple(slice(0, n) for n in index.shape)]

@@ -2,7 +2,7 @@
 for gradients, cpu and gpu devices. Ops are placed by a tf.device scope, not by their inputs."""
 import os
 
-from adapters.base import Adapter, Unsupported
+from adapters.base import Adapter, Unsupported, index_grids, leading_block
 
 
 class TensorFlowAdapter(Adapter):
@@ -120,6 +120,74 @@ class TensorFlowAdapter(Adapter):
 
     def stack(self, xs, axis):
         return self.tf.stack(list(xs), axis=axis)
+
+    def softmax(self, x, axis=-1):
+        return self.tf.nn.softmax(x, axis=axis)
+
+    def log_softmax(self, x, axis=-1):
+        return self.tf.nn.log_softmax(x, axis=axis)
+
+    def where(self, cond, x, y):
+        return self.tf.where(cond, x, y)
+
+    def argmin(self, x, axis):
+        return self.tf.argmin(x, axis=axis)
+
+    def sequence_mask(self, lengths, max_len):
+        return self.tf.sequence_mask(lengths, max_len)
+
+    def causal_mask(self, size):
+        return self.tf.cast(self.tf.linalg.band_part(self.tf.ones((size, size)), -1, 0), self.tf.bool)
+
+    def segment_mask(self, segment_ids):
+        tf = self.tf
+        return tf.equal(segment_ids[:, :, None], segment_ids[:, None, :]) & tf.not_equal(segment_ids, 0)[:, :, None]
+
+    def masked_fill(self, x, mask, value):
+        return self.tf.where(mask, self.tf.cast(value, x.dtype), x)
+
+    def masked_softmax(self, x, mask, axis=-1):
+        # a Keras layer computes in its own dtype (float32 by default) whatever the input's
+        return self.tf.keras.layers.Softmax(axis=axis, dtype=x.dtype.name)(x, mask=mask)
+
+    def pad(self, x, pad_width, mode="constant", value=0):
+        modes = {"constant": "CONSTANT", "reflect": "REFLECT", "symmetric": "SYMMETRIC"}
+        if mode not in modes:
+            raise Unsupported(f"tf.pad has no {mode!r} mode")
+        return self.tf.pad(x, [list(w) for w in pad_width], mode=modes[mode], constant_values=value)
+
+    def pad_sequences(self, seqs, value=0, side="post", max_len=None, truncate="post"):
+        tf = self.tf
+        if side == "post" and truncate == "post":  # a RaggedTensor pads at the end, and cuts there too
+            ragged = tf.RaggedTensor.from_row_lengths(tf.concat(list(seqs), 0), [s.shape[0] for s in seqs])
+            return ragged.to_tensor(default_value=tf.cast(value, seqs[0].dtype),
+                                    shape=[len(seqs), max_len] + list(seqs[0].shape[1:]))
+        # Keras' NumPy utility for "pre" (its default): it returns values, not a differentiable tensor
+        out = tf.keras.utils.pad_sequences([s.numpy() for s in seqs], maxlen=max_len, dtype=seqs[0].dtype.name,
+                                           padding=side, truncating=truncate, value=value)
+        return tf.constant(out)
+
+    def _coordinates(self, index, axis):
+        """tf.tensor_scatter_nd_* and gather_nd take [..., rank] coordinates."""
+        tf = self.tf
+        index = tf.cast(index, tf.int64)
+        return tf.stack([index if g is None else tf.broadcast_to(tf.constant(g, tf.int64), tf.shape(index))
+                         for g in index_grids(index.shape, axis)], axis=-1)
+
+    def gather(self, x, axis, index):
+        return self.tf.gather_nd(x, self._coordinates(index, axis))
+
+    def scatter(self, x, axis, index, src):
+        tf = self.tf
+        src = tf.fill(index.shape, tf.cast(src, x.dtype)) if isinstance(src, (int, float)) else \
+            src[leading_block(index.shape)]
+        return tf.tensor_scatter_nd_update(x, self._coordinates(index, axis), src)
+
+    def scatter_add(self, x, axis, index, src):
+        return self.tf.tensor_scatter_nd_add(x, self._coordinates(index, axis), src[leading_block(index.shape)])
+
+    def one_hot(self, indices, num_classes, dtype="int64"):
+        return self.tf.one_hot(indices, num_classes, dtype=getattr(self.tf, dtype))
 
     def stop_gradient(self, x):
         return self.tf.stop_gradient(x)

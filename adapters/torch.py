@@ -22,6 +22,9 @@ class TorchAdapter(Adapter):
         cuda = self.torch.cuda
         return ["cpu"] + [f"cuda:{i}" for i in range(cuda.device_count())] if cuda.is_available() else ["cpu"]
 
+    def device_scope(self, device):
+        return self.torch.device(device)  # factories (masks, zeros) are made on this device
+
     def asarray(self, x, dtype, device):
         return self.torch.as_tensor(x, device=device).to(getattr(self.torch, dtype))
 
@@ -116,6 +119,70 @@ class TorchAdapter(Adapter):
 
     def stack(self, xs, axis):
         return self.torch.stack(list(xs), dim=axis)
+
+    def softmax(self, x, axis=-1):
+        return self.torch.softmax(x, dim=axis)
+
+    def log_softmax(self, x, axis=-1):
+        return self.torch.log_softmax(x, dim=axis)
+
+    def where(self, cond, x, y):
+        return self.torch.where(cond, x, y)
+
+    def argmin(self, x, axis):
+        return self.torch.argmin(x, dim=axis)
+
+    def sequence_mask(self, lengths, max_len):
+        return self.torch.arange(max_len, device=lengths.device)[None, :] < lengths[:, None]
+
+    def causal_mask(self, size):
+        return self.torch.tril(self.torch.ones(size, size)).bool()
+
+    def segment_mask(self, segment_ids):
+        return (segment_ids[:, :, None] == segment_ids[:, None, :]) & (segment_ids != 0)[:, :, None]
+
+    def masked_fill(self, x, mask, value):
+        return x.masked_fill(mask, value)
+
+    def masked_softmax(self, x, mask, axis=-1):
+        # the PyTorch idiom: -inf at masked positions, then softmax (a fully masked row gives NaN)
+        return x.masked_fill(~mask, float("-inf")).softmax(dim=axis)
+
+    def pad(self, x, pad_width, mode="constant", value=0):
+        # F.pad lists (before, after) from the last axis backwards
+        flat = [int(v) for before_after in reversed(pad_width) for v in before_after]
+        if mode == "constant":
+            return self.torch.nn.functional.pad(x, flat, value=value)
+        if mode not in ("reflect", "replicate"):
+            raise Unsupported(f"torch.nn.functional.pad has no {mode!r} mode")
+        # non-constant modes pad the last 1-3 axes of a batched input: fold the leading axes into one
+        padded = [d for d, w in enumerate(pad_width) if any(w)]
+        first = min(padded, default=x.dim())
+        if x.dim() - first > 3:
+            raise Unsupported(f"torch.nn.functional.pad {mode!r} pads at most the last 3 axes")
+        batch = x.reshape((1, -1) + tuple(x.shape[first:]))
+        out = self.torch.nn.functional.pad(batch, flat[:2 * (x.dim() - first)], mode=mode)
+        return out.reshape(tuple(x.shape[:first]) + tuple(out.shape[2:]))
+
+    def pad_sequences(self, seqs, value=0, side="post", max_len=None, truncate="post"):
+        if max_len is not None:
+            raise Unsupported("torch.nn.utils.rnn.pad_sequence has no max_len or truncation")
+        return self.torch.nn.utils.rnn.pad_sequence(list(seqs), batch_first=True, padding_value=value,
+                                                    padding_side="left" if side == "pre" else "right")
+
+    def gather(self, x, axis, index):
+        return self.torch.gather(x, axis, index)
+
+    def scatter(self, x, axis, index, src):
+        if isinstance(src, (int, float)):
+            return x.scatter(axis, index, value=src)
+        return x.scatter(axis, index, src)
+
+    def scatter_add(self, x, axis, index, src):
+        return x.scatter_add(axis, index, src)
+
+    def one_hot(self, indices, num_classes, dtype="int64"):
+        return self.torch.nn.functional.one_hot(indices, num_classes).to(getattr(self.torch, dtype))
 
     def stop_gradient(self, x):
         return x.detach()

@@ -85,10 +85,15 @@ def _grad_src(g_block, src, index):
     return gs
 
 
-def one_hot(indices, num_classes):
-    """int64 [..., num_classes] with a 1 at each index, as torch.nn.functional.one_hot."""
+def argmin(x, axis):
+    """int64 index of the first smallest value along axis; no gradient."""
+    return Tensor(np.argmin(tensor(x).data, axis=axis))
+
+
+def one_hot(indices, num_classes, dtype="int64"):
+    """[..., num_classes] with a 1 at each index; int64 by default, as torch.nn.functional.one_hot."""
     indices = np.asarray(tensor(indices).data)
     if indices.size and (indices.min() < 0 or indices.max() >= num_classes):
         raise IndexError(f"one_hot indices must lie in [0, {num_classes}). "
                          f"Received: values in [{indices.min()}, {indices.max()}]")
-    return Tensor((indices[..., None] == np.arange(num_classes)).astype(np.int64))
+    return Tensor((indices[..., None] == np.arange(num_classes)).astype(dtype))

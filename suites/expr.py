@@ -68,7 +68,7 @@ def _convert(node, names, depth):
             raise ExprError(f"unknown name {node.id!r}; the spec's args are: {', '.join(sorted(names))}")
         return Name(node.id)
     if isinstance(node, ast.Constant):
-        if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
+        if not isinstance(node.value, (int, float)):  # bool is an int: keepdims=True
             raise ExprError(f"constant {node.value!r} is not a number")
         return Const(node.value)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
@@ -109,17 +109,20 @@ def _describe(node) -> str:
     return f"{what} {ast.unparse(node)!r}"
 
 
-def evaluate(node, env: dict, apply, constant):
+def evaluate(node, env: dict, apply, constant, fixed=None):
     """Evaluate the tree: names from `env`, `constant(number)` for numbers that are operands of
-    arithmetic, `apply(op, args, kwargs)` for calls."""
+    arithmetic, `apply(op, args, kwargs)` for calls. `fixed` maps call nodes to values used
+    instead of evaluating them (finite differences hold stop_gradient subtrees fixed)."""
+    if fixed and isinstance(node, Call) and node in fixed:
+        return fixed[node]
     if isinstance(node, Name):
         return env[node.id]
     if isinstance(node, Const):
         return constant(node.value)
     if isinstance(node, tuple):
-        return [evaluate(n, env, apply, constant) for n in node]
-    args = [a.value if isinstance(a, Const) and node.op not in NUMBER_OPERANDS else evaluate(a, env, apply, constant)
-            for a in node.args]
+        return [evaluate(n, env, apply, constant, fixed) for n in node]
+    args = [a.value if isinstance(a, Const) and node.op not in NUMBER_OPERANDS
+            else evaluate(a, env, apply, constant, fixed) for a in node.args]
     return apply(node.op, args, {k: v.value for k, v in node.kwargs})
 
 
@@ -130,3 +133,14 @@ def ops_in(node) -> set:
     if isinstance(node, tuple):
         return set().union(*(ops_in(a) for a in node))
     return set()
+
+
+def calls(node, ops) -> list:
+    """The outermost call nodes of the tree whose op is in `ops`."""
+    if isinstance(node, Call):
+        if node.op in ops:
+            return [node]
+        return [c for a in node.args for c in calls(a, ops)]
+    if isinstance(node, tuple):
+        return [c for a in node for c in calls(a, ops)]
+    return []

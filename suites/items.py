@@ -93,8 +93,12 @@ class SpecItem(pytest.Item):
     def _gradient(self, ctx):
         out = []
         for example in self.spec.data.get("examples", []):
-            if self.dtype in example.get("dtypes", self.spec.dtypes) and not example.get("expect", {}).get("raises"):
-                inputs = example_inputs(self.spec, example, self.dtype)
+            if self.dtype not in example.get("dtypes", self.spec.dtypes) or example.get("expect", {}).get("raises"):
+                continue
+            inputs = example_inputs(self.spec, example, self.dtype)
+            if "grad" in example:
+                out.append(runner.check_documented_gradient(ctx, example["name"], inputs, example["grad"]))
+            else:
                 out.append(runner.check_gradient(ctx, example["name"], inputs, np.random.default_rng(self.seed)))
         if "hypothesis" in self.spec.data:
             out.append(self._hypothesis(ctx, strategies.spec_inputs(self.spec, self.dtype), lambda inputs, seed:

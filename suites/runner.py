@@ -34,6 +34,13 @@ class CaseFailure(Exception):
         self.outcome = outcome
 
 
+# Ops whose output dtype is a parameter: they get the dtype under test.
+DTYPED_OPS = {"one_hot"}
+# Ops whose derivative is zero by definition or almost everywhere: finite differences hold them
+# at the unperturbed point, which is what stop_gradient means and what frameworks do for the rest.
+FIXED_OPS = {"stop_gradient", "round", "sign", "argmin"}
+
+
 @dataclass
 class Context:
     spec: object
@@ -45,37 +52,58 @@ class Context:
         """Inputs are drawn in the dtype under test unless they are integer/bool by nature."""
         return value.dtype.name if value.dtype.kind in "biu" and compare.is_float(self.dtype) else self.dtype
 
-    def run(self, inputs: dict):
+    @property
+    def result_dtype(self) -> str:
+        return self.spec.data.get("result_dtype", self.dtype)
+
+    def run(self, inputs: dict, tree=None):
         """The adapter's result as (NumPy array, dtype name)."""
-        out = self.evaluate(self.tensors(inputs))
+        out = self.evaluate(self.tensors(inputs), tree)
         return self.adapter.to_numpy(out), self.adapter.dtype_of(out)
 
     def tensors(self, inputs: dict) -> dict:
         with self.adapter.device_scope(self.device):
             return {k: self.adapter.asarray(v, self.input_dtype(v), self.device) for k, v in inputs.items()}
 
-    def evaluate(self, env: dict):
+    def evaluate(self, env: dict, tree=None):
         adapter = self.adapter
 
         def constant(c):
             return adapter.asarray(np.asarray(c), self.dtype, self.device)
 
         with adapter.device_scope(self.device):
-            return expr.evaluate(self.spec.tree, env, lambda op, a, k: getattr(adapter, op)(*a, **k), constant)
+            return expr.evaluate(tree or self.spec.tree, env, _caller(adapter, self.dtype), constant)
 
-    def oracle(self, inputs: dict):
+    def oracle(self, inputs: dict, fixed=None, tree=None):
         """The float64 (or int64) reference value on exactly these inputs."""
         exact = {k: _wide(v) for k, v in inputs.items()}
-        return expr.evaluate(self.spec.tree, exact, lambda op, a, k: getattr(ORACLE, op)(*a, **k), _wide_constant)
+        wide = "float64" if compare.is_float(self.dtype) else "int64"
+        return expr.evaluate(tree or self.spec.tree, exact, _caller(ORACLE, wide), _wide_constant, fixed)
 
-    def difference(self, case: str):
+    def fixed_oracle(self, inputs: dict):
+        """The reference as a function for finite differences: FIXED_OPS subtrees keep the
+        values they have at `inputs`."""
+        fixed = {node: self.oracle(inputs, tree=node) for node in expr.calls(self.spec.tree, FIXED_OPS)}
+        return lambda ins: self.oracle(ins, fixed)
+
+    def difference(self, case: str, kind: str = "example"):
         for diff in self.spec.differences:
             if diff["adapter"] != self.adapter.name or diff.get("case", case) != case:
+                continue
+            if diff.get("kind", kind) != kind:
                 continue
             device = _kind(self.device)
             if self.dtype in diff.get("dtypes", [self.dtype]) and diff.get("device", device) == device:
                 return diff
         return None
+
+
+def _caller(target, dtype):
+    def apply(op, args, kwargs):
+        if op in DTYPED_OPS:
+            kwargs = {**kwargs, "dtype": dtype}
+        return getattr(target, op)(*args, **kwargs)
+    return apply
 
 
 def check_case(ctx: Context, case: str, inputs: dict, expect: dict | None = None) -> Outcome:
@@ -103,20 +131,35 @@ def _judge(ctx, case, inputs, expect, raised, actual, actual_dtype) -> Outcome:
     if "shape" in expect and tuple(expect["shape"]) != actual.shape:
         return Outcome("fail", case, f"shape {actual.shape}, documented {tuple(expect['shape'])}", inputs=inputs)
     if "value" in expect:
-        documented = compare.round_to(np.asarray(expect["value"]), ctx.dtype)
-        allowed = compare.allowed_error(documented, ctx.dtype, tolerance={"atol": expect.get("atol", 0.0)})
-        result = compare.compare(documented, actual, ctx.dtype, allowed, actual_dtype)
+        documented = compare.round_to(np.asarray(expect["value"]), ctx.result_dtype)
+        allowed = compare.allowed_error(documented, ctx.result_dtype, tolerance={"atol": expect.get("atol", 0.0)})
+        result = compare.compare(documented, actual, ctx.result_dtype, allowed, actual_dtype)
         if not result.ok:
             return Outcome("fail", case, f"differs from the documented value: {result.summary()}", result, inputs)
     try:
         expected = ctx.oracle(inputs)
     except Exception as exc:  # a spec whose valid case the reference refuses is a spec bug
         return Outcome("error", case, f"the reference cannot evaluate this case: {_one_line(exc)}", inputs=inputs)
-    bound = compare.error_bound(ctx.spec.tree, {k: _wide(v) for k, v in inputs.items()}, ctx.dtype)
-    allowed = compare.allowed_error(expected, ctx.dtype, bound, _tolerance(ctx))
-    result = compare.compare(expected, actual, ctx.dtype, allowed, actual_dtype)
+    bound = compare.error_bound(ctx.spec.tree, {k: _wide(v) for k, v in inputs.items()}, ctx.result_dtype)
+    allowed = compare.allowed_error(expected, ctx.result_dtype, bound, _tolerance(ctx))
+    result = compare.compare(expected, actual, ctx.result_dtype, allowed, actual_dtype)
     if not result.ok:
         return Outcome("fail", case, f"differs from the float64 reference: {result.summary()}", result, inputs)
+    if "equals" in ctx.spec.data:
+        return _metamorphic(ctx, case, inputs, actual, result)
+    return Outcome("pass", case, result.summary(), result, inputs)
+
+
+def _metamorphic(ctx, case, inputs, actual, result) -> Outcome:
+    """The spec's `equals` expression, evaluated by the adapter on the same inputs, must agree
+    with its result: a relation that holds whatever the values (gather after scatter gives src)."""
+    other, other_dtype = ctx.run(inputs, ctx.spec.equals)
+    allowed = compare.allowed_error(other.astype(np.float64) if compare.is_float(ctx.result_dtype) else other,
+                                    ctx.result_dtype, tolerance=_tolerance(ctx))
+    relation = compare.compare(other, actual, ctx.result_dtype, allowed, other_dtype)
+    if not relation.ok:
+        return Outcome("fail", case, f"the property {ctx.spec.data['expr']} == {ctx.spec.data['equals']} fails: "
+                       f"{relation.summary()}", relation, inputs)
     return Outcome("pass", case, result.summary(), result, inputs)
 
 
@@ -133,8 +176,8 @@ def _apply_difference(outcome, diff, raised, actual, ctx) -> Outcome:
     else:
         holds = "shape" not in observed or tuple(observed["shape"]) == actual.shape
         if holds and "value" in observed:
-            value = compare.round_to(np.asarray(observed["value"]), ctx.dtype)
-            holds = compare.compare(value, actual, ctx.dtype, compare.allowed_error(value, ctx.dtype)).ok
+            value = compare.round_to(np.asarray(observed["value"]), ctx.result_dtype)
+            holds = compare.compare(value, actual, ctx.result_dtype, compare.allowed_error(value, ctx.result_dtype)).ok
         now = f"returned shape {actual.shape}"
     if holds:
         return Outcome("documented", outcome.case, f"{diff['note']} (observed: {now}; source: {diff['source']})",
@@ -149,12 +192,13 @@ def check_gradient(ctx: Context, case: str, inputs: dict, rng: np.random.Generat
     wide = {k: _wide(v) for k, v in inputs.items()}
     out = np.asarray(ctx.oracle(inputs))
     size_in = sum(inputs[n].size for n in wrt)
+    f = ctx.fixed_oracle(inputs)
     try:
         tensors = ctx.tensors(inputs)
         if size_in * max(out.size, 1) <= gradients.FULL_JACOBIAN_LIMIT:
-            result = _full_jacobian(ctx, tensors, wide, wrt, out)
+            result = _full_jacobian(ctx, f, tensors, wide, wrt, out)
         else:
-            result = _random_direction(ctx, tensors, wide, wrt, out, rng)
+            result = _random_direction(ctx, f, tensors, wide, wrt, out, rng)
     except Unsupported as exc:
         return Outcome("unsupported", case, str(exc))
     except Exception as exc:
@@ -164,7 +208,49 @@ def check_gradient(ctx: Context, case: str, inputs: dict, rng: np.random.Generat
     return Outcome("pass", case, result.summary(), result, inputs)
 
 
-def _full_jacobian(ctx, tensors, wide, wrt, out):
+def check_documented_gradient(ctx: Context, case: str, inputs: dict, documented: dict) -> Outcome:
+    """The adapter's gradient against documented values (docs, or a convention at a point where
+    the derivative does not exist), for the cotangent given (default: ones)."""
+    wrt = ctx.spec.data["gradient"]["wrt"]
+    out = np.asarray(ctx.oracle(inputs))
+    cotangent = np.broadcast_to(np.asarray(documented.get("cotangent", 1.0), dtype=np.float64), out.shape)
+    try:
+        grads = _vjp(ctx, ctx.tensors(inputs), wrt, compare.round_to(cotangent, ctx.dtype))
+    except Unsupported as exc:
+        return Outcome("unsupported", case, str(exc))
+    except Exception as exc:
+        return Outcome("error", case, _one_line(exc), inputs=inputs)
+    result = _match_gradients(ctx, grads, documented["expect"], documented.get("atol", 0.0))
+    outcome = (Outcome("pass", case, result.summary(), result, inputs) if result.ok else
+               Outcome("fail", case, f"gradient differs from the documented value: {result.summary()}", result, inputs))
+    diff = ctx.difference(case, "gradient")
+    return _gradient_difference(ctx, outcome, diff, grads) if diff else outcome
+
+
+def _match_gradients(ctx, grads: dict, expected: dict, atol: float = 0.0) -> compare.Comparison:
+    results = []
+    for name, values in expected.items():
+        documented = compare.round_to(np.asarray(values, dtype=np.float64), ctx.dtype)
+        allowed = compare.allowed_error(documented, ctx.dtype, tolerance={"atol": atol})
+        results.append(compare.compare(documented, grads[name], ctx.dtype, allowed))
+    return _worst(results)
+
+
+def _gradient_difference(ctx, outcome, diff, grads) -> Outcome:
+    """documented while the gradient is what the spec says this framework computes."""
+    if outcome.status == "pass":
+        return Outcome("fail", outcome.case, "documented difference no longer observed: the gradient now matches; "
+                       f"remove it from the spec ({diff['note']})", outcome.comparison, outcome.inputs)
+    observed = diff["observed"].get("grad")
+    if observed is not None and _match_gradients(ctx, grads, observed).ok:
+        now = ", ".join(f"d/d{n} = {np.asarray(grads[n]).tolist()}" for n in observed)
+        return Outcome("documented", outcome.case, f"{diff['note']} (observed: {now}; source: {diff['source']})",
+                       outcome.comparison, outcome.inputs)
+    return Outcome("fail", outcome.case, f"behaves neither as expected nor as documented ({diff['note']}); "
+                   f"{outcome.message}", outcome.comparison, outcome.inputs)
+
+
+def _full_jacobian(ctx, f, tensors, wide, wrt, out):
     """Every row of the Jacobian by one reverse pass per output element."""
     rows = {n: [] for n in wrt}
     for o in range(out.size):
@@ -176,7 +262,7 @@ def _full_jacobian(ctx, tensors, wide, wrt, out):
     magnitude = _magnitude_fn(ctx, wide)
     results = []
     for n in wrt:
-        expected, fd_err = gradients.jacobian(ctx.oracle, wide, n)
+        expected, fd_err = gradients.jacobian(f, wide, n)
         actual = np.array(rows[n]).reshape(expected.shape)
         scale = (gradients.magnitude_jacobian(magnitude, wide, n) if magnitude
                  else np.full_like(expected, np.abs(expected).max(initial=0)))
@@ -185,13 +271,13 @@ def _full_jacobian(ctx, tensors, wide, wrt, out):
     return _worst(results)
 
 
-def _random_direction(ctx, tensors, wide, wrt, out, rng):
+def _random_direction(ctx, f, tensors, wide, wrt, out, rng):
     """<vjp(c), v> against <c, (f(x + h v) - f(x - h v)) / 2h> for random c and v."""
     cotangent = compare.round_to(rng.standard_normal(out.shape), ctx.dtype)
     directions = {n: rng.standard_normal(wide[n].shape) for n in wrt}
     grads = _vjp(ctx, tensors, wrt, cotangent)
     actual = sum(float(np.sum(grads[n].astype(np.float64) * directions[n])) for n in wrt)
-    derivative, fd_err = gradients.directional(ctx.oracle, wide, directions)
+    derivative, fd_err = gradients.directional(f, wide, directions)
     expected = float(np.sum(cotangent * derivative))
     magnitude = _magnitude_fn(ctx, wide)
     along = (gradients.magnitude_directional(magnitude, wide, directions) if magnitude
@@ -211,12 +297,15 @@ def _magnitude_fn(ctx, wide):
 
 def _allowed(ctx, wide, out_size, scale):
     """gamma_n times the derivative's magnitude, n being the value's roundings plus the
-    cotangent's reduction; DEFAULT_ULPS ulp-like norm-wise slack where no bound exists."""
+    cotangent's reduction; DEFAULT_ULPS ulp-like norm-wise slack where no bound exists; plus the
+    spec's own rtol (relative to that magnitude) and atol."""
+    tolerance = _tolerance(ctx)
+    spec_allowed = tolerance.get("atol", 0.0) + tolerance.get("rtol", 0.0) * scale
     bound = compare.sum_product_bound(ctx.spec.tree, wide)
     if bound is None:
-        return 4 * compare.DEFAULT_ULPS * compare.unit_roundoff(ctx.dtype) * scale
+        return 4 * compare.DEFAULT_ULPS * compare.unit_roundoff(ctx.dtype) * scale + spec_allowed
     n = bound.n + out_size
-    return compare.gamma(n, ctx.dtype) * scale + n * compare.tiny(ctx.dtype)
+    return compare.gamma(n, ctx.dtype) * scale + n * compare.tiny(ctx.dtype) + spec_allowed
 
 
 def _vjp(ctx, tensors, wrt, cotangent) -> dict:

@@ -27,6 +27,7 @@ class Spec:
     id: str
     data: dict  # the validated YAML mapping
     tree: object  # the parsed op / expression
+    equals: object  # the parsed `equals` expression of a metamorphic property, or None
     file: str
     line: int
     differences: list = field(default_factory=list)
@@ -98,6 +99,10 @@ def _build(path, raw, node, i, where) -> Spec:
             tree = expr.parse(raw["expr"], args)
     except expr.ExprError as exc:
         raise SpecError(f"{where('op' if 'op' in raw else 'expr')}: {exc}") from None
+    try:
+        equals = expr.parse(raw["equals"], args) if "equals" in raw else None
+    except expr.ExprError as exc:
+        raise SpecError(f"{where('equals')}: {exc}") from None
     for j, example in enumerate(raw.get("examples", [])):
         names = set(example["inputs"])
         if names != set(args):
@@ -116,7 +121,10 @@ def _build(path, raw, node, i, where) -> Spec:
     for j, diff in enumerate(raw.get("differences", [])):
         if "case" in diff and diff["case"] not in cases:
             raise SpecError(f"{where('differences', j, 'case')}: no example named {diff['case']!r}")
-    return Spec(path.stem, raw["id"], raw, tree, str(path), _line(node, [i]), raw.get("differences", []))
+    for name, override in raw.get("hypothesis", {}).get("inputs", {}).items():
+        if name not in args or override.get("index_of", {}).get("arg", name) not in args:
+            raise SpecError(f"{where('hypothesis', 'inputs', name)}: names an arg that the spec does not have {args}")
+    return Spec(path.stem, raw["id"], raw, tree, equals, str(path), _line(node, [i]), raw.get("differences", []))
 
 
 def _check_signature(signature, args, where):

@@ -55,13 +55,54 @@ def spec_inputs(spec, dtype: str):
         min_side=hyp.get("min_side", 1), max_side=hyp.get("max_side", 5),
     ).filter(lambda s: all(math.prod(shape) <= max_size for shape in s.input_shapes))
 
+    overrides = hyp.get("inputs", {})
+
+    def fits(s):
+        """Unique indices along an axis need no more index entries than the axis has."""
+        sizes = dict(zip(spec.args, s.input_shapes))
+        return all(sizes[name][o["index_of"]["axis"]] <= sizes[o["index_of"]["arg"]][o["index_of"]["axis"]]
+                   for name, o in overrides.items() if o.get("unique"))
+
+    shapes = shapes.filter(fits) if any(o.get("unique") for o in overrides.values()) else shapes
+
     @st.composite
     def case(draw):
-        drawn = draw(shapes)
+        drawn = dict(zip(spec.args, draw(shapes).input_shapes))
         magnitude = draw(st.sampled_from(magnitudes(hyp, dtype)))
-        return {name: draw(array(dtype, shape, magnitude)) for name, shape in zip(spec.args, drawn.input_shapes)}
+        values = {}
+        for name, shape in drawn.items():
+            o = overrides.get(name, {})
+            if "index_of" in o:
+                size = drawn[o["index_of"]["arg"]][o["index_of"]["axis"]]
+                values[name] = draw(indices(shape, size, o["index_of"]["axis"], o.get("unique", False)))
+            elif "min" in o or "max" in o:
+                values[name] = draw(hnp.arrays(np.int64, shape, elements=st.integers(o.get("min", 0), o.get("max", 8))))
+            else:
+                values[name] = draw(array(o.get("dtype", dtype), shape, magnitude))
+            if "at_least_one" in o and values[name].size:
+                values[name] = _with_one(values[name], o["at_least_one"])
+        return values
 
     return case()
+
+
+def _with_one(mask: np.ndarray, value: bool) -> np.ndarray:
+    """The mask with `value` at the first position of every last-axis row that lacks it."""
+    mask = mask.copy()
+    lacking = ~(mask == value).any(axis=-1)
+    mask[lacking, 0] = value
+    return mask
+
+
+def indices(shape, size: int, axis: int, unique: bool):
+    """int64 arrays of `shape` with values in [0, size); `unique`: distinct along `axis`."""
+    if not unique or not math.prod(shape):
+        return hnp.arrays(np.int64, shape, elements=st.integers(0, max(size - 1, 0)))
+    axis = axis % len(shape)
+    lines = math.prod(shape) // shape[axis]
+    rows = st.lists(st.permutations(range(size)).map(lambda p: p[:shape[axis]]), min_size=lines, max_size=lines)
+    moved = shape[:axis] + shape[axis + 1:] + (shape[axis],)
+    return rows.map(lambda r: np.moveaxis(np.array(r, dtype=np.int64).reshape(moved), -1, axis))
 
 
 def fill(inp: dict, dtype: str, rng: np.random.Generator) -> np.ndarray:
