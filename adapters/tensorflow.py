@@ -201,4 +201,5 @@ class TensorFlowAdapter(Adapter):
             value = fn(**args)
         grads = tape.gradient(value, [args[n] for n in wrt], output_gradients=cotangent,
                               unconnected_gradients=self.tf.UnconnectedGradients.ZERO)
-        return value, dict(zip(wrt, grads))
+        # gathers and ragged ops give IndexedSlices: the dense gradient is the same value
+        return value, {n: self.tf.convert_to_tensor(g) for n, g in zip(wrt, grads)}

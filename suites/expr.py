@@ -1,4 +1,5 @@
-"""The expression language of specs: vocabulary calls, argument names, numbers and + - * / **.
+"""The expression language of specs: vocabulary calls, argument names, numbers and + - * / **
+(strings only as keyword options: mode="reflect").
 
 `parse` turns text into a small tree with `ast`, rejecting everything else (attributes,
 subscripts, lambdas, comprehensions, dunder or unknown names, unknown calls), so a spec can never
@@ -93,9 +94,12 @@ def _convert(node, names, depth):
         for kw in node.keywords:
             if kw.arg is None:
                 raise ExprError("'**' arguments are not allowed")
+            if isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str):
+                kwargs.append((kw.arg, Const(kw.value.value)))  # an option: mode="reflect", side="pre"
+                continue
             value = _convert(kw.value, names, down)
             if not isinstance(value, Const):
-                raise ExprError(f"keyword {kw.arg}= takes a number or a tuple of numbers")
+                raise ExprError(f"keyword {kw.arg}= takes a number, a tuple of numbers or a string")
             kwargs.append((kw.arg, value))
         return Call(op, tuple(_convert(a, names, down) for a in node.args), tuple(kwargs))
     raise ExprError(f"{_describe(node)} is not allowed in expressions (allowed: vocabulary calls, "

@@ -27,6 +27,11 @@ def test_evaluates_calls_keywords_and_tuples():
     assert evaluate("2 * a - a", a=a).tolist() == a.tolist()
 
 
+def test_strings_only_as_keyword_options():
+    tree = expr.parse("pad(a, ((1, 1),), mode='reflect')", {"a"})
+    assert tree.kwargs == (("mode", expr.Const("reflect")),)
+
+
 def test_negative_constants_fold():
     assert expr.parse("-2", {"a"}) == expr.Const(-2)
 
@@ -45,6 +50,7 @@ def test_negative_constants_fold():
     ("matmul(*a)", "'*' unpacking"),
     ("sum(a, **a)", "'**' arguments"),
     ("sum(a, axis=a)", "takes a number"),
+    ("pad(a, 'reflect')", "is not a number"),
     ("'text'", "is not a number"),
     ("c", "unknown name 'c'"),
     ("(a := 1)", "assignment"),
