@@ -177,7 +177,9 @@ class JaxAdapter(Adapter):
         return tuple(index if g is None else self.jnp.asarray(g) for g in index_grids(index.shape, axis))
 
     def gather(self, x, axis, index):
-        return x[self._coordinates(index, axis)]
+        # take_along_axis needs x's other axes no longer than index's: take their leading block
+        block = tuple(slice(None) if d == axis % x.ndim else slice(0, n) for d, n in enumerate(index.shape))
+        return self.jnp.take_along_axis(x[block], index, axis=axis)
 
     def scatter(self, x, axis, index, src):
         src = src if isinstance(src, (int, float)) else src[leading_block(index.shape)]

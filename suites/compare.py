@@ -104,6 +104,13 @@ def _joined(op):
     return rule
 
 
+def _scatter_add(x, axis, index, src):
+    """Every target adds up to index.size terms: the sum's rounding count."""
+    index = index.value
+    return Bound(REFERENCE.scatter_add(x.value, axis, index, src.value),
+                 REFERENCE.scatter_add(x.magnitude, axis, index, src.magnitude), max(x.n, src.n) + index.size)
+
+
 RULES = {
     "add": lambda a, b: Bound(a.value + b.value, a.magnitude + b.magnitude, max(a.n, b.n) + 1),
     "sub": lambda a, b: Bound(a.value - b.value, a.magnitude + b.magnitude, max(a.n, b.n) + 1),
@@ -120,6 +127,7 @@ RULES = {
     "mean": _reduction("mean"),
     "reshape": _structural("reshape"),
     "stop_gradient": _structural("stop_gradient"),
+    "scatter_add": _scatter_add,
     "transpose": _structural("transpose"),
     "concat": _joined("concat"),
     "stack": _joined("stack"),

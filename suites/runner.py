@@ -197,6 +197,7 @@ def check_gradient(ctx: Context, case: str, inputs: dict, rng: np.random.Generat
     out = np.asarray(ctx.oracle(inputs))
     size_in = sum(inputs[n].size for n in wrt)
     f = ctx.fixed_oracle(inputs)
+    diff = ctx.difference(case, "gradient")
     try:
         tensors = ctx.tensors(inputs)
         if size_in * max(out.size, 1) <= gradients.FULL_JACOBIAN_LIMIT:
@@ -206,10 +207,13 @@ def check_gradient(ctx: Context, case: str, inputs: dict, rng: np.random.Generat
     except Unsupported as exc:
         return Outcome("unsupported", case, str(exc))
     except Exception as exc:
-        return Outcome("error", case, _one_line(exc), inputs=inputs)
+        outcome = Outcome("error", case, _one_line(exc), inputs=inputs)
+        return _gradient_difference(ctx, outcome, diff, None, exc) if diff else outcome
     if not result.ok:
-        return Outcome("fail", case, f"gradient differs from finite differences: {result.summary()}", result, inputs)
-    return Outcome("pass", case, result.summary(), result, inputs)
+        outcome = Outcome("fail", case, f"gradient differs from finite differences: {result.summary()}", result, inputs)
+    else:
+        outcome = Outcome("pass", case, result.summary(), result, inputs)
+    return _gradient_difference(ctx, outcome, diff, None) if diff else outcome
 
 
 def check_documented_gradient(ctx: Context, case: str, inputs: dict, documented: dict) -> Outcome:
@@ -240,14 +244,19 @@ def _match_gradients(ctx, grads: dict, expected: dict, atol: float = 0.0) -> com
     return _worst(results)
 
 
-def _gradient_difference(ctx, outcome, diff, grads) -> Outcome:
-    """documented while the gradient is what the spec says this framework computes."""
+def _gradient_difference(ctx, outcome, diff, grads, raised=None) -> Outcome:
+    """documented while the gradient is what the spec says this framework computes (values, or
+    an error)."""
     if outcome.status == "pass":
         return Outcome("fail", outcome.case, "documented difference no longer observed: the gradient now matches; "
                        f"remove it from the spec ({diff['note']})", outcome.comparison, outcome.inputs)
-    observed = diff["observed"].get("grad")
-    if observed is not None and _match_gradients(ctx, grads, observed).ok:
-        now = ", ".join(f"d/d{n} = {np.asarray(grads[n]).tolist()}" for n in observed)
+    observed = diff["observed"]
+    now = None
+    if observed.get("raises") and raised is not None:
+        now = _one_line(raised)
+    elif "grad" in observed and grads is not None and _match_gradients(ctx, grads, observed["grad"]).ok:
+        now = ", ".join(f"d/d{n} = {np.asarray(grads[n]).tolist()}" for n in observed["grad"])
+    if now is not None:
         return Outcome("documented", outcome.case, f"{diff['note']} (observed: {now}; source: {diff['source']})",
                        outcome.comparison, outcome.inputs)
     return Outcome("fail", outcome.case, f"behaves neither as expected nor as documented ({diff['note']}); "
