@@ -117,6 +117,9 @@ def _build(path, raw, node, i, where) -> Spec:
     for name in raw.get("gradient", {}).get("wrt", []):
         if name not in args:
             raise SpecError(f"{where('gradient', 'wrt')}: {name!r} is not one of the spec's args {args}")
+    for j, example in enumerate(raw.get("examples", [])):
+        if "grad" in example and "gradient" not in raw:
+            raise SpecError(f"{where('examples', j, 'grad')}: documented gradients need the spec's gradient block")
     cases = {e["name"] for e in raw.get("examples", [])}
     for j, diff in enumerate(raw.get("differences", [])):
         if "case" in diff and diff["case"] not in cases:
