@@ -86,11 +86,12 @@ class Context:
         fixed = {node: self.oracle(inputs, tree=node) for node in expr.calls(self.spec.tree, FIXED_OPS)}
         return lambda ins: self.oracle(ins, fixed)
 
-    def difference(self, case: str, kind: str = "example"):
+    def difference(self, case: str, kind: str = "value"):
+        """The spec's documented difference for this adapter, case, dtype, device and kind of check."""
         for diff in self.spec.differences:
             if diff["adapter"] != self.adapter.name or diff.get("case", case) != case:
                 continue
-            if diff.get("kind", kind) != kind:
+            if diff.get("kind", "value") != kind:
                 continue
             device = _kind(self.device)
             if self.dtype in diff.get("dtypes", [self.dtype]) and diff.get("device", device) == device:

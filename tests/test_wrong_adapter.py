@@ -1,15 +1,19 @@
 """A wrong adapter loaded with --adapter-path fails with the readable message the suite promises:
-spec id, case, adapter, device, dtype, errors, the worst element, and the seed / falsifying example."""
+spec id, case, adapter, device, dtype, errors, the worst element, and the seed / falsifying example.
+Each spec area has a wrong adapter of its own (tests/adapters/broken_areas.py) that it must catch."""
 import pathlib
 import subprocess
 import sys
 
+import pytest
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BROKEN = ROOT / "tests" / "adapters" / "broken_matmul.py"
+AREAS = ROOT / "tests" / "adapters" / "broken_areas.py"
 
 
-def run_suite(tmp_path, *args):
-    cmd = [sys.executable, "-m", "pytest", "suites", "--adapter-path", str(BROKEN), "--adapter", "broken-matmul",
+def run_suite(tmp_path, *args, path=BROKEN, adapter="broken-matmul"):
+    cmd = [sys.executable, "-m", "pytest", "suites", "--adapter-path", str(path), "--adapter", adapter,
            "--results-dir", str(tmp_path), "--hypothesis-profile=ci", "-p", "no:xdist", *args]
     return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
 
@@ -43,3 +47,16 @@ def test_correct_cases_still_pass_and_results_are_recorded(tmp_path):
     assert run.returncode == 0, run.stdout + run.stderr
     lines = (tmp_path / "results.jsonl").read_text().splitlines()
     assert len(lines) == 2  # the docs and values examples
+
+
+@pytest.mark.parametrize("adapter, selection, message", [
+    ("unmasked-softmax", "masking/masked-softmax[", "differs from the documented value"),
+    ("swapped-padding", "padding/pad-sequences[", "differs from the documented value"),
+    ("overwriting-scatter-add", "scatter/scatter-add-duplicates[", "differs from the documented value"),
+    ("leaky-stop-gradient", "ste/ste-round/gradient", "gradient differs from the documented value"),
+    ("doubled-gradient", "autograd/dot-docs/gradient", "gradient differs from the documented value"),
+])
+def test_each_area_catches_its_wrong_adapter(tmp_path, adapter, selection, message):
+    run = run_suite(tmp_path, "--dtype", "float32", "-k", selection, path=AREAS, adapter=adapter)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert f"[{adapter}-cpu-float32]" in run.stdout and message in run.stdout

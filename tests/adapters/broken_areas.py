@@ -1,0 +1,44 @@
+"""Deliberately wrong adapters, one per spec area, for tests/test_wrong_adapter.py. Each is the
+engine with one plausible bug: the suite must catch every one."""
+from adapters.engine import EngineAdapter
+
+
+class UnmaskedSoftmax(EngineAdapter):
+    """masking: forgets the mask."""
+    name = "unmasked-softmax"
+
+    def masked_softmax(self, x, mask, axis=-1):
+        return self.ops.softmax(x, axis)
+
+
+class SwappedPadding(EngineAdapter):
+    """padding: pads at the other end."""
+    name = "swapped-padding"
+
+    def pad_sequences(self, seqs, value=0, side="post", max_len=None, truncate="post"):
+        return super().pad_sequences(seqs, value, "pre" if side == "post" else "post", max_len, truncate)
+
+
+class OverwritingScatterAdd(EngineAdapter):
+    """scatter: scatter_add that overwrites duplicates instead of adding them."""
+    name = "overwriting-scatter-add"
+
+    def scatter_add(self, x, axis, index, src):
+        return self.indexing.scatter(x, axis, index, self.ops.add(self.indexing.gather(x, axis, index), src))
+
+
+class LeakyStopGradient(EngineAdapter):
+    """ste: stop_gradient that lets the gradient through."""
+    name = "leaky-stop-gradient"
+
+    def stop_gradient(self, x):
+        return x
+
+
+class DoubledGradient(EngineAdapter):
+    """autograd: every gradient twice too large."""
+    name = "doubled-gradient"
+
+    def grad(self, fn, args, wrt, cotangent):
+        value, grads = super().grad(fn, args, wrt, cotangent)
+        return value, {n: self.ops.mul(g, 2) for n, g in grads.items()}
