@@ -16,8 +16,6 @@ from hypothesis import strategies as st
 import adapters
 from suites import compare, results, runner, strategies
 
-KINDS = ("example", "property", "gradient")
-
 
 class SpecFailed(Exception):
     def __init__(self, outcomes):

@@ -154,7 +154,10 @@ def _judge(ctx, case, inputs, expect, raised, actual, actual_dtype) -> Outcome:
 def _metamorphic(ctx, case, inputs, actual, result) -> Outcome:
     """The spec's `equals` expression, evaluated by the adapter on the same inputs, must agree
     with its result: a relation that holds whatever the values (gather after scatter gives src)."""
-    other, other_dtype = ctx.run(inputs, ctx.spec.equals)
+    try:
+        other, other_dtype = ctx.run(inputs, ctx.spec.equals)
+    except Exception as exc:
+        return Outcome("error", case, f"the property's `equals` fails: {_one_line(exc)}", inputs=inputs)
     allowed = compare.allowed_error(other.astype(np.float64) if compare.is_float(ctx.result_dtype) else other,
                                     ctx.result_dtype, tolerance=_tolerance(ctx))
     relation = compare.compare(other, actual, ctx.result_dtype, allowed, other_dtype)
@@ -171,19 +174,19 @@ def _apply_difference(outcome, diff, raised, actual, actual_dtype, ctx) -> Outco
         return Outcome("fail", outcome.case, "documented difference no longer observed: the result now matches; "
                        f"remove it from the spec ({diff['note']})", outcome.comparison, outcome.inputs)
     if observed.get("raises"):
-        holds, now = raised is not None, _one_line(raised) if raised is not None else f"returned shape {actual.shape}"
+        holds, now = raised is not None, _one_line(raised) if raised is not None else _returned(actual)
     elif raised is not None:
         holds, now = False, _one_line(raised)
     elif "dtype" in observed:  # the values are right, in another dtype
         holds = observed["dtype"] == actual_dtype and compare.compare(
             ctx.oracle(outcome.inputs), actual, ctx.result_dtype).ok
-        now = f"returned {actual_dtype}"
+        now = f"{_returned(actual)} as {actual_dtype}"
     else:
         holds = "shape" not in observed or tuple(observed["shape"]) == actual.shape
         if holds and "value" in observed:
             value = compare.round_to(np.asarray(observed["value"]), ctx.result_dtype)
             holds = compare.compare(value, actual, ctx.result_dtype, compare.allowed_error(value, ctx.result_dtype)).ok
-        now = f"returned shape {actual.shape}"
+        now = _returned(actual)
     if holds:
         return Outcome("documented", outcome.case, f"{diff['note']} (observed: {now}; source: {diff['source']})",
                        outcome.comparison, outcome.inputs)
@@ -328,6 +331,11 @@ def _vjp(ctx, tensors, wrt, cotangent) -> dict:
         cot = adapter.asarray(cotangent, ctx.dtype, ctx.device)
         _, grads = adapter.grad(lambda **env: ctx.evaluate(env), tensors, wrt, cot)
     return {n: adapter.to_numpy(g) for n, g in grads.items()}
+
+
+def _returned(actual) -> str:
+    """What a framework returned, for a documented difference: the values when they are few."""
+    return f"returned {actual.tolist()}" if actual.size <= 16 else f"returned shape {actual.shape}"
 
 
 def _worst(results):
