@@ -45,14 +45,18 @@ def _src_block(src, index):
     return src.data[tuple(slice(0, n) for n in index.shape)] if src.ndim else np.broadcast_to(src.data, index.shape)
 
 
+def _scatter_operands(x, axis, index, src):
+    """x and src as Tensors, index as an array, and the coordinates it writes to."""
+    x = tensor(x)
+    index = np.asarray(tensor(index).data)
+    _check(x, index, axis)
+    return x, tensor(src, x), index, _coordinates(index, axis)
+
+
 def scatter(x, axis, index, src):
     """A copy of x with x[i][index[i][j]] = src[i][j] (axis 1). With duplicate indices one write
     wins, in an order NumPy does not define (XLA documents the same for its Scatter)."""
-    x = tensor(x)
-    src = tensor(src, x)
-    index = np.asarray(tensor(index).data)
-    _check(x, index, axis)
-    coords = _coordinates(index, axis)
+    x, src, index, coords = _scatter_operands(x, axis, index, src)
     out = x.data.copy()
     out[coords] = _src_block(src, index)
 
@@ -66,11 +70,7 @@ def scatter(x, axis, index, src):
 
 def scatter_add(x, axis, index, src):
     """A copy of x with x[i][index[i][j]] += src[i][j] (axis 1); duplicates all add up."""
-    x = tensor(x)
-    src = tensor(src, x)
-    index = np.asarray(tensor(index).data)
-    _check(x, index, axis)
-    coords = _coordinates(index, axis)
+    x, src, index, coords = _scatter_operands(x, axis, index, src)
     out = x.data.copy()
     np.add.at(out, coords, _src_block(src, index))
     return Tensor.record(out, (x, src), lambda g: (g, _grad_src(g[coords], src, index)), "scatter_add")

@@ -46,20 +46,25 @@ def lstm_inputs():
     return x, state, params
 
 
-def run_adapter_lstm(adapter, x, state, params):
-    """forward + backward of sum(output) w.r.t. the input and every weight, through the adapter."""
-    tensors = {"x": adapter.asarray(x, "float32", "cpu"), "s": adapter.asarray(state, "float32", "cpu"),
-               **{k: adapter.asarray(v, "float32", "cpu") for k, v in params.items()}}
+def forward_backward(adapter, fn, arrays: dict):
+    """A step that runs fn(**arrays) forward and backward (d/d every array), synced, on CPU."""
+    tensors = {k: adapter.asarray(v, "float32", "cpu") for k, v in arrays.items()}
+    one = adapter.asarray(np.float32(1), "float32", "cpu")
 
+    def step():
+        _, grads = adapter.grad(fn, tensors, list(arrays), one)
+        adapter.sync(grads["x"])
+
+    return step
+
+
+def run_adapter_lstm(adapter, x, state, params):
+    """forward + backward of sum(output) w.r.t. the input, the state and every weight."""
     def fn(x, s, **weights):
         out, _, _ = adapter.lstm(x, s, s, weights, batch_first=True)
         return adapter.sum(out)
 
-    def step():
-        _, grads = adapter.grad(fn, tensors, ["x", *params], adapter.asarray(np.float32(1), "float32", "cpu"))
-        adapter.sync(grads["x"])
-
-    return step
+    return forward_backward(adapter, fn, {"x": x, "s": state, **params})
 
 
 @pytest.mark.benchmark(group="lstm-B32-T64-H256-forward-backward")
@@ -101,16 +106,11 @@ def conv_inputs():
 
 
 def run_adapter_conv(adapter, x, w, b):
-    tensors = {k: adapter.asarray(v, "float32", "cpu") for k, v in (("x", x), ("w", w), ("b", b))}
-
+    """forward + backward of sum(conv2d(x, w, b, padding=1)) w.r.t. x, w and b."""
     def fn(x, w, b):
         return adapter.sum(adapter.conv2d(x, w, b, padding=1))
 
-    def step():
-        _, grads = adapter.grad(fn, tensors, ["x", "w", "b"], adapter.asarray(np.float32(1), "float32", "cpu"))
-        adapter.sync(grads["x"])
-
-    return step
+    return forward_backward(adapter, fn, {"x": x, "w": w, "b": b})
 
 
 @pytest.mark.benchmark(group="conv2d-B16-32to64-32x32-k3-forward-backward")
