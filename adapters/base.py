@@ -246,3 +246,22 @@ def index_grids(index_shape, axis) -> list:
 def leading_block(index_shape) -> tuple:
     """The slice of src (or of x) that an index of this shape covers: its leading block."""
     return tuple(slice(0, n) for n in index_shape)
+
+
+def conv_padding(padding, spatial: int):
+    """A conv padding argument as XLA and TensorFlow take it: "SAME" / "VALID", or
+    [(before, after)] per spatial axis for an int or a tuple (PyTorch's symmetric padding)."""
+    if isinstance(padding, str):
+        return padding.upper()
+    pads = (padding,) * spatial if isinstance(padding, int) else tuple(padding)
+    return [(int(p), int(p)) for p in pads]
+
+
+def as_tuple(value, spatial: int) -> tuple:
+    """stride / dilation: an int for every spatial axis, or one per axis."""
+    return (int(value),) * spatial if isinstance(value, int) else tuple(int(v) for v in value)
+
+
+def lift_1d(value, fill: int):
+    """A conv1d parameter as conv2d's over a height of 1: (fill, value); "same" / "valid" stay."""
+    return value if isinstance(value, str) else (fill, as_tuple(value, 1)[0])

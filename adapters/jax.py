@@ -1,5 +1,5 @@
 """JAX: jax.numpy / jax.lax ops, jax.vjp for gradients, cpu and gpu devices."""
-from adapters.base import Adapter, Unsupported, index_grids, leading_block
+from adapters.base import Adapter, Unsupported, as_tuple, conv_padding, index_grids, leading_block
 
 
 class JaxAdapter(Adapter):
@@ -193,6 +193,19 @@ class JaxAdapter(Adapter):
 
     def stop_gradient(self, x):
         return self.lax.stop_gradient(x)
+
+    def _conv(self, x, w, b, stride, padding, dilation, groups, layout):
+        spatial = len(layout[0]) - 2
+        out = self.lax.conv_general_dilated(x, w, as_tuple(stride, spatial), conv_padding(padding, spatial),
+                                            rhs_dilation=as_tuple(dilation, spatial), dimension_numbers=layout,
+                                            feature_group_count=groups)
+        return out if b is None else out + b.reshape((1, -1) + (1,) * spatial)
+
+    def conv1d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
+        return self._conv(x, w, b, stride, padding, dilation, groups, ("NCH", "OIH", "NCH"))
+
+    def conv2d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
+        return self._conv(x, w, b, stride, padding, dilation, groups, ("NCHW", "OIHW", "NCHW"))
 
     def grad(self, fn, args, wrt, cotangent):
         if not all(self.jnp.issubdtype(args[n].dtype, self.jnp.inexact) for n in wrt):

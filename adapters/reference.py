@@ -7,7 +7,7 @@ differences of this oracle instead (suites/gradients.py).
 """
 import numpy as np
 
-from adapters.base import Adapter, Unsupported
+from adapters.base import Adapter, Unsupported, lift_1d
 
 
 class ReferenceAdapter(Adapter):
@@ -219,6 +219,48 @@ class ReferenceAdapter(Adapter):
     def stop_gradient(self, x):
         return x
 
+    def conv2d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
+        """torch.nn.functional.conv2d, x [N, C, H, W], w [O, C/G, kh, kw]:
+        out[n, o, i, j] = b[o] + sum_{c, p, q} w[o, c, p, q] xpad[n, g C/G + c, i s + p d, j s + q d]
+        with g = o // (O/G). padding: an int or pair (both sides), "valid" (none) or "same"
+        (d (k - 1) in all, the odd one at the end; stride 1 only, as PyTorch)."""
+        stride, dilation = _pair(stride), _pair(dilation)
+        out_channels, group_in, kh, kw = w.shape
+        if x.ndim != 4 or x.shape[1] != group_in * groups or out_channels % groups:
+            raise ValueError(f"conv2d: x {x.shape} and w {w.shape} do not fit {groups} groups")
+        if padding == "same" and stride != (1, 1):
+            raise ValueError("conv2d: padding='same' needs stride 1")
+        if padding == "same":
+            pads = [(d * (k - 1) // 2, d * (k - 1) - d * (k - 1) // 2) for k, d in zip((kh, kw), dilation)]
+        elif padding == "valid":
+            pads = [(0, 0), (0, 0)]
+        else:
+            pads = [(p, p) for p in _pair(padding)]
+        xp = np.pad(x, [(0, 0), (0, 0), *pads])
+        oh = (xp.shape[2] - dilation[0] * (kh - 1) - 1) // stride[0] + 1
+        ow = (xp.shape[3] - dilation[1] * (kw - 1) - 1) // stride[1] + 1
+        if oh <= 0 or ow <= 0:
+            raise ValueError(f"conv2d: the dilated kernel does not fit the padded input {xp.shape[2:]}")
+        batch = x.shape[0]
+        out = np.zeros((batch, groups, out_channels // groups, oh, ow), dtype=np.result_type(x, w))
+        for p in range(kh):  # one kernel offset at a time: every output sees xpad at i s + p d
+            for q in range(kw):
+                rows = slice(p * dilation[0], p * dilation[0] + stride[0] * (oh - 1) + 1, stride[0])
+                cols = slice(q * dilation[1], q * dilation[1] + stride[1] * (ow - 1) + 1, stride[1])
+                patch = xp[:, :, rows, cols].reshape(batch, groups, group_in, oh, ow)
+                kernel = w[:, :, p, q].reshape(groups, out_channels // groups, group_in)
+                out += np.einsum("ngcij,goc->ngoij", patch, kernel)
+        out = out.reshape(batch, out_channels, oh, ow)
+        return out if b is None else out + b[None, :, None, None]
+
+    def conv1d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
+        """torch.nn.functional.conv1d: conv2d over a height of 1 (x [N, C, L], w [O, C/G, k])."""
+        if x.ndim != 3 or w.ndim != 3:
+            raise ValueError(f"conv1d needs x [N, C, L] and w [O, C/G, k]. Received: {x.shape}, {w.shape}")
+        out = self.conv2d(x[:, :, None], w[:, :, None], b, lift_1d(stride, 1), lift_1d(padding, 0),
+                          lift_1d(dilation, 1), groups)
+        return out[:, :, 0]
+
     def grad(self, fn, args, wrt, cotangent):
         raise Unsupported("the reference has no autodiff: it is the finite-difference oracle")
 
@@ -226,6 +268,10 @@ class ReferenceAdapter(Adapter):
 def _axis(axis):
     """Specs write axes as YAML lists; NumPy wants a tuple."""
     return tuple(axis) if isinstance(axis, list) else axis
+
+
+def _pair(v) -> tuple:
+    return (v, v) if isinstance(v, int) else tuple(v)
 
 
 def _coordinates(x, index, axis) -> tuple:

@@ -2,7 +2,7 @@
 for gradients, cpu and gpu devices. Ops are placed by a tf.device scope, not by their inputs."""
 import os
 
-from adapters.base import Adapter, Unsupported, index_grids, leading_block
+from adapters.base import Adapter, Unsupported, as_tuple, conv_padding, index_grids, leading_block, lift_1d
 
 
 class TensorFlowAdapter(Adapter):
@@ -191,6 +191,22 @@ class TensorFlowAdapter(Adapter):
 
     def stop_gradient(self, x):
         return self.tf.stop_gradient(x)
+
+    def conv2d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
+        tf = self.tf
+        pads = conv_padding(padding, 2)
+        pads = pads if isinstance(pads, str) else [[0, 0], *map(list, pads), [0, 0]]
+        # NCHW / OIHW in, NHWC / HWIO for tf.nn.conv2d (groups follow from the channel counts)
+        out = tf.nn.conv2d(tf.transpose(x, [0, 2, 3, 1]), tf.transpose(w, [2, 3, 1, 0]), as_tuple(stride, 2),
+                           pads, dilations=as_tuple(dilation, 2))
+        out = tf.transpose(out, [0, 3, 1, 2])
+        return out if b is None else out + tf.reshape(b, [1, -1, 1, 1])
+
+    def conv1d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
+        # tf.nn.conv1d takes no explicit padding: run conv2d over a height of 1
+        out = self.conv2d(x[:, :, None], w[:, :, None], b, lift_1d(stride, 1), lift_1d(padding, 0),
+                          lift_1d(dilation, 1), groups)
+        return out[:, :, 0]
 
     def grad(self, fn, args, wrt, cotangent):
         if not all(args[n].dtype.is_floating for n in wrt):

@@ -111,6 +111,16 @@ def _scatter_add(x, axis, index, src):
                  REFERENCE.scatter_add(x.magnitude, axis, index, src.magnitude), max(x.n, src.n) + index.size)
 
 
+def _conv(op):
+    """A convolution sums C/groups * kernel products per output, plus the bias."""
+    def rule(x, w, b=None, **params):
+        bias = (b.value, b.magnitude) if b is not None else (None, None)
+        return Bound(getattr(REFERENCE, op)(x.value, w.value, bias[0], **params),
+                     getattr(REFERENCE, op)(x.magnitude, w.magnitude, bias[1], **params),
+                     x.n + w.n + w.value[0].size + (b is not None))
+    return rule
+
+
 RULES = {
     "add": lambda a, b: Bound(a.value + b.value, a.magnitude + b.magnitude, max(a.n, b.n) + 1),
     "sub": lambda a, b: Bound(a.value - b.value, a.magnitude + b.magnitude, max(a.n, b.n) + 1),
@@ -128,6 +138,8 @@ RULES = {
     "reshape": _structural("reshape"),
     "stop_gradient": _structural("stop_gradient"),
     "scatter_add": _scatter_add,
+    "conv1d": _conv("conv1d"),
+    "conv2d": _conv("conv2d"),
     "transpose": _structural("transpose"),
     "concat": _joined("concat"),
     "stack": _joined("stack"),
