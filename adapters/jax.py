@@ -194,6 +194,28 @@ class JaxAdapter(Adapter):
     def stop_gradient(self, x):
         return self.lax.stop_gradient(x)
 
+    def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True):
+        import flax.linen as nn  # part of the jax requirements; only the LSTM needs it
+
+        jnp = self.jnp
+        hidden = params["weight_hh_l0"].shape[1]
+        seq = x if batch_first else jnp.swapaxes(x, 0, 1)  # nn.RNN scans axis 1
+        directions = 2 if bidirectional else 1
+        h_n, c_n = [], []
+        for layer in range(num_layers):
+            outputs = []
+            for d in range(directions):
+                k = layer * directions + d
+                rnn = nn.RNN(nn.LSTMCell(hidden, dtype=x.dtype, param_dtype=x.dtype), return_carry=True,
+                             reverse=bool(d), keep_order=True)
+                weights = flax_lstm_params(params, f"_l{layer}" + ("_reverse" if d else ""))
+                (c, h), out = rnn.apply({"params": {"cell": weights}}, seq, initial_carry=(c0[k], h0[k]))
+                outputs.append(out)
+                h_n.append(h)
+                c_n.append(c)
+            seq = outputs[0] if directions == 1 else jnp.concatenate(outputs, axis=-1)
+        return (seq if batch_first else jnp.swapaxes(seq, 0, 1)), jnp.stack(h_n), jnp.stack(c_n)
+
     def _conv(self, x, w, b, stride, padding, dilation, groups, layout):
         spatial = len(layout[0]) - 2
         out = self.lax.conv_general_dilated(x, w, as_tuple(stride, spatial), conv_padding(padding, spatial),
@@ -220,3 +242,21 @@ class JaxAdapter(Adapter):
 
 def _axis(axis):
     return tuple(axis) if isinstance(axis, list) else axis
+
+
+FLAX_GATES = ("i", "f", "g", "o")  # PyTorch's gate order in weight_ih / weight_hh rows
+
+
+def flax_lstm_params(params: dict, suffix: str) -> dict:
+    """One direction's PyTorch LSTM weights as flax.linen.LSTMCell parameters: a Dense per gate,
+    "i?" on the input (no bias) and "h?" on the state, kernels transposed, and the two PyTorch
+    biases summed into the "h?" bias (flax has one)."""
+    w_ih, w_hh = params[f"weight_ih{suffix}"], params[f"weight_hh{suffix}"]
+    bias = params[f"bias_ih{suffix}"] + params[f"bias_hh{suffix}"]
+    hidden = w_hh.shape[1]
+    cell = {}
+    for q, gate in enumerate(FLAX_GATES):
+        rows = slice(q * hidden, (q + 1) * hidden)
+        cell[f"i{gate}"] = {"kernel": w_ih[rows].T}
+        cell[f"h{gate}"] = {"kernel": w_hh[rows].T, "bias": bias[rows]}
+    return cell

@@ -219,6 +219,33 @@ class ReferenceAdapter(Adapter):
     def stop_gradient(self, x):
         return x
 
+    def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True):
+        """torch.nn.LSTM, step by step: i, f, g, o = split(W_ih x_t + b_ih + W_hh h + b_hh, 4);
+        c = sigmoid(f) c + sigmoid(i) tanh(g); h = sigmoid(o) tanh(c). The reverse direction runs
+        from the last step to the first; layer l + 1 reads layer l's outputs, both directions side
+        by side. h0, c0 [D*L, B, H] are indexed layer * D + direction."""
+        seq = np.swapaxes(x, 0, 1) if batch_first else x  # [T, B, I]
+        directions = 2 if bidirectional else 1
+        h_n, c_n = [], []
+        for layer in range(num_layers):
+            outputs = []
+            for d in range(directions):
+                suffix = f"_l{layer}" + ("_reverse" if d else "")
+                w_ih, w_hh, b_ih, b_hh = (params[f"{name}{suffix}"] for name in
+                                          ("weight_ih", "weight_hh", "bias_ih", "bias_hh"))
+                h, c = h0[layer * directions + d], c0[layer * directions + d]
+                out = np.zeros(seq.shape[:2] + (w_hh.shape[1],), dtype=seq.dtype)
+                for t in (reversed(range(len(seq))) if d else range(len(seq))):
+                    i, f, g, o = np.split(seq[t] @ w_ih.T + b_ih + h @ w_hh.T + b_hh, 4, axis=-1)
+                    c = self.sigmoid(f) * c + self.sigmoid(i) * np.tanh(g)
+                    h = self.sigmoid(o) * np.tanh(c)
+                    out[t] = h
+                outputs.append(out)
+                h_n.append(h)
+                c_n.append(c)
+            seq = np.concatenate(outputs, axis=-1)
+        return (np.swapaxes(seq, 0, 1) if batch_first else seq), np.stack(h_n), np.stack(c_n)
+
     def conv2d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
         """torch.nn.functional.conv2d, x [N, C, H, W], w [O, C/G, kh, kw]:
         out[n, o, i, j] = b[o] + sum_{c, p, q} w[o, c, p, q] xpad[n, g C/G + c, i s + p d, j s + q d]

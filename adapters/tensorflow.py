@@ -192,6 +192,30 @@ class TensorFlowAdapter(Adapter):
     def stop_gradient(self, x):
         return self.tf.stop_gradient(x)
 
+    def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True):
+        tf = self.tf
+        hidden = params["weight_hh_l0"].shape[1]
+        seq = x if batch_first else tf.transpose(x, [1, 0, 2])
+        directions = 2 if bidirectional else 1
+        h_n, c_n = [], []
+        for layer in range(num_layers):
+            outputs = []
+            for d in range(directions):
+                k = layer * directions + d
+                # one Keras LSTM per direction, as keras.layers.Bidirectional builds them; go_backwards
+                # returns the outputs in reversed time order
+                cell = tf.keras.layers.LSTM(hidden, return_sequences=True, return_state=True, go_backwards=bool(d),
+                                            dtype=x.dtype.name)
+                cell.build(seq.shape)
+                weights = keras_lstm_weights(params, f"_l{layer}" + ("_reverse" if d else ""))
+                (out, h, c), _ = cell.stateless_call(weights, cell.non_trainable_variables, seq,
+                                                    initial_state=[h0[k], c0[k]])
+                outputs.append(tf.reverse(out, [1]) if d else out)
+                h_n.append(h)
+                c_n.append(c)
+            seq = outputs[0] if directions == 1 else tf.concat(outputs, -1)
+        return (seq if batch_first else tf.transpose(seq, [1, 0, 2])), tf.stack(h_n), tf.stack(c_n)
+
     def conv2d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
         tf = self.tf
         pads = conv_padding(padding, 2)
@@ -219,3 +243,17 @@ class TensorFlowAdapter(Adapter):
                               unconnected_gradients=self.tf.UnconnectedGradients.ZERO)
         # gathers and ragged ops give IndexedSlices: the dense gradient is the same value
         return value, {n: self.tf.convert_to_tensor(g) for n, g in zip(wrt, grads)}
+
+
+def keras_lstm_weights(params: dict, suffix: str) -> list:
+    """One direction's PyTorch LSTM weights as keras.layers.LSTM's [kernel, recurrent_kernel,
+    bias]: the same gate order (i, f, c = g, o), kernels transposed to [in, 4H], and one bias
+    b_ih + b_hh."""
+    return [_t(params[f"weight_ih{suffix}"]), _t(params[f"weight_hh{suffix}"]),
+            params[f"bias_ih{suffix}"] + params[f"bias_hh{suffix}"]]
+
+
+def _t(w):
+    import tensorflow as tf
+
+    return tf.transpose(w)
