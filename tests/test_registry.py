@@ -49,3 +49,18 @@ def test_every_vocabulary_op_defaults_to_unsupported():
         assert hasattr(base, op)
     with pytest.raises(adapters.Unsupported, match="does not implement matmul"):
         base.matmul(None, None)
+
+
+@pytest.mark.parametrize("option, message", [
+    (["--adapter", "tourch"], "unknown adapter 'tourch'; known adapters: reference"),
+    (["--device", "tpu"], "--device takes cpu, cuda, gpu. Received: 'tpu'"),
+    (["--dtype", "float8"], "--dtype takes float16, bfloat16"),
+])
+def test_bad_command_line_options_exit_2_with_one_line(option, message):
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-m", "pytest", "suites", "--collect-only", "-q", *option], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2
+    assert message in run.stdout + run.stderr and "Traceback" not in run.stdout + run.stderr
