@@ -52,11 +52,8 @@ def _options(config) -> SimpleNamespace:
     for path in config.getoption("adapter_path"):
         adapters.load_path(path)
     requested = _split(config.getoption("adapter"))
-    if requested:
-        for name in requested:
-            if name not in adapters.names():
-                raise adapters.AdapterError(f"unknown adapter {name!r}; known adapters: {', '.join(adapters.names())} "
-                                            "(load another with --adapter-path FILE.py)")
+    for name in requested:
+        adapters.check_known(name)
     chosen = requested or adapters.installed()
     devices = _split(config.getoption("device")) or ["cpu"]
     for device in devices:

@@ -11,7 +11,8 @@ import pathlib
 
 from adapters.base import Adapter, Unsupported
 
-__all__ = ["Adapter", "AdapterError", "Unsupported", "get", "installed", "load_path", "names", "register"]
+__all__ = ["Adapter", "AdapterError", "Unsupported", "check_known", "get", "installed", "load_path", "names",
+           "register"]
 
 # name -> "module:Class"; the modules import their framework only when an adapter is created.
 BUILTIN = {
@@ -79,11 +80,15 @@ def installed() -> list[str]:
     return [name for name in names() if _classes[name].available()]
 
 
-def get(name: str) -> Adapter:
-    _load_builtins()
-    if name not in _classes:
+def check_known(name: str) -> None:
+    """AdapterError naming the known adapters, for a name that is not one of them."""
+    if name not in names():
         raise AdapterError(f"unknown adapter {name!r}; known adapters: {', '.join(_classes)} "
                            "(load another with --adapter-path FILE.py)")
+
+
+def get(name: str) -> Adapter:
+    check_known(name)
     cls = _classes[name]
     if not cls.available():
         hint = INSTALL.get(name, f"install {cls.module}")

@@ -22,12 +22,12 @@ def default_dir() -> pathlib.Path:
 class Recorder:
     def __init__(self, folder, worker: str = "main"):
         self.folder = pathlib.Path(folder)
-        self.folder.mkdir(parents=True, exist_ok=True)
         self.path = self.folder / f"part-{worker}.jsonl"
         self._file = None
 
     def write(self, record: dict) -> None:
-        if self._file is None:
+        if self._file is None:  # the folder appears with the first result, not with every session
+            self.folder.mkdir(parents=True, exist_ok=True)
             self._file = open(self.path, "a", encoding="utf-8")
         self._file.write(json.dumps(record, default=_plain, allow_nan=True) + "\n")
         self._file.flush()
