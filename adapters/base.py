@@ -265,3 +265,8 @@ def as_tuple(value, spatial: int) -> tuple:
 def lift_1d(value, fill: int):
     """A conv1d parameter as conv2d's over a height of 1: (fill, value); "same" / "valid" stay."""
     return value if isinstance(value, str) else (fill, as_tuple(value, 1)[0])
+
+
+def lstm_suffix(layer: int, direction: int) -> str:
+    """PyTorch's LSTM parameter suffix: weight_ih_l0, weight_ih_l0_reverse, ..."""
+    return f"_l{layer}" + ("_reverse" if direction else "")

@@ -1,5 +1,5 @@
 """JAX: jax.numpy / jax.lax ops, jax.vjp for gradients, cpu and gpu devices."""
-from adapters.base import Adapter, Unsupported, as_tuple, conv_padding, index_grids, leading_block
+from adapters.base import Adapter, Unsupported, as_tuple, conv_padding, index_grids, leading_block, lstm_suffix
 
 
 class JaxAdapter(Adapter):
@@ -208,7 +208,7 @@ class JaxAdapter(Adapter):
                 k = layer * directions + d
                 rnn = nn.RNN(nn.LSTMCell(hidden, dtype=x.dtype, param_dtype=x.dtype), return_carry=True,
                              reverse=bool(d), keep_order=True)
-                weights = flax_lstm_params(params, f"_l{layer}" + ("_reverse" if d else ""))
+                weights = flax_lstm_params(params, lstm_suffix(layer, d))
                 (c, h), out = rnn.apply({"params": {"cell": weights}}, seq, initial_carry=(c0[k], h0[k]))
                 outputs.append(out)
                 h_n.append(h)

@@ -7,7 +7,7 @@ differences of this oracle instead (suites/gradients.py).
 """
 import numpy as np
 
-from adapters.base import Adapter, Unsupported, lift_1d
+from adapters.base import Adapter, Unsupported, lift_1d, lstm_suffix
 
 
 class ReferenceAdapter(Adapter):
@@ -230,7 +230,7 @@ class ReferenceAdapter(Adapter):
         for layer in range(num_layers):
             outputs = []
             for d in range(directions):
-                suffix = f"_l{layer}" + ("_reverse" if d else "")
+                suffix = lstm_suffix(layer, d)
                 w_ih, w_hh, b_ih, b_hh = (params[f"{name}{suffix}"] for name in
                                           ("weight_ih", "weight_hh", "bias_ih", "bias_hh"))
                 h, c = h0[layer * directions + d], c0[layer * directions + d]

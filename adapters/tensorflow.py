@@ -2,7 +2,7 @@
 for gradients, cpu and gpu devices. Ops are placed by a tf.device scope, not by their inputs."""
 import os
 
-from adapters.base import Adapter, Unsupported, as_tuple, conv_padding, index_grids, leading_block, lift_1d
+from adapters.base import Adapter, Unsupported, as_tuple, conv_padding, index_grids, leading_block, lift_1d, lstm_suffix
 
 
 class TensorFlowAdapter(Adapter):
@@ -207,7 +207,7 @@ class TensorFlowAdapter(Adapter):
                 cell = tf.keras.layers.LSTM(hidden, return_sequences=True, return_state=True, go_backwards=bool(d),
                                             dtype=x.dtype.name)
                 cell.build(seq.shape)
-                weights = keras_lstm_weights(params, f"_l{layer}" + ("_reverse" if d else ""))
+                weights = keras_lstm_weights(params, lstm_suffix(layer, d))
                 (out, h, c), _ = cell.stateless_call(weights, cell.non_trainable_variables, seq,
                                                     initial_state=[h0[k], c0[k]])
                 outputs.append(tf.reverse(out, [1]) if d else out)
