@@ -270,3 +270,17 @@ def lift_1d(value, fill: int):
 def lstm_suffix(layer: int, direction: int) -> str:
     """PyTorch's LSTM parameter suffix: weight_ih_l0, weight_ih_l0_reverse, ..."""
     return f"_l{layer}" + ("_reverse" if direction else "")
+
+
+def lstm_param_shapes(input_size: int, hidden: int, num_layers: int = 1, bidirectional: bool = False) -> dict:
+    """torch.nn.LSTM's parameters, name -> shape, in its order: layer l reads layer l - 1's
+    outputs, both directions side by side (D * hidden features)."""
+    directions = 2 if bidirectional else 1
+    shapes = {}
+    for layer in range(num_layers):
+        size = input_size if layer == 0 else hidden * directions
+        for d in range(directions):
+            suffix = lstm_suffix(layer, d)
+            shapes.update({f"weight_ih{suffix}": (4 * hidden, size), f"weight_hh{suffix}": (4 * hidden, hidden),
+                           f"bias_ih{suffix}": (4 * hidden,), f"bias_hh{suffix}": (4 * hidden,)})
+    return shapes

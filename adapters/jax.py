@@ -1,4 +1,6 @@
 """JAX: jax.numpy / jax.lax ops, jax.vjp for gradients, cpu and gpu devices."""
+import functools
+
 from adapters.base import Adapter, Unsupported, as_tuple, conv_padding, index_grids, leading_block, lstm_suffix
 
 
@@ -195,26 +197,7 @@ class JaxAdapter(Adapter):
         return self.lax.stop_gradient(x)
 
     def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True):
-        import flax.linen as nn  # part of the jax requirements; only the LSTM needs it
-
-        jnp = self.jnp
-        hidden = params["weight_hh_l0"].shape[1]
-        seq = x if batch_first else jnp.swapaxes(x, 0, 1)  # nn.RNN scans axis 1
-        directions = 2 if bidirectional else 1
-        h_n, c_n = [], []
-        for layer in range(num_layers):
-            outputs = []
-            for d in range(directions):
-                k = layer * directions + d
-                rnn = nn.RNN(nn.LSTMCell(hidden, dtype=x.dtype, param_dtype=x.dtype), return_carry=True,
-                             reverse=bool(d), keep_order=True)
-                weights = flax_lstm_params(params, lstm_suffix(layer, d))
-                (c, h), out = rnn.apply({"params": {"cell": weights}}, seq, initial_carry=(c0[k], h0[k]))
-                outputs.append(out)
-                h_n.append(h)
-                c_n.append(c)
-            seq = outputs[0] if directions == 1 else jnp.concatenate(outputs, axis=-1)
-        return (seq if batch_first else jnp.swapaxes(seq, 0, 1)), jnp.stack(h_n), jnp.stack(c_n)
+        return _flax_lstm(num_layers, bidirectional, batch_first)(x, h0, c0, params)
 
     def _conv(self, x, w, b, stride, padding, dilation, groups, layout):
         spatial = len(layout[0]) - 2
@@ -242,6 +225,38 @@ class JaxAdapter(Adapter):
 
 def _axis(axis):
     return tuple(axis) if isinstance(axis, list) else axis
+
+
+@functools.cache
+def _flax_lstm(num_layers: int, bidirectional: bool, batch_first: bool):
+    """A jitted stack of flax.linen.RNN(LSTMCell) layers for one configuration: flax's scan is
+    traced anew on every eager call (about a second), a jitted function once per shape. h0, c0
+    None: flax's zero initial carry."""
+    import flax.linen as nn  # part of the jax requirements; only the LSTM needs it
+    import jax
+    import jax.numpy as jnp
+
+    def forward(x, h0, c0, params):
+        hidden = params["weight_hh_l0"].shape[1]
+        seq = x if batch_first else jnp.swapaxes(x, 0, 1)  # nn.RNN scans axis 1
+        directions = 2 if bidirectional else 1
+        h_n, c_n = [], []
+        for layer in range(num_layers):
+            outputs = []
+            for d in range(directions):
+                k = layer * directions + d
+                rnn = nn.RNN(nn.LSTMCell(hidden, dtype=x.dtype, param_dtype=x.dtype), return_carry=True,
+                             reverse=bool(d), keep_order=True)
+                weights = flax_lstm_params(params, lstm_suffix(layer, d))
+                carry = None if h0 is None else (c0[k], h0[k])
+                (c, h), out = rnn.apply({"params": {"cell": weights}}, seq, initial_carry=carry)
+                outputs.append(out)
+                h_n.append(h)
+                c_n.append(c)
+            seq = outputs[0] if directions == 1 else jnp.concatenate(outputs, axis=-1)
+        return (seq if batch_first else jnp.swapaxes(seq, 0, 1)), jnp.stack(h_n), jnp.stack(c_n)
+
+    return jax.jit(forward)
 
 
 FLAX_GATES = ("i", "f", "g", "o")  # PyTorch's gate order in weight_ih / weight_hh rows

@@ -223,9 +223,11 @@ class ReferenceAdapter(Adapter):
         """torch.nn.LSTM, step by step: i, f, g, o = split(W_ih x_t + b_ih + W_hh h + b_hh, 4);
         c = sigmoid(f) c + sigmoid(i) tanh(g); h = sigmoid(o) tanh(c). The reverse direction runs
         from the last step to the first; layer l + 1 reads layer l's outputs, both directions side
-        by side. h0, c0 [D*L, B, H] are indexed layer * D + direction."""
+        by side. h0, c0 [D*L, B, H] (None: zeros) are indexed layer * D + direction."""
         seq = np.swapaxes(x, 0, 1) if batch_first else x  # [T, B, I]
         directions = 2 if bidirectional else 1
+        if h0 is None:  # "Defaults to zeros if not provided"
+            h0 = c0 = np.zeros((num_layers * directions, seq.shape[1], params["weight_hh_l0"].shape[1]), seq.dtype)
         h_n, c_n = [], []
         for layer in range(num_layers):
             outputs = []

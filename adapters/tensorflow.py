@@ -208,8 +208,8 @@ class TensorFlowAdapter(Adapter):
                                             dtype=x.dtype.name)
                 cell.build(seq.shape)
                 weights = keras_lstm_weights(params, lstm_suffix(layer, d))
-                (out, h, c), _ = cell.stateless_call(weights, cell.non_trainable_variables, seq,
-                                                    initial_state=[h0[k], c0[k]])
+                state = None if h0 is None else [h0[k], c0[k]]  # None: Keras' zero initial state
+                (out, h, c), _ = cell.stateless_call(weights, cell.non_trainable_variables, seq, initial_state=state)
                 outputs.append(tf.reverse(out, [1]) if d else out)
                 h_n.append(h)
                 c_n.append(c)

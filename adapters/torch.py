@@ -193,7 +193,8 @@ class TorchAdapter(Adapter):
         # a weightless ("meta") torch.nn.LSTM run with the given weights; gradients reach them
         module = torch.nn.LSTM(input_size, hidden, num_layers, bidirectional=bidirectional, batch_first=batch_first,
                                device="meta", dtype=x.dtype)
-        out, (h, c) = torch.func.functional_call(module, params, (x, (h0, c0)))
+        state = None if h0 is None else (h0, c0)  # None: torch's zero initial state
+        out, (h, c) = torch.func.functional_call(module, params, (x, state))
         return out, h, c
 
     def conv1d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):

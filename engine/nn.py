@@ -79,11 +79,13 @@ class Linear(Module):
 
 def lstm(x, h0, c0, params: dict, num_layers=1, bidirectional=False, batch_first=True):
     """torch.nn.LSTM's computation with its parameter names and layout (gate order i, f, g, o;
-    two biases). x [B, T, I] (batch_first) or [T, B, I]; h0, c0 [D*L, B, H].
+    two biases). x [B, T, I] (batch_first) or [T, B, I]; h0, c0 [D*L, B, H], or None for zeros.
     Returns output [B, T, D*H] (or [T, B, D*H]), h_n and c_n [D*L, B, H]."""
     x = ops.tensor(x)
     seq = ops.transpose(x, (1, 0, 2)) if batch_first else x  # time first
     directions = 2 if bidirectional else 1
+    if h0 is None:  # zeros, as torch.nn.LSTM without (h0, c0)
+        h0 = c0 = Tensor(np.zeros((num_layers * directions, seq.shape[1], params["weight_hh_l0"].shape[1]), x.dtype))
     h_n, c_n = [], []
     for layer in range(num_layers):
         outputs = []
@@ -183,13 +185,9 @@ class LSTM(Module):
                 setattr(self, f"bias_hh{suffix}", _uniform(rng, (4 * hidden_size,), bound, dtype))
 
     def forward(self, x, state=None):
-        x = ops.tensor(x)
-        batch = x.shape[0 if self.batch_first else 1]
-        if state is None:
-            zeros = np.zeros(((2 if self.bidirectional else 1) * self.num_layers, batch, self.hidden_size), x.dtype)
-            state = (Tensor(zeros), Tensor(zeros))
-        output, h_n, c_n = lstm(x, ops.tensor(state[0]), ops.tensor(state[1]), dict(self.named_parameters()),
-                                self.num_layers, self.bidirectional, self.batch_first)
+        h0, c0 = (None, None) if state is None else (ops.tensor(state[0]), ops.tensor(state[1]))
+        output, h_n, c_n = lstm(x, h0, c0, dict(self.named_parameters()), self.num_layers, self.bidirectional,
+                                self.batch_first)
         return output, (h_n, c_n)
 
 

@@ -32,6 +32,12 @@ class Const:
 
 
 @dataclass(frozen=True)
+class Group:
+    """Named inputs passed together as one dict argument (an LSTM's weights)."""
+    names: tuple
+
+
+@dataclass(frozen=True)
 class Call:
     op: str
     args: tuple
@@ -51,10 +57,11 @@ def call(op: str, names, params: dict) -> Call:
     """The tree of a spec's `op` form: op(arg, ..., **params)."""
     if op not in OPS:
         raise ExprError(f"unknown op {op!r}; valid ops: {', '.join(sorted(OPS))}")
-    return Call(op, tuple(Name(n) for n in names), tuple((k, Const(_constant(v))) for k, v in params.items()))
+    return Call(op, tuple(Name(n) for n in names), tuple((k, Const(constant(v))) for k, v in params.items()))
 
 
-def _constant(v):
+def constant(v):
+    """A spec param as a constant: lists become tuples (hashable, like parsed tuples)."""
     return tuple(v) if isinstance(v, list) else v
 
 
@@ -121,6 +128,8 @@ def evaluate(node, env: dict, apply, constant, fixed=None):
         return fixed[node]
     if isinstance(node, Name):
         return env[node.id]
+    if isinstance(node, Group):
+        return {n: env[n] for n in node.names}
     if isinstance(node, Const):
         return constant(node.value)
     if isinstance(node, tuple):
@@ -128,6 +137,23 @@ def evaluate(node, env: dict, apply, constant, fixed=None):
     args = [a.value if isinstance(a, Const) and node.op not in NUMBER_OPERANDS
             else evaluate(a, env, apply, constant, fixed) for a in node.args]
     return apply(node.op, args, {k: v.value for k, v in node.kwargs})
+
+
+ARITHMETIC = {"add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
+              "div": lambda a, b: a / b, "pow": lambda a, b: a ** b, "neg": lambda a: -a}
+
+
+def parse_formula(text: str, names) -> object:
+    """A formula over sizes (a benchmark's FLOPs): names, numbers and + - * / ** only."""
+    tree = parse(text, names)
+    if not ops_in(tree) <= ARITHMETIC.keys():
+        raise ExprError(f"a formula takes names, numbers and + - * / ** only; found {sorted(ops_in(tree))}")
+    return tree
+
+
+def compute(tree, values: dict) -> float:
+    """The value of a formula for these sizes."""
+    return evaluate(tree, values, lambda op, args, kwargs: ARITHMETIC[op](*args), lambda c: c)
 
 
 def ops_in(node) -> set:

@@ -166,7 +166,11 @@ def example_inputs(spec, example, dtype) -> dict:
     """An example's inputs, filled from a generator seeded by the spec and example names only,
     so that every adapter and dtype sees the same values."""
     rng = np.random.default_rng(zlib.crc32(f"{spec.name}/{example['name']}".encode()))
-    return {name: strategies.fill(inp, dtype, rng) for name, inp in sorted(example["inputs"].items())}
+    values = {name: strategies.fill(inp, dtype, rng) for name, inp in sorted(example["inputs"].items())}
+    for name, (shape, bound) in strategies.derived_inputs(spec, values).items():
+        if name not in values:
+            values[name] = compare.round_to(rng.uniform(-bound, bound, shape), dtype)
+    return values
 
 
 def resolve_device(adapter, requested: str) -> str:

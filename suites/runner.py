@@ -11,7 +11,7 @@ import numpy as np
 
 from adapters.base import Unsupported
 from adapters.reference import ReferenceAdapter
-from suites import compare, expr, gradients
+from suites import compare, expr, gradients, properties
 
 ORACLE = ReferenceAdapter()
 PASSING = {"pass", "documented"}
@@ -39,6 +39,9 @@ DTYPED_OPS = {"one_hot"}
 # Ops whose derivative is zero by definition or almost everywhere: finite differences hold them
 # at the unperturbed point, which is what stop_gradient means and what frameworks do for the rest.
 FIXED_OPS = {"stop_gradient", "round", "sign", "argmin"}
+# Ops that return several tensors, and the names of their parts. Such a result is checked as one
+# flat vector of its parts (one comparison, one tolerance, one cotangent), its part shapes apart.
+PARTS = {"lstm": ("output", "h_n", "c_n")}
 
 
 @dataclass
@@ -57,28 +60,51 @@ class Context:
         return self.spec.data.get("result_dtype", self.dtype)
 
     def run(self, inputs: dict, tree=None):
-        """The adapter's result as (NumPy array, dtype name)."""
-        out = self.evaluate(self.tensors(inputs), tree)
-        return self.adapter.to_numpy(out), self.adapter.dtype_of(out)
+        """The adapter's result as (NumPy array, dtype name, part shapes): a result of several
+        parts comes back flat, with their shapes; a single array with None."""
+        out = self.evaluate(self.tensors(inputs), tree, flat=False)
+        if isinstance(out, tuple):
+            parts = [self.adapter.to_numpy(p) for p in out]
+            return flatten(parts), self.adapter.dtype_of(out[0]), shapes_of(parts)
+        return self.adapter.to_numpy(out), self.adapter.dtype_of(out), None
+
+    def run_parts(self, inputs: dict) -> list:
+        """The adapter's result as a list of NumPy arrays, one per part."""
+        actual, _, shapes = self.run(inputs)
+        return unflatten(actual, shapes) if shapes else [actual]
 
     def tensors(self, inputs: dict) -> dict:
         with self.adapter.device_scope(self.device):
             return {k: self.adapter.asarray(v, self.input_dtype(v), self.device) for k, v in inputs.items()}
 
-    def evaluate(self, env: dict, tree=None):
+    def evaluate(self, env: dict, tree=None, flat=True):
+        """The adapter's tensor; with `flat`, several parts as one flat tensor (the adapter's own
+        reshape and concat), so that one reverse pass takes one cotangent for all of them."""
         adapter = self.adapter
 
         def constant(c):
             return adapter.asarray(np.asarray(c), self.dtype, self.device)
 
         with adapter.device_scope(self.device):
-            return expr.evaluate(tree or self.spec.tree, env, _caller(adapter, self.dtype), constant)
+            out = expr.evaluate(tree or self.spec.tree, env, _caller(adapter, self.dtype), constant)
+            if flat and isinstance(out, tuple):
+                out = adapter.concat([adapter.reshape(p, (-1,)) for p in out], 0)
+        return out
 
     def oracle(self, inputs: dict, fixed=None, tree=None):
-        """The float64 (or int64) reference value on exactly these inputs."""
+        """The float64 (or int64) reference value on exactly these inputs (several parts flat)."""
+        return flatten(self.oracle_parts(inputs, fixed, tree))
+
+    def oracle_parts(self, inputs: dict, fixed=None, tree=None):
+        """The reference value as the op returns it: an array, or a tuple of parts."""
         exact = {k: _wide(v) for k, v in inputs.items()}
         wide = "float64" if compare.is_float(self.dtype) else "int64"
         return expr.evaluate(tree or self.spec.tree, exact, _caller(ORACLE, wide), _wide_constant, fixed)
+
+    @property
+    def part_names(self) -> tuple:
+        tree = self.spec.tree
+        return PARTS.get(tree.op, ()) if isinstance(tree, expr.Call) else ()
 
     def fixed_oracle(self, inputs: dict):
         """The reference as a function for finite differences: FIXED_OPS subtrees keep the
@@ -99,6 +125,23 @@ class Context:
         return None
 
 
+def flatten(value):
+    """A tuple of arrays as one flat vector; an array as it is."""
+    if isinstance(value, (tuple, list)):
+        return np.concatenate([np.ravel(p) for p in value])
+    return value
+
+
+def unflatten(flat: np.ndarray, shapes) -> list:
+    """The parts of a flat vector of these shapes."""
+    ends = np.cumsum([int(np.prod(s)) for s in shapes])
+    return [p.reshape(s) for p, s in zip(np.split(flat, ends[:-1]), shapes)]
+
+
+def shapes_of(parts) -> list:
+    return [tuple(np.shape(p)) for p in parts]
+
+
 def _caller(target, dtype):
     def apply(op, args, kwargs):
         if op in DTYPED_OPS:
@@ -110,19 +153,19 @@ def _caller(target, dtype):
 def check_case(ctx: Context, case: str, inputs: dict, expect: dict | None = None) -> Outcome:
     """Run one case and judge it against `expect` (from documentation) and the reference."""
     expect = expect or {}
-    raised, actual, actual_dtype = None, None, None
+    raised, actual, actual_dtype, shapes = None, None, None, None
     try:
-        actual, actual_dtype = ctx.run(inputs)
+        actual, actual_dtype, shapes = ctx.run(inputs)
     except Unsupported as exc:
         return Outcome("unsupported", case, str(exc))
     except Exception as exc:  # the framework's own error is data here
         raised = exc
-    outcome = _judge(ctx, case, inputs, expect, raised, actual, actual_dtype)
+    outcome = _judge(ctx, case, inputs, expect, raised, actual, actual_dtype, shapes)
     diff = ctx.difference(case)
     return _apply_difference(outcome, diff, raised, actual, actual_dtype, ctx) if diff else outcome
 
 
-def _judge(ctx, case, inputs, expect, raised, actual, actual_dtype) -> Outcome:
+def _judge(ctx, case, inputs, expect, raised, actual, actual_dtype, shapes) -> Outcome:
     if expect.get("raises"):
         if raised is not None:
             return Outcome("pass", case, f"raised as expected: {_one_line(raised)}", inputs=inputs)
@@ -131,6 +174,9 @@ def _judge(ctx, case, inputs, expect, raised, actual, actual_dtype) -> Outcome:
         return Outcome("error", case, _one_line(raised), inputs=inputs)
     if "shape" in expect and tuple(expect["shape"]) != actual.shape:
         return Outcome("fail", case, f"shape {actual.shape}, documented {tuple(expect['shape'])}", inputs=inputs)
+    if "shapes" in expect and [tuple(s) for s in expect["shapes"]] != shapes:
+        return Outcome("fail", case, f"shapes {_named(ctx, shapes)}, documented {_named(ctx, expect['shapes'])}",
+                       inputs=inputs)
     if "value" in expect:
         documented = compare.round_to(np.asarray(expect["value"]), ctx.result_dtype)
         allowed = compare.allowed_error(documented, ctx.result_dtype, tolerance={"atol": expect.get("atol", 0.0)})
@@ -138,24 +184,51 @@ def _judge(ctx, case, inputs, expect, raised, actual, actual_dtype) -> Outcome:
         if not result.ok:
             return Outcome("fail", case, f"differs from the documented value: {result.summary()}", result, inputs)
     try:
-        expected = ctx.oracle(inputs)
+        reference = ctx.oracle_parts(inputs)
     except Exception as exc:  # a spec whose valid case the reference refuses is a spec bug
         return Outcome("error", case, f"the reference cannot evaluate this case: {_one_line(exc)}", inputs=inputs)
+    if isinstance(reference, tuple) and shapes_of(reference) != shapes:
+        return Outcome("fail", case, f"shapes {_named(ctx, shapes)}, expected {_named(ctx, shapes_of(reference))}",
+                       inputs=inputs)
+    expected = flatten(reference)
     bound = compare.error_bound(ctx.spec.tree, {k: _wide(v) for k, v in inputs.items()}, ctx.result_dtype)
     allowed = compare.allowed_error(expected, ctx.result_dtype, bound, _tolerance(ctx))
     result = compare.compare(expected, actual, ctx.result_dtype, allowed, actual_dtype)
+    if shapes is not None and result.worst:
+        result.worst = _part_index(ctx, result.worst[0], shapes)
     if not result.ok:
         return Outcome("fail", case, f"differs from the float64 reference: {result.summary()}", result, inputs)
+    checked = properties.applicable(ctx)
+    for name in checked:
+        broken = properties.PROPERTIES[name][0](ctx, inputs, unflatten(actual, shapes) if shapes else [actual])
+        if broken:
+            return Outcome("fail", case, f"the property {name} fails: {broken}", result, inputs)
     if "equals" in ctx.spec.data:
         return _metamorphic(ctx, case, inputs, actual, result)
-    return Outcome("pass", case, result.summary(), result, inputs)
+    summary = result.summary() + (f"; properties hold: {', '.join(checked)}" if checked else "")
+    return Outcome("pass", case, summary, result, inputs)
+
+
+def _named(ctx, shapes) -> str:
+    """Part shapes with the parts' names: output (5, 3, 20), h_n (2, 3, 20), ..."""
+    return ", ".join(f"{n} {tuple(s)}" for n, s in zip(ctx.part_names or range(len(shapes)), shapes))
+
+
+def _part_index(ctx, flat_index: int, shapes) -> tuple:
+    """A flat vector's index as (part name, index within the part)."""
+    for name, shape in zip(ctx.part_names or range(len(shapes)), shapes):
+        size = int(np.prod(shape))
+        if flat_index < size:
+            return (name, *(int(i) for i in np.unravel_index(flat_index, shape)))
+        flat_index -= size
+    return (flat_index,)
 
 
 def _metamorphic(ctx, case, inputs, actual, result) -> Outcome:
     """The spec's `equals` expression, evaluated by the adapter on the same inputs, must agree
     with its result: a relation that holds whatever the values (gather after scatter gives src)."""
     try:
-        other, other_dtype = ctx.run(inputs, ctx.spec.equals)
+        other, other_dtype, _ = ctx.run(inputs, ctx.spec.equals)
     except Exception as exc:
         return Outcome("error", case, f"the property's `equals` fails: {_one_line(exc)}", inputs=inputs)
     allowed = compare.allowed_error(other.astype(np.float64) if compare.is_float(ctx.result_dtype) else other,
@@ -196,7 +269,7 @@ def _apply_difference(outcome, diff, raised, actual, actual_dtype, ctx) -> Outco
 
 def check_gradient(ctx: Context, case: str, inputs: dict, rng: np.random.Generator) -> Outcome:
     """The adapter's reverse-mode gradient against central finite differences of the reference."""
-    wrt = ctx.spec.data["gradient"]["wrt"]
+    wrt = ctx.spec.wrt
     wide = {k: _wide(v) for k, v in inputs.items()}
     out = np.asarray(ctx.oracle(inputs))
     size_in = sum(inputs[n].size for n in wrt)
@@ -223,7 +296,7 @@ def check_gradient(ctx: Context, case: str, inputs: dict, rng: np.random.Generat
 def check_documented_gradient(ctx: Context, case: str, inputs: dict, documented: dict) -> Outcome:
     """The adapter's gradient against documented values (docs, or a convention at a point where
     the derivative does not exist), for the cotangent given (default: ones)."""
-    wrt = ctx.spec.data["gradient"]["wrt"]
+    wrt = ctx.spec.wrt
     out = np.asarray(ctx.oracle(inputs))
     cotangent = np.broadcast_to(np.asarray(documented.get("cotangent", 1.0), dtype=np.float64), out.shape)
     try:

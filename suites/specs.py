@@ -3,6 +3,7 @@
 Every problem is a SpecError whose message is one line naming the file, the line and the key,
 e.g. `specs/matmul.yaml:14: [2].examples[0].inputs.a: 'shape' is a required property`.
 """
+import itertools
 import json
 import pathlib
 import warnings
@@ -11,6 +12,7 @@ from dataclasses import dataclass, field
 import jsonschema
 import yaml
 
+from adapters.base import lstm_param_shapes
 from suites import expr
 
 SCHEMA_PATH = pathlib.Path(__file__).resolve().parent.parent / "specs" / "schema.json"
@@ -35,6 +37,32 @@ class Spec:
     @property
     def name(self) -> str:
         return f"{self.area}/{self.id}"
+
+    @property
+    def derived(self) -> list:
+        """Inputs made from the spec rather than listed in its args: an LSTM's initial state and
+        weights (PyTorch names), whose shapes follow from x and the spec's `lstm` block."""
+        return list(self.derived_shapes((1, 1, 1)))
+
+    def derived_shapes(self, x_shape) -> dict:
+        """name -> shape of the derived inputs for an input x of `x_shape`."""
+        block = self.data.get("lstm")
+        if block is None:
+            return {}
+        params = self.data.get("params", {})
+        layers, bidirectional = params.get("num_layers", 1), params.get("bidirectional", False)
+        batch = x_shape[0 if params.get("batch_first", True) else 1]
+        state = (layers * (2 if bidirectional else 1), batch, block["hidden_size"])
+        shapes = {"h0": state, "c0": state} if block.get("state", True) else {}
+        return {**shapes, **lstm_param_shapes(block["input_size"], block["hidden_size"], layers, bidirectional)}
+
+    @property
+    def wrt(self) -> list:
+        """The gradient's inputs; `weights` stands for every derived weight."""
+        names = []
+        for name in self.data["gradient"]["wrt"]:
+            names += [n for n in self.derived if n.startswith(("weight_", "bias_"))] if name == "weights" else [name]
+        return names
 
     @property
     def args(self) -> list:
@@ -74,13 +102,36 @@ def load_file(path) -> list[Spec]:
         raise SpecError(f"{path}:{line}: invalid YAML: {problem}") from None
     _validate(data, node, path)
     specs, seen = [], {}
-    for i, raw in enumerate(data):
+    for i, entry in enumerate(data):
         where = lambda *keys: _where(path, node, [i, *keys])  # noqa: E731
-        if raw["id"] in seen:
-            raise SpecError(f"{where('id')}: duplicate spec id {raw['id']!r} (first at line {seen[raw['id']]})")
-        seen[raw["id"]] = _line(node, [i])
-        specs.append(_build(path, raw, node, i, where))
+        for raw in expand(entry):
+            if raw["id"] in seen:
+                raise SpecError(f"{where('id')}: duplicate spec id {raw['id']!r} (first at line {seen[raw['id']]})")
+            seen[raw["id"]] = _line(node, [i])
+            specs.append(_build(path, raw, node, i, where))
     return specs
+
+
+def expand(raw: dict) -> list[dict]:
+    """A spec with `expand: {param: [values]}` is one spec per combination of the values, its
+    params merged and its id suffixed: lstm-shapes-num-layers2-bidirectional-not-batch-first."""
+    grid = raw.get("expand")
+    if not grid:
+        return [raw]
+    specs = []
+    for values in itertools.product(*grid.values()):
+        combination = dict(zip(grid, values))
+        suffix = "-".join(_label(k, v) for k, v in combination.items())
+        rest = {k: v for k, v in raw.items() if k != "expand"}
+        specs.append({**rest, "id": f"{raw['id']}-{suffix}", "params": {**raw.get("params", {}), **combination}})
+    return specs
+
+
+def _label(key: str, value) -> str:
+    """not-bidirectional / bidirectional for booleans, num_layers2 / stride2 otherwise."""
+    if isinstance(value, bool):
+        return key.replace("_", "-") if value else f"not-{key.replace('_', '-')}"
+    return f"{key.replace('_', '-')}{value}"
 
 
 def _validate(data, node, path):
@@ -93,7 +144,9 @@ def _validate(data, node, path):
 def _build(path, raw, node, i, where) -> Spec:
     args = raw["args"]
     try:
-        if "op" in raw:
+        if "lstm" in raw:
+            tree = _lstm_call(raw, where)
+        elif "op" in raw:
             tree = expr.call(raw["op"], args, raw.get("params", {}))
         else:
             tree = expr.parse(raw["expr"], args)
@@ -103,23 +156,15 @@ def _build(path, raw, node, i, where) -> Spec:
         equals = expr.parse(raw["equals"], args) if "equals" in raw else None
     except expr.ExprError as exc:
         raise SpecError(f"{where('equals')}: {exc}") from None
-    for j, example in enumerate(raw.get("examples", [])):
-        names = set(example["inputs"])
-        if names != set(args):
-            raise SpecError(f"{where('examples', j, 'inputs')}: inputs {sorted(names)} must be the spec's args {args}")
-        for name, inp in example["inputs"].items():
-            if "shape" in inp and _size(inp["shape"]) > MAX_INPUT_ELEMENTS:
-                raise SpecError(f"{where('examples', j, 'inputs', name, 'shape')}: {inp['shape']} has more than "
-                                f"{MAX_INPUT_ELEMENTS:,} elements")
     hyp = raw.get("hypothesis")
     if hyp:
         _check_signature(hyp["signature"], args, where)
+    spec = Spec(path.stem, raw["id"], raw, tree, equals, str(path), _line(node, [i]), raw.get("differences", []))
+    _check_examples(raw, spec.derived, where)
+    inputs = args + spec.derived + (["weights"] if spec.derived else [])
     for name in raw.get("gradient", {}).get("wrt", []):
-        if name not in args:
-            raise SpecError(f"{where('gradient', 'wrt')}: {name!r} is not one of the spec's args {args}")
-    for j, example in enumerate(raw.get("examples", [])):
-        if "grad" in example and "gradient" not in raw:
-            raise SpecError(f"{where('examples', j, 'grad')}: documented gradients need the spec's gradient block")
+        if name not in inputs:
+            raise SpecError(f"{where('gradient', 'wrt')}: {name!r} is not one of the spec's inputs {inputs}")
     cases = {e["name"] for e in raw.get("examples", [])}
     for j, diff in enumerate(raw.get("differences", [])):
         if "case" in diff and diff["case"] not in cases:
@@ -127,7 +172,62 @@ def _build(path, raw, node, i, where) -> Spec:
     for name, override in raw.get("hypothesis", {}).get("inputs", {}).items():
         if name not in args or override.get("index_of", {}).get("arg", name) not in args:
             raise SpecError(f"{where('hypothesis', 'inputs', name)}: names an arg that the spec does not have {args}")
-    return Spec(path.stem, raw["id"], raw, tree, equals, str(path), _line(node, [i]), raw.get("differences", []))
+    if "benchmark" in raw:
+        _check_benchmark(raw["benchmark"], args, {**raw.get("params", {}), **raw.get("lstm", {})}, where)
+    return spec
+
+
+def _check_examples(raw, derived, where):
+    """Inputs are the args (derived inputs optional), of a sane size; documented gradients need
+    the gradient block."""
+    args = raw["args"]
+    for j, example in enumerate(raw.get("examples", [])):
+        names = set(example["inputs"])
+        if not set(args) <= names <= set(args + derived):
+            raise SpecError(f"{where('examples', j, 'inputs')}: inputs {sorted(names)} must be the spec's args {args}"
+                            + (f" (and optionally {derived})" if derived else ""))
+        for name, inp in example["inputs"].items():
+            if "shape" in inp and _size(inp["shape"]) > MAX_INPUT_ELEMENTS:
+                raise SpecError(f"{where('examples', j, 'inputs', name, 'shape')}: {inp['shape']} has more than "
+                                f"{MAX_INPUT_ELEMENTS:,} elements")
+        if "grad" in example and "gradient" not in raw:
+            raise SpecError(f"{where('examples', j, 'grad')}: documented gradients need the spec's gradient block")
+
+
+def _check_benchmark(block, args, params, where):
+    """Dims name args (or `out`) axis by axis; formulas use those names, the params and the
+    lstm block's sizes; every size gives a shape for every arg."""
+    for name in block["dims"]:
+        if name not in args and name != "out":
+            raise SpecError(f"{where('benchmark', 'dims', name)}: not one of the spec's args {args} (or out)")
+    names = [d for dims in block["dims"].values() for d in dims] + list(params)
+    for key in ("flops", "elements_moved"):
+        if key in block:
+            try:
+                expr.parse_formula(block[key], names)
+            except expr.ExprError as exc:
+                raise SpecError(f"{where('benchmark', key)}: {exc}") from None
+    for j, size in enumerate(block["sizes"]):
+        if set(size["inputs"]) != set(args):
+            raise SpecError(f"{where('benchmark', 'sizes', j, 'inputs')}: shapes {sorted(size['inputs'])} must be "
+                            f"the spec's args {args}")
+        for name, shape in size["inputs"].items():
+            if len(block["dims"].get(name, shape)) != len(shape):
+                raise SpecError(f"{where('benchmark', 'sizes', j, 'inputs', name)}: {len(shape)} axes, but dims "
+                                f"names {len(block['dims'][name])}")
+
+
+def _lstm_call(raw, where):
+    """The tree of an LSTM spec: lstm(x, h0, c0, {weights}, **params), with h0 = c0 = None
+    (zeros, the frameworks' default) when the `lstm` block says state: false."""
+    if raw.get("op") != "lstm" or raw["args"] != ["x"]:
+        raise SpecError(f"{where('lstm')}: an `lstm` block goes with op: lstm and args: [x]")
+    state = raw["lstm"].get("state", True)
+    h0, c0 = (expr.Name("h0"), expr.Name("c0")) if state else (expr.Const(None), expr.Const(None))
+    weights = expr.Group(tuple(lstm_param_shapes(1, 1, raw.get("params", {}).get("num_layers", 1),
+                                                 raw.get("params", {}).get("bidirectional", False))))
+    params = tuple((k, expr.Const(expr.constant(v))) for k, v in raw.get("params", {}).items())
+    return expr.Call("lstm", (expr.Name("x"), h0, c0, weights), params)
 
 
 def _check_signature(signature, args, where):

@@ -81,9 +81,21 @@ def spec_inputs(spec, dtype: str):
                 values[name] = draw(array(o.get("dtype", dtype), shape, magnitude))
             if "at_least_one" in o and values[name].size:
                 values[name] = _with_one(values[name], o["at_least_one"])
+        for name, (shape, bound) in derived_inputs(spec, values).items():
+            values[name] = draw(array(dtype, shape, bound))
         return values
 
     return case()
+
+
+def derived_inputs(spec, values: dict) -> dict:
+    """name -> (shape, bound) of the inputs the spec derives from its args (an LSTM's state and
+    weights): weights in [-1/sqrt(H), 1/sqrt(H)], torch.nn.LSTM's initialisation; states in [-1, 1]."""
+    if not spec.derived:
+        return {}
+    shapes = spec.derived_shapes(values["x"].shape)
+    bound = 1 / math.sqrt(spec.data["lstm"]["hidden_size"])
+    return {name: (shape, 1.0 if name in ("h0", "c0") else bound) for name, shape in shapes.items()}
 
 
 def _with_one(mask: np.ndarray, value: bool) -> np.ndarray:

@@ -4,21 +4,14 @@ import numpy as np
 import pytest
 
 import adapters
+from adapters.base import lstm_param_shapes
 
 RNG = np.random.default_rng(5)
 
 
 def pytorch_params(input_size, hidden, layers, bidirectional):
-    directions = 2 if bidirectional else 1
-    params = {}
-    for layer in range(layers):
-        size = input_size if layer == 0 else hidden * directions
-        for suffix in [f"_l{layer}"] + ([f"_l{layer}_reverse"] if bidirectional else []):
-            params[f"weight_ih{suffix}"] = RNG.uniform(-0.5, 0.5, (4 * hidden, size))
-            params[f"weight_hh{suffix}"] = RNG.uniform(-0.5, 0.5, (4 * hidden, hidden))
-            params[f"bias_ih{suffix}"] = RNG.uniform(-0.5, 0.5, 4 * hidden)
-            params[f"bias_hh{suffix}"] = RNG.uniform(-0.5, 0.5, 4 * hidden)
-    return params
+    shapes = lstm_param_shapes(input_size, hidden, layers, bidirectional)
+    return {name: RNG.uniform(-0.5, 0.5, shape) for name, shape in shapes.items()}
 
 
 def adapter_or_skip(name):
@@ -54,6 +47,39 @@ def test_docs_shapes_on_the_reference():
     out, h, c = adapters.get("reference").lstm(np.zeros((5, 3, 10)), np.zeros((2, 3, 20)), np.zeros((2, 3, 20)),
                                                params, 2, False, batch_first=False)
     assert out.shape == (5, 3, 20) and h.shape == c.shape == (2, 3, 20)
+
+
+@pytest.mark.parametrize("layers", [1, 2, 3])
+@pytest.mark.parametrize("bidirectional", [False, True])
+@pytest.mark.parametrize("batch_first", [False, True])
+@pytest.mark.parametrize("state", [False, True])
+def test_reference_shapes_follow_the_documented_formula(layers, bidirectional, batch_first, state):
+    # torch.nn.LSTM docs: output (B, T, D * H) or (T, B, D * H); h_n, c_n (D * num_layers, B, H)
+    batch, steps, d = 2, 5, 2 if bidirectional else 1
+    x = np.zeros((batch, steps, 3) if batch_first else (steps, batch, 3))
+    h0 = np.zeros((d * layers, batch, 4)) if state else None
+    out, h, c = adapters.get("reference").lstm(x, h0, h0, pytorch_params(3, 4, layers, bidirectional), layers,
+                                               bidirectional, batch_first)
+    assert out.shape == ((batch, steps, d * 4) if batch_first else (steps, batch, d * 4))
+    assert h.shape == c.shape == (d * layers, batch, 4)
+
+
+def test_zero_state_is_the_default():
+    params = pytorch_params(3, 4, 2, True)
+    x = RNG.standard_normal((2, 5, 3))
+    reference = adapters.get("reference")
+    zeros = np.zeros((4, 2, 4))
+    for given, default in zip(reference.lstm(x, zeros, zeros, params, 2, True), reference.lstm(x, None, None, params,
+                                                                                             2, True)):
+        np.testing.assert_array_equal(given, default)
+
+
+def test_param_shapes_are_torch_lstms_own():
+    torch = pytest.importorskip("torch")
+    for layers, bidirectional in [(1, False), (3, True)]:
+        module = torch.nn.LSTM(3, 4, layers, bidirectional=bidirectional)
+        own = {name: tuple(p.shape) for name, p in module.named_parameters()}
+        assert list(own.items()) == list(lstm_param_shapes(3, 4, layers, bidirectional).items())
 
 
 def test_flax_conversion_slices_gates_and_sums_biases():

@@ -67,10 +67,22 @@ def test_a_valid_spec_loads(tmp_path):
     (VALID + "  hypothesis: {signature: '(m,n),(n,p->'}\n",
      ":9: [0].hypothesis.signature: '(m,n),(n,p->' is not a"),
     (VALID + "  hypothesis: {signature: '(m,n)->(m)'}\n", "1 inputs in '(m,n)->(m)', but the spec has 2 args"),
-    (VALID + "  gradient: {wrt: [z]}\n", ":9: [0].gradient.wrt: 'z' is not one of the spec's args"),
+    (VALID + "  gradient: {wrt: [z]}\n", ":9: [0].gradient.wrt: 'z' is not one of the spec's inputs"),
     (VALID + VALID, ":9: [1].id: duplicate spec id 'ok' (first at line 1)"),
     (VALID.replace("expect: {shape: [2]}", "expect: {raises: false}"),
      "[0].examples[0].expect.raises: True was expected"),
+    (VALID + "  lstm: {input_size: 3, hidden_size: 4}\n",
+     ":9: [0].lstm: an `lstm` block goes with op: lstm and args: [x]"),
+    (VALID + "  expand: {transpose: []}\n", "[0].expand.transpose: [] should be non-empty"),
+    (VALID + "  benchmark: {dims: {a: [m, k]}, flops: 'matmul(m, k)', sizes: [{name: s, inputs: {a: [2, 3], b: [3]}}]}"
+     "\n",
+     ":9: [0].benchmark.flops: a formula takes names, numbers and + - * / ** only; found ['matmul']"),
+    (VALID + "  benchmark: {dims: {a: [m, k]}, flops: '2 * m * n', sizes: [{name: s, inputs: {a: [2, 3], b: [3]}}]}\n",
+     ":9: [0].benchmark.flops: unknown name 'n'"),
+    (VALID + "  benchmark: {dims: {c: [m]}, flops: '2 * m', sizes: [{name: s, inputs: {a: [2, 3], b: [3]}}]}\n",
+     "[0].benchmark.dims.c: not one of the spec's args ['a', 'b'] (or out)"),
+    (VALID + "  benchmark: {dims: {a: [m]}, flops: '2 * m', sizes: [{name: s, inputs: {a: [2, 3], b: [3]}}]}\n",
+     "[0].benchmark.sizes[0].inputs.a: 2 axes, but dims names 1"),
 ])
 def test_errors_name_file_line_and_key(tmp_path, text, expected):
     message = error_of(tmp_path, text)
@@ -102,3 +114,32 @@ def test_command_line_exits_2_with_one_line(tmp_path, command):
     assert "Traceback" not in output
     assert f"{path}:2: [0].expr: attribute access 'a.T' is not allowed" in output
     assert len([line for line in output.splitlines() if "a.T" in line]) == 1
+
+
+LSTM = """\
+- id: shapes
+  op: lstm
+  args: [x]
+  expand: {num_layers: [1, 2], bidirectional: [false, true]}
+  lstm: {input_size: 3, hidden_size: 4}
+  dtypes: [float64]
+  examples:
+    - name: small
+      inputs: {x: {shape: [2, 5, 3]}}
+  gradient: {wrt: [x, weights]}
+"""
+
+
+def test_expand_makes_one_spec_per_combination(tmp_path):
+    specs = load_file(write(tmp_path, LSTM))
+    assert [s.id for s in specs] == ["shapes-num-layers1-not-bidirectional", "shapes-num-layers1-bidirectional",
+                                     "shapes-num-layers2-not-bidirectional", "shapes-num-layers2-bidirectional"]
+    assert specs[3].data["params"] == {"num_layers": 2, "bidirectional": True}
+
+
+def test_lstm_specs_derive_state_and_weights_in_pytorch_names(tmp_path):
+    spec = load_file(write(tmp_path, LSTM))[3]
+    shapes = spec.derived_shapes((2, 5, 3))
+    assert shapes["h0"] == shapes["c0"] == (4, 2, 4)  # D * num_layers, B, H
+    assert shapes["weight_ih_l1_reverse"] == (16, 8)  # layer 1 reads both directions
+    assert spec.wrt == ["x"] + [n for n in shapes if n.startswith(("weight", "bias"))]

@@ -42,3 +42,25 @@ class DoubledGradient(EngineAdapter):
     def grad(self, fn, args, wrt, cotangent):
         value, grads = super().grad(fn, args, wrt, cotangent)
         return value, {n: self.ops.mul(g, 2) for n, g in grads.items()}
+
+
+class SwappedGates(EngineAdapter):
+    """lstm: a weight conversion that takes PyTorch's gate order as f, i, g, o."""
+    name = "swapped-gates"
+
+    def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True):
+        def swap(w):
+            n = w.shape[0] // 4
+            i, f, g, o = (self.ops.index(w, slice(q * n, (q + 1) * n)) for q in range(4))
+            return self.ops.concat([f, i, g, o], 0)
+
+        return super().lstm(x, h0, c0, {k: swap(v) for k, v in params.items()}, num_layers, bidirectional, batch_first)
+
+
+class FlippedKernel(EngineAdapter):
+    """conv: true convolution (the kernel flipped) instead of cross-correlation."""
+    name = "flipped-kernel"
+
+    def conv1d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
+        flipped = self.ops.index(w, (Ellipsis, slice(None, None, -1)))
+        return super().conv1d(x, flipped, b, stride, padding, dilation, groups)

@@ -1,0 +1,76 @@
+"""Named metamorphic properties that a spec lists under `properties`: relations between parts of
+one result, or between the results of related inputs, that hold whatever the values are.
+
+Each takes the run's Context, the case's inputs and the adapter's result (its parts, for ops
+that return several) and returns None when the property holds, else what was seen, in one line.
+A property compares the framework with itself, so its only slack is the spec's tolerance.
+"""
+import numpy as np
+
+from suites import compare
+
+END_PADDING = 3  # zero steps appended by end-padding-keeps-valid-steps
+
+
+def final_steps_are_h_n(ctx, inputs, parts):
+    """LSTM: output holds the last layer's h_t at every step and h_n each layer's final h_t
+    (torch.nn.LSTM docs), so the forward half of output's last step is h_n[-D] and, when
+    bidirectional, the reverse half of its first step (where the reverse pass ends) is h_n[-1]."""
+    output, h_n, _ = parts
+    hidden = h_n.shape[-1]
+    steps = output if not _params(ctx).get("batch_first", True) else np.swapaxes(output, 0, 1)
+    pairs = [("output[last step, :H]", steps[-1, ..., :hidden], h_n[-2 if _bidirectional(ctx) else -1])]
+    if _bidirectional(ctx):
+        pairs.append(("output[first step, H:]", steps[0, ..., hidden:], h_n[-1]))
+    for what, value, final in pairs if steps.shape[0] else []:
+        result = compare.compare(final, value, ctx.dtype)
+        if not result.ok:
+            return f"{what} != its h_n: {result.summary()}"
+    return None
+
+
+def end_padding_keeps_valid_steps(ctx, inputs, parts):
+    """LSTM: zeros appended to the sequence change no forward-direction output of the valid
+    steps (forward step t depends on steps 0..t only). Stacked bidirectional layers mix the
+    future into every step, so there it does not apply."""
+    output, h_n = parts[0], parts[1]
+    hidden = h_n.shape[-1]
+    time_axis = 1 if _params(ctx).get("batch_first", True) else 0
+    x = inputs["x"]
+    widths = [(0, 0)] * x.ndim
+    widths[time_axis] = (0, END_PADDING)
+    longer = ctx.run_parts({**inputs, "x": np.pad(x, widths)})[0]
+    valid = np.take(longer, np.arange(x.shape[time_axis]), axis=time_axis)[..., :hidden]
+    forward = output[..., :hidden]
+    allowed = compare.allowed_error(forward.astype(np.float64), ctx.dtype, tolerance=_tolerance(ctx))
+    result = compare.compare(forward, valid, ctx.dtype, allowed)
+    return None if result.ok else f"padding with {END_PADDING} zero steps changed the valid outputs: {result.summary()}"
+
+
+def _bidirectional(ctx) -> bool:
+    return bool(_params(ctx).get("bidirectional", False))
+
+
+def _params(ctx) -> dict:
+    return ctx.spec.data.get("params", {})
+
+
+def _tolerance(ctx) -> dict:
+    return ctx.spec.data.get("tolerance", {}).get(ctx.dtype, {})
+
+
+def _causal(ctx) -> bool:
+    """Whether each forward output depends on the past only: not so for stacked bidirectional layers."""
+    return not _bidirectional(ctx) or _params(ctx).get("num_layers", 1) == 1
+
+
+# name -> (check, where it applies)
+PROPERTIES = {
+    "final-steps-are-h_n": (final_steps_are_h_n, lambda ctx: True),
+    "end-padding-keeps-valid-steps": (end_padding_keeps_valid_steps, _causal),
+}
+
+
+def applicable(ctx) -> list:
+    """The spec's properties that hold for its configuration."""
+    return [name for name in ctx.spec.data.get("properties", []) if PROPERTIES[name][1](ctx)]
