@@ -230,7 +230,9 @@ class Adapter:
         self.unsupported("conv2d")
 
     # -- collectives --------------------------------------------------------------------------
-    def collective(self, name, shards, **params):
+    def collective(self, name, shards, device="cpu", **params):
+        """Run collective `name` on len(shards) real workers or devices of kind `device`, shard r
+        on rank r; returns the NumPy outputs in rank order."""
         self.unsupported(f"collective {name}")
 
 

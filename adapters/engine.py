@@ -167,7 +167,8 @@ class EngineAdapter(Adapter):
     def conv2d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
         return self.nn.conv2d(x, w, b, stride, padding, dilation, groups)
 
-    def collective(self, name, shards, **params):
+    def collective(self, name, shards, device="cpu", **params):
+        """The simulated mesh: one process, shard d on "device" d (the engine has one device kind)."""
         if name not in self.collectives.COLLECTIVES:
             raise Unsupported(f"the engine's simulated mesh has no collective {name!r}")
         outputs = self.collectives.COLLECTIVES[name]([self.engine.Tensor(s) for s in shards], **params)

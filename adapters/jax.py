@@ -1,6 +1,8 @@
-"""JAX: jax.numpy / jax.lax ops, jax.vjp for gradients, cpu and gpu devices."""
+"""JAX: jax.numpy / jax.lax ops, jax.vjp for gradients, cpu and gpu devices; collectives with
+jax.shard_map over world_size devices in a worker process (XLA's host device count on CPU)."""
 import functools
 
+from adapters import workers
 from adapters.base import Adapter, Unsupported, as_tuple, conv_padding, index_grids, leading_block, lstm_suffix
 
 
@@ -212,6 +214,14 @@ class JaxAdapter(Adapter):
     def conv2d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
         return self._conv(x, w, b, stride, padding, dilation, groups, ("NCHW", "OIHW", "NCHW"))
 
+    def collective(self, name, shards, device="cpu", **params):
+        if name not in JAX_COLLECTIVES:
+            raise Unsupported(f"jax.lax has no {name} collective (a root's value reaches every device through "
+                              "all_gather or ppermute, written by the user)")
+        if name == "reduce_scatter" and params.get("op", "sum") != "sum":
+            raise Unsupported("jax.lax.psum_scatter sums; there is no max or mean scatter")
+        return workers.pool("adapters.jax", len(shards), 1, {"device": device}).call(name, shards, params)
+
     def grad(self, fn, args, wrt, cotangent):
         if not all(self.jnp.issubdtype(args[n].dtype, self.jnp.inexact) for n in wrt):
             raise Unsupported("jax.vjp differentiates floating-point arrays only")
@@ -275,3 +285,71 @@ def flax_lstm_params(params: dict, suffix: str) -> dict:
         cell[f"i{gate}"] = {"kernel": w_ih[rows].T}
         cell[f"h{gate}"] = {"kernel": w_hh[rows].T, "bias": bias[rows]}
     return cell
+
+
+# -- collectives: run inside one worker process that sees world_size devices (adapters/workers.py)
+
+def collective_worker(rank, world_size, announce, device="cpu"):
+    """A 1-D mesh over world_size devices; each request runs jax.shard_map of the lax collective,
+    shard r on device r. On CPU the devices are XLA host devices, counted before jax is imported."""
+    import os
+
+    if device == "cpu":
+        flags = os.environ.get("XLA_FLAGS", "")
+        os.environ["XLA_FLAGS"] = f"{flags} --xla_force_host_platform_device_count={world_size}".strip()
+    import jax
+    import numpy as np
+    from jax.sharding import Mesh, NamedSharding, PartitionSpec
+
+    jax.config.update("jax_enable_x64", True)
+    devices = jax.devices("cpu" if device == "cpu" else "gpu")
+    if len(devices) < world_size:
+        raise RuntimeError(f"{world_size} devices needed, {len(devices)} visible")
+    mesh = Mesh(np.array(devices[:world_size]), ("ranks",))
+    spec = PartitionSpec("ranks")
+
+    def serve(name, shards, params):
+        collective = JAX_COLLECTIVES[name]
+        run = jax.jit(jax.shard_map(lambda block: collective(block[0], "ranks", **params)[None], mesh=mesh,
+                                    in_specs=spec, out_specs=spec))
+        out = run(jax.device_put(np.stack(shards), NamedSharding(mesh, spec)))
+        return list(np.asarray(out))
+
+    return serve
+
+
+def _all_reduce(x, axis_name, op="sum"):
+    from jax import lax
+
+    reductions = {"sum": lax.psum, "mean": lax.pmean, "max": lax.pmax}
+    if op not in reductions:
+        raise ValueError(f"op takes sum, mean or max. Received: {op!r}")
+    return reductions[op](x, axis_name)
+
+
+def _all_gather(x, axis_name, axis=0, tiled=False):
+    from jax import lax
+
+    return lax.all_gather(x, axis_name, axis=axis, tiled=tiled)
+
+
+def _reduce_scatter(x, axis_name, axis=0, op="sum"):
+    from jax import lax
+
+    return lax.psum_scatter(x, axis_name, scatter_dimension=axis, tiled=True)
+
+
+def _all_to_all(x, axis_name, split_axis, concat_axis):
+    from jax import lax
+
+    return lax.all_to_all(x, axis_name, split_axis, concat_axis, tiled=True)
+
+
+def _ppermute(x, axis_name, perm):
+    from jax import lax
+
+    return lax.ppermute(x, axis_name, [tuple(pair) for pair in perm])
+
+
+JAX_COLLECTIVES = {"all_reduce": _all_reduce, "all_gather": _all_gather, "reduce_scatter": _reduce_scatter,
+                   "all_to_all": _all_to_all, "ppermute": _ppermute}

@@ -248,6 +248,11 @@ class ReferenceAdapter(Adapter):
             seq = np.concatenate(outputs, axis=-1)
         return (np.swapaxes(seq, 0, 1) if batch_first else seq), np.stack(h_n), np.stack(c_n)
 
+    def collective(self, name, shards, device="cpu", **params):
+        if not hasattr(Collectives, name):
+            raise Unsupported(f"the reference defines no collective {name!r}")
+        return [np.asarray(o) for o in getattr(Collectives, name)([np.asarray(s) for s in shards], **params)]
+
     def conv2d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
         """torch.nn.functional.conv2d, x [N, C, H, W], w [O, C/G, kh, kw]:
         out[n, o, i, j] = b[o] + sum_{c, p, q} w[o, c, p, q] xpad[n, g C/G + c, i s + p d, j s + q d]
@@ -292,6 +297,49 @@ class ReferenceAdapter(Adapter):
 
     def grad(self, fn, args, wrt, cotangent):
         raise Unsupported("the reference has no autodiff: it is the finite-difference oracle")
+
+
+class Collectives:
+    """The collectives' definitions on a list of per-rank NumPy shards (shard r on rank r)."""
+
+    @staticmethod
+    def all_reduce(shards, op="sum"):
+        """Every rank gets sum / mean / max of all shards."""
+        reductions = {"sum": lambda s: np.sum(s, axis=0, dtype=s.dtype), "mean": lambda s: np.mean(s, axis=0),
+                      "max": lambda s: np.max(s, axis=0)}
+        if op not in reductions:
+            raise ValueError(f"op takes sum, mean or max. Received: {op!r}")
+        return [reductions[op](np.stack(shards))] * len(shards)
+
+    @staticmethod
+    def all_gather(shards, axis=0, tiled=False):
+        """Every rank gets all shards in rank order: concatenated along axis (tiled) or stacked."""
+        return [np.concatenate(shards, axis) if tiled else np.stack(shards, axis)] * len(shards)
+
+    @staticmethod
+    def reduce_scatter(shards, axis=0, op="sum"):
+        """Rank r gets block r, along axis, of the all_reduce."""
+        return np.split(Collectives.all_reduce(shards, op)[0], len(shards), axis)
+
+    @staticmethod
+    def all_to_all(shards, split_axis, concat_axis):
+        """Rank d splits its shard into N blocks along split_axis and sends block j to rank j;
+        rank j concatenates the blocks it receives, in rank order, along concat_axis."""
+        blocks = [np.split(s, len(shards), split_axis) for s in shards]
+        return [np.concatenate([blocks[d][j] for d in range(len(shards))], concat_axis) for j in range(len(shards))]
+
+    @staticmethod
+    def ppermute(shards, perm):
+        """Rank dst gets the shard of rank src for each (src, dst); a rank that gets none, zeros."""
+        out = [np.zeros_like(s) for s in shards]
+        for src, dst in perm:
+            out[dst] = shards[src]
+        return out
+
+    @staticmethod
+    def broadcast(shards, root=0):
+        """Every rank gets the root's shard."""
+        return [shards[root]] * len(shards)
 
 
 def _axis(axis):

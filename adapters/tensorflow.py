@@ -1,7 +1,10 @@
 """TensorFlow: tf.* ops (tf.experimental.numpy where TF documents NumPy semantics), tf.GradientTape
-for gradients, cpu and gpu devices. Ops are placed by a tf.device scope, not by their inputs."""
+for gradients, cpu and gpu devices. Ops are placed by a tf.device scope, not by their inputs.
+Collectives run in a worker process under tf.distribute.MirroredStrategy over world_size logical
+devices, through the replica context."""
 import os
 
+from adapters import workers
 from adapters.base import Adapter, Unsupported, as_tuple, conv_padding, index_grids, leading_block, lift_1d, lstm_suffix
 
 
@@ -232,6 +235,13 @@ class TensorFlowAdapter(Adapter):
                           lift_1d(dilation, 1), groups)
         return out[:, :, 0]
 
+    def collective(self, name, shards, device="cpu", **params):
+        if name not in TF_COLLECTIVES:
+            raise Unsupported(f"tf.distribute's replica context has no {name} (it offers all_reduce and all_gather)")
+        if name == "all_reduce" and params.get("op", "sum") not in ("sum", "mean"):
+            raise Unsupported("tf.distribute.ReduceOp has SUM and MEAN only")
+        return workers.pool("adapters.tensorflow", len(shards), 1, {"device": device}).call(name, shards, params)
+
     def grad(self, fn, args, wrt, cotangent):
         if not all(args[n].dtype.is_floating for n in wrt):
             raise Unsupported("tf.GradientTape differentiates floating-point tensors only")
@@ -257,3 +267,44 @@ def _t(w):
     import tensorflow as tf
 
     return tf.transpose(w)
+
+
+# -- collectives: run inside one worker process (adapters/workers.py) ---------------------------
+
+def collective_worker(rank, world_size, announce, device="cpu"):
+    """MirroredStrategy over world_size logical CPU devices (configured before TF initialises
+    its runtime, hence the worker process) or the first world_size GPUs; replica r gets shard r."""
+    import tensorflow as tf
+
+    if device == "cpu":
+        cpu = tf.config.list_physical_devices("CPU")[0]
+        tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * world_size)
+    names = [d.name for d in tf.config.list_logical_devices("CPU" if device == "cpu" else "GPU")][:world_size]
+    if len(names) < world_size:
+        raise RuntimeError(f"{world_size} devices needed, {len(names)} visible")
+    strategy = tf.distribute.MirroredStrategy(names)
+
+    def serve(name, shards, params):
+        values = strategy.experimental_distribute_values_from_function(
+            lambda ctx: tf.constant(shards[ctx.replica_id_in_sync_group]))
+        collective = TF_COLLECTIVES[name]
+        out = strategy.run(lambda v: collective(tf.distribute.get_replica_context(), v, **params), args=(values,))
+        return [t.numpy() for t in strategy.experimental_local_results(out)]
+
+    return serve
+
+
+def _all_reduce(replica, x, op="sum"):
+    import tensorflow as tf
+
+    return replica.all_reduce({"sum": tf.distribute.ReduceOp.SUM, "mean": tf.distribute.ReduceOp.MEAN}[op], x)
+
+
+def _all_gather(replica, x, axis=0, tiled=False):
+    """ReplicaContext.all_gather concatenates along axis; stacked is that of an inserted axis."""
+    import tensorflow as tf
+
+    return replica.all_gather(x if tiled else tf.expand_dims(x, axis), axis)
+
+
+TF_COLLECTIVES = {"all_reduce": _all_reduce, "all_gather": _all_gather}

@@ -1,4 +1,6 @@
-"""PyTorch: torch.* ops, torch.autograd for gradients, cpu and cuda devices."""
+"""PyTorch: torch.* ops, torch.autograd for gradients, cpu and cuda devices; collectives with
+torch.distributed, one process per rank (gloo on CPU, NCCL on GPU)."""
+from adapters import workers
 from adapters.base import Adapter, Unsupported
 
 
@@ -203,6 +205,14 @@ class TorchAdapter(Adapter):
     def conv2d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
         return self.torch.nn.functional.conv2d(x, w, b, stride, padding, dilation, groups)
 
+    def collective(self, name, shards, device="cpu", **params):
+        if name not in TORCH_COLLECTIVES:
+            raise Unsupported(f"torch.distributed has no collective {name!r}")
+        world = len(shards)
+        if device != "cpu" and world > self.torch.cuda.device_count():
+            raise Unsupported(f"{world} ranks need {world} GPUs; {self.torch.cuda.device_count()} visible")
+        return workers.pool("adapters.torch", world, world, {"device": device}).call(name, shards, params)
+
     def grad(self, fn, args, wrt, cotangent):
         if not all(args[n].dtype.is_floating_point for n in wrt):
             raise Unsupported("torch.autograd differentiates floating-point tensors only")
@@ -222,3 +232,105 @@ def _dims(x, axis):
 def _zeros_if_none(torch, g, leaf):
     """autograd.grad returns None for an input the output does not depend on: its gradient is 0."""
     return torch.zeros_like(leaf) if g is None else g
+
+
+# -- collectives: run inside a worker process, one per rank (adapters/workers.py) -------------------
+
+def collective_worker(rank, world_size, announce, device="cpu", port=None, host="127.0.0.1"):
+    """Join the process group: rank 0 hosts the TCPStore on a port the OS picks (announced to
+    the other ranks, so parallel sessions never collide); gloo on CPU, NCCL on cuda:rank."""
+    import datetime
+    import os
+
+    import torch
+    import torch.distributed as dist
+
+    # under torchrun's agent store (TORCHELASTIC_USE_AGENT_STORE) every rank is a client of it
+    master = rank == 0 and os.environ.get("TORCHELASTIC_USE_AGENT_STORE") != "True"
+    store = dist.TCPStore(host, port or 0, world_size, is_master=master, wait_for_workers=False,
+                          timeout=datetime.timedelta(seconds=workers.TIMEOUT))
+    if rank == 0 and not port:
+        announce({"port": store.port})
+    gpu = device != "cpu"
+    dist.init_process_group("nccl" if gpu else "gloo", store=store, rank=rank, world_size=world_size)
+    target = torch.device(f"cuda:{rank}" if gpu else "cpu")
+
+    def serve(name, shards, params):
+        [shard] = shards
+        out = TORCH_COLLECTIVES[name](torch.from_numpy(shard).to(target), dist, **params)
+        if gpu:
+            torch.cuda.synchronize(target)
+        return [out.cpu().numpy()]
+
+    return serve
+
+
+def _reduce_op(dist, op):
+    ops = {"sum": dist.ReduceOp.SUM, "mean": dist.ReduceOp.AVG, "max": dist.ReduceOp.MAX}
+    if op not in ops:
+        raise ValueError(f"op takes sum, mean or max. Received: {op!r}")
+    return ops[op]
+
+
+def _all_reduce(x, dist, op="sum"):
+    dist.all_reduce(x, op=_reduce_op(dist, op))
+    return x
+
+
+def _all_gather(x, dist, axis=0, tiled=False):
+    import torch
+
+    gathered = [torch.empty_like(x) for _ in range(dist.get_world_size())]
+    dist.all_gather(gathered, x)
+    return torch.cat(gathered, axis) if tiled else torch.stack(gathered, axis)
+
+
+def _reduce_scatter(x, dist, axis=0, op="sum"):
+    """reduce_scatter_single scatters along dim 0: the axis is moved there and back."""
+    import torch
+
+    world = dist.get_world_size()
+    moved = x.movedim(axis, 0).contiguous()
+    if moved.shape[0] % world:
+        raise ValueError(f"axis {axis} of size {moved.shape[0]} does not split into {world} equal blocks")
+    out = torch.empty((moved.shape[0] // world, *moved.shape[1:]), dtype=x.dtype, device=x.device)
+    dist.reduce_scatter_single(out, moved, op=_reduce_op(dist, op))
+    return out.movedim(0, axis)
+
+
+def _all_to_all(x, dist, split_axis, concat_axis):
+    """all_to_all_single splits dim 0 and stacks what it receives on dim 0 in rank order: the
+    split axis is moved there, and the received blocks concatenated along concat_axis."""
+    import torch
+
+    world = dist.get_world_size()
+    moved = x.movedim(split_axis, 0).contiguous()
+    if moved.shape[0] % world:
+        raise ValueError(f"axis {split_axis} of size {moved.shape[0]} does not split into {world} equal blocks")
+    out = torch.empty_like(moved)
+    dist.all_to_all_single(out, moved)
+    return torch.cat([block.movedim(0, split_axis) for block in out.chunk(world, 0)], concat_axis)
+
+
+def _ppermute(x, dist, perm):
+    """batch_isend_irecv of the pairs this rank is in; a rank that receives nothing keeps zeros."""
+    import torch
+
+    rank, out, ops = dist.get_rank(), torch.zeros_like(x), []
+    for src, dst in perm:
+        if src == rank:
+            ops.append(dist.P2POp(dist.isend, x, dst))
+        if dst == rank:
+            ops.append(dist.P2POp(dist.irecv, out, src))
+    for work in dist.batch_isend_irecv(ops) if ops else []:
+        work.wait()
+    return out
+
+
+def _broadcast(x, dist, root=0):
+    dist.broadcast(x, src=root)
+    return x
+
+
+TORCH_COLLECTIVES = {"all_reduce": _all_reduce, "all_gather": _all_gather, "reduce_scatter": _reduce_scatter,
+                     "all_to_all": _all_to_all, "ppermute": _ppermute, "broadcast": _broadcast}

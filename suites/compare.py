@@ -177,6 +177,22 @@ def error_bound(tree, inputs: dict, dtype: str):
     return gamma(bound.n, dtype) * bound.magnitude + bound.n * tiny(dtype)
 
 
+def collective_bound(name: str, params: dict, shards: np.ndarray, dtype: str):
+    """Reductions over N ranks add N terms in an order of the runtime's choosing (ring, tree):
+    gamma_N times the same reduction of |shards| (the mean's division one rounding more). Data
+    movement and max must be exact."""
+    if not is_float(dtype):
+        return None
+    op = params.get("op", "sum")
+    if name not in ("all_reduce", "reduce_scatter") or op == "max":
+        return np.float64(0.0)
+    from adapters.reference import Collectives
+
+    n = len(shards)
+    magnitude = np.stack(getattr(Collectives, name)(list(np.abs(shards)), **params))
+    return gamma(n + (op == "mean"), dtype) * magnitude + n * tiny(dtype)
+
+
 def allowed_error(expected, dtype: str, bound=None, tolerance=None):
     """Per-element allowed absolute error: the bound (or the spec's `ulp`, default DEFAULT_ULPS, ulp
     of the expected value) plus the spec's own rtol / atol."""

@@ -38,7 +38,7 @@ class SpecFile(pytest.File):
                                 continue
                             if kind == "gradient" and not dtype.startswith(("float", "bfloat")):
                                 continue
-                            suffix = "" if kind == "example" else f"/{kind}"
+                            suffix = "" if kind in ("example", "collective") else f"/{kind}"
                             yield SpecItem.from_parent(
                                 self, name=f"{spec.name}{suffix}[{adapter}-{device}-{dtype}]", spec=spec, kind=kind,
                                 adapter_name=adapter, device=device, dtype=dtype)
@@ -46,8 +46,8 @@ class SpecFile(pytest.File):
 
 def kinds_of(spec):
     data = spec.data
-    yield from (["example"] if "examples" in data else [])
-    yield from (["property"] if "hypothesis" in data else [])
+    yield from ([("collective" if spec.collective else "example")] if "examples" in data else [])
+    yield from (["property"] if "hypothesis" in data or "shards" in data else [])
     yield from (["gradient"] if "gradient" in data else [])
 
 
@@ -66,7 +66,8 @@ class SpecItem(pytest.Item):
         ctx = runner.Context(self.spec, adapter, device, self.dtype)
         self.seed = zlib.crc32(f"{self.config.parity.seed}:{self.spec.name}:{self.kind}:{self.dtype}".encode())
         start = time.perf_counter()
-        outcomes = {"example": self._examples, "property": self._property, "gradient": self._gradient}[self.kind](ctx)
+        outcomes = {"example": self._examples, "collective": self._examples, "property": self._property,
+                    "gradient": self._gradient}[self.kind](ctx)
         duration = (time.perf_counter() - start) / max(len(outcomes), 1)
         for outcome in outcomes:
             self._record(adapter, device, outcome, duration)
@@ -85,8 +86,9 @@ class SpecItem(pytest.Item):
         return out
 
     def _property(self, ctx):
-        return [self._hypothesis(ctx, strategies.spec_inputs(self.spec, self.dtype),
-                                 lambda inputs, seed: runner.check_case(ctx, "hypothesis", inputs))]
+        strategy = (strategies.collective_shards if self.spec.collective else strategies.spec_inputs)(self.spec,
+                                                                                                     self.dtype)
+        return [self._hypothesis(ctx, strategy, lambda inputs, seed: runner.check_case(ctx, "hypothesis", inputs))]
 
     def _gradient(self, ctx):
         out = []

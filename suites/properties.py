@@ -1,5 +1,6 @@
 """Named metamorphic properties that a spec lists under `properties`: relations between parts of
-one result, or between the results of related inputs, that hold whatever the values are.
+one result, between ranks, or between the results of related inputs (or of two collectives),
+that hold whatever the values are.
 
 Each takes the run's Context, the case's inputs and the adapter's result (its parts, for ops
 that return several) and returns None when the property holds, else what was seen, in one line.
@@ -47,6 +48,55 @@ def end_padding_keeps_valid_steps(ctx, inputs, parts):
     return None if result.ok else f"padding with {END_PADDING} zero steps changed the valid outputs: {result.summary()}"
 
 
+def same_on_every_rank(ctx, inputs, parts):
+    """all_reduce, all_gather, broadcast: every rank ends with the same tensor, bit for bit
+    (a rank that summed in another order would drift apart from the others in training)."""
+    outputs = parts[0]
+    for rank in range(1, len(outputs)):
+        if not np.array_equal(outputs[rank], outputs[0], equal_nan=True):
+            return f"rank {rank} differs from rank 0: {compare.compare(outputs[0], outputs[rank], ctx.dtype).summary()}"
+    return None
+
+
+def reduce_scatter_is_all_reduce_sliced(ctx, inputs, parts):
+    """reduce_scatter gives rank r block r of all_reduce (the same framework's), within the bound
+    of two sums."""
+    params = ctx.spec.params
+    axis = params.get("axis", 0)
+    reduced = ctx.collective("all_reduce", list(inputs["shards"]), op=params.get("op", "sum"))[0]
+    blocks = np.split(reduced, len(parts[0]), axis)
+    bound = ctx.error_bound(inputs)  # None for integers: exact
+    for rank, (block, out) in enumerate(zip(blocks, parts[0])):
+        allowed = None if bound is None else 2 * np.broadcast_to(bound, parts[0].shape)[rank]
+        result = compare.compare(block, out, ctx.dtype, allowed)
+        if not result.ok:
+            return f"rank {rank}'s block differs from all_reduce's: {result.summary()}"
+    return None
+
+
+def all_gather_slices_to_the_shard(ctx, inputs, parts):
+    """Slicing rank r's gathered tensor at rank d gives back shard d, exactly."""
+    params, shards = ctx.spec.params, inputs["shards"]
+    axis, world = params.get("axis", 0), len(shards)
+    for rank, gathered in enumerate(parts[0]):
+        pieces = np.split(gathered, world, axis) if params.get("tiled") else np.moveaxis(gathered, axis, 0)
+        for d, piece in enumerate(pieces):
+            if not np.array_equal(piece, shards[d].astype(piece.dtype)):
+                return f"rank {rank}'s gathered slice {d} is not shard {d}"
+    return None
+
+
+def all_to_all_twice_is_identity(ctx, inputs, parts):
+    """all_to_all back with the axes swapped returns every rank its own shard, exactly."""
+    params = ctx.spec.params
+    back = ctx.collective("all_to_all", list(parts[0]), split_axis=params["concat_axis"],
+                          concat_axis=params["split_axis"])
+    for rank, (shard, out) in enumerate(zip(inputs["shards"], back)):
+        if not np.array_equal(out, shard.astype(out.dtype)):
+            return f"rank {rank} did not get its shard back"
+    return None
+
+
 def _bidirectional(ctx) -> bool:
     return bool(_params(ctx).get("bidirectional", False))
 
@@ -68,6 +118,10 @@ def _causal(ctx) -> bool:
 PROPERTIES = {
     "final-steps-are-h_n": (final_steps_are_h_n, lambda ctx: True),
     "end-padding-keeps-valid-steps": (end_padding_keeps_valid_steps, _causal),
+    "same-on-every-rank": (same_on_every_rank, lambda ctx: True),
+    "reduce-scatter-is-all-reduce-sliced": (reduce_scatter_is_all_reduce_sliced, lambda ctx: True),
+    "all-gather-slices-to-the-shard": (all_gather_slices_to_the_shard, lambda ctx: True),
+    "all-to-all-twice-is-identity": (all_to_all_twice_is_identity, lambda ctx: True),
 }
 
 

@@ -62,11 +62,19 @@ class Context:
     def run(self, inputs: dict, tree=None):
         """The adapter's result as (NumPy array, dtype name, part shapes): a result of several
         parts comes back flat, with their shapes; a single array with None."""
+        if self.spec.collective and tree is None:
+            outputs = self.collective(self.spec.collective, list(inputs["shards"]), **self.spec.params)
+            return np.stack(outputs), outputs[0].dtype.name, None
         out = self.evaluate(self.tensors(inputs), tree, flat=False)
         if isinstance(out, tuple):
             parts = [self.adapter.to_numpy(p) for p in out]
             return flatten(parts), self.adapter.dtype_of(out[0]), shapes_of(parts)
         return self.adapter.to_numpy(out), self.adapter.dtype_of(out), None
+
+    def collective(self, name: str, shards: list, **params) -> list:
+        """The adapter's collective on these shards (in the dtype under test), rank by rank."""
+        return self.adapter.collective(name, [np.asarray(s).astype(self.dtype) for s in shards], device=self.device,
+                                       **params)
 
     def run_parts(self, inputs: dict) -> list:
         """The adapter's result as a list of NumPy arrays, one per part."""
@@ -97,9 +105,18 @@ class Context:
 
     def oracle_parts(self, inputs: dict, fixed=None, tree=None):
         """The reference value as the op returns it: an array, or a tuple of parts."""
-        exact = {k: _wide(v) for k, v in inputs.items()}
+        exact = {k: widen(v) for k, v in inputs.items()}
+        if self.spec.collective:
+            return np.stack(ORACLE.collective(self.spec.collective, list(exact["shards"]), **self.spec.params))
         wide = "float64" if compare.is_float(self.dtype) else "int64"
         return expr.evaluate(tree or self.spec.tree, exact, _caller(ORACLE, wide), _wide_constant, fixed)
+
+    def error_bound(self, inputs: dict):
+        """The a-priori error bound of this case (None where there is none)."""
+        wide = {k: widen(v) for k, v in inputs.items()}
+        if self.spec.collective:
+            return compare.collective_bound(self.spec.collective, self.spec.params, wide["shards"], self.result_dtype)
+        return compare.error_bound(self.spec.tree, wide, self.result_dtype)
 
     @property
     def part_names(self) -> tuple:
@@ -191,8 +208,7 @@ def _judge(ctx, case, inputs, expect, raised, actual, actual_dtype, shapes) -> O
         return Outcome("fail", case, f"shapes {_named(ctx, shapes)}, expected {_named(ctx, shapes_of(reference))}",
                        inputs=inputs)
     expected = flatten(reference)
-    bound = compare.error_bound(ctx.spec.tree, {k: _wide(v) for k, v in inputs.items()}, ctx.result_dtype)
-    allowed = compare.allowed_error(expected, ctx.result_dtype, bound, _tolerance(ctx))
+    allowed = compare.allowed_error(expected, ctx.result_dtype, ctx.error_bound(inputs), _tolerance(ctx))
     result = compare.compare(expected, actual, ctx.result_dtype, allowed, actual_dtype)
     if shapes is not None and result.worst:
         result.worst = _part_index(ctx, result.worst[0], shapes)
@@ -270,7 +286,7 @@ def _apply_difference(outcome, diff, raised, actual, actual_dtype, ctx) -> Outco
 def check_gradient(ctx: Context, case: str, inputs: dict, rng: np.random.Generator) -> Outcome:
     """The adapter's reverse-mode gradient against central finite differences of the reference."""
     wrt = ctx.spec.wrt
-    wide = {k: _wide(v) for k, v in inputs.items()}
+    wide = {k: widen(v) for k, v in inputs.items()}
     out = np.asarray(ctx.oracle(inputs))
     size_in = sum(inputs[n].size for n in wrt)
     f = ctx.fixed_oracle(inputs)
@@ -420,7 +436,7 @@ def _tolerance(ctx) -> dict:
     return ctx.spec.data.get("tolerance", {}).get(ctx.dtype, {})
 
 
-def _wide(v: np.ndarray) -> np.ndarray:
+def widen(v: np.ndarray) -> np.ndarray:
     v = np.asarray(v)
     return v if v.dtype.kind == "b" else v.astype(np.float64 if v.dtype.kind == "f" else np.int64)
 

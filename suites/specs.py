@@ -39,6 +39,15 @@ class Spec:
         return f"{self.area}/{self.id}"
 
     @property
+    def collective(self) -> str | None:
+        """The collective's name, for a spec of one (its single arg is the stacked shards)."""
+        return self.data.get("collective")
+
+    @property
+    def params(self) -> dict:
+        return self.data.get("params", {})
+
+    @property
     def derived(self) -> list:
         """Inputs made from the spec rather than listed in its args: an LSTM's initial state and
         weights (PyTorch names), whose shapes follow from x and the spec's `lstm` block."""
@@ -144,7 +153,9 @@ def _validate(data, node, path):
 def _build(path, raw, node, i, where) -> Spec:
     args = raw["args"]
     try:
-        if "lstm" in raw:
+        if "collective" in raw:
+            tree = _collective_args(raw, where)
+        elif "lstm" in raw:
             tree = _lstm_call(raw, where)
         elif "op" in raw:
             tree = expr.call(raw["op"], args, raw.get("params", {}))
@@ -215,6 +226,16 @@ def _check_benchmark(block, args, params, where):
             if len(block["dims"].get(name, shape)) != len(shape):
                 raise SpecError(f"{where('benchmark', 'sizes', j, 'inputs', name)}: {len(shape)} axes, but dims "
                                 f"names {len(block['dims'][name])}")
+
+
+def _collective_args(raw, where):
+    """A collective spec has no expression: its one arg is the shards, stacked on a rank axis."""
+    if raw["args"] != ["shards"]:
+        raise SpecError(f"{where('args')}: a collective spec takes args: [shards] (shard r at index r)")
+    for key in ("expand", "gradient", "equals", "hypothesis", "lstm"):
+        if key in raw:
+            raise SpecError(f"{where(key)}: not available for collectives (hypothesis goes under `shards`)")
+    return None
 
 
 def _lstm_call(raw, where):

@@ -88,6 +88,23 @@ def spec_inputs(spec, dtype: str):
     return case()
 
 
+def collective_shards(spec, dtype: str):
+    """A strategy for a collective's case: a world size from the spec's list, one shard shape
+    (its `divisible` axes a multiple of the world size), a shard per rank stacked on axis 0."""
+    block = spec.data["shards"]
+
+    @st.composite
+    def case(draw):
+        world = draw(st.sampled_from(block.get("world_sizes", [2, 4])))
+        ndim = draw(st.integers(block.get("min_dims", 1), block.get("max_dims", 3)))
+        sides = [draw(st.integers(1, block.get("max_side", 4))) for _ in range(ndim)]
+        shape = [side * world if axis in block.get("divisible", []) else side for axis, side in enumerate(sides)]
+        magnitude = draw(st.sampled_from(magnitudes(block, dtype)))
+        return {"shards": draw(array(dtype, (world, *shape), magnitude))}
+
+    return case()
+
+
 def derived_inputs(spec, values: dict) -> dict:
     """name -> (shape, bound) of the inputs the spec derives from its args (an LSTM's state and
     weights): weights in [-1/sqrt(H), 1/sqrt(H)], torch.nn.LSTM's initialisation; states in [-1, 1]."""
