@@ -274,6 +274,25 @@ def lstm_suffix(layer: int, direction: int) -> str:
     return f"_l{layer}" + ("_reverse" if direction else "")
 
 
+def stacked_lstm(seq, num_layers: int, bidirectional: bool, direction, concat):
+    """torch.nn.LSTM's stacking, which every LSTM adapter shares: layer l + 1 reads layer l's
+    outputs with both directions side by side (`concat`), and h_n, c_n list the final states in
+    the order layer * D + direction. `direction(seq, layer, d, k)` runs one direction of one
+    layer (k its index into h0, c0) and returns (out, h, c), out in forward time order.
+    Returns the last layer's outputs and the lists h_n, c_n."""
+    directions = 2 if bidirectional else 1
+    h_n, c_n = [], []
+    for layer in range(num_layers):
+        outputs = []
+        for d in range(directions):
+            out, h, c = direction(seq, layer, d, layer * directions + d)
+            outputs.append(out)
+            h_n.append(h)
+            c_n.append(c)
+        seq = outputs[0] if directions == 1 else concat(outputs)
+    return seq, h_n, c_n
+
+
 def lstm_param_shapes(input_size: int, hidden: int, num_layers: int = 1, bidirectional: bool = False) -> dict:
     """torch.nn.LSTM's parameters, name -> shape, in its order: layer l reads layer l - 1's
     outputs, both directions side by side (D * hidden features)."""

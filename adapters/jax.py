@@ -3,7 +3,16 @@ jax.shard_map over world_size devices in a worker process (XLA's host device cou
 import functools
 
 from adapters import workers
-from adapters.base import Adapter, Unsupported, as_tuple, conv_padding, index_grids, leading_block, lstm_suffix
+from adapters.base import (
+    Adapter,
+    Unsupported,
+    as_tuple,
+    conv_padding,
+    index_grids,
+    leading_block,
+    lstm_suffix,
+    stacked_lstm,
+)
 
 
 class JaxAdapter(Adapter):
@@ -249,21 +258,17 @@ def _flax_lstm(num_layers: int, bidirectional: bool, batch_first: bool):
     def forward(x, h0, c0, params):
         hidden = params["weight_hh_l0"].shape[1]
         seq = x if batch_first else jnp.swapaxes(x, 0, 1)  # nn.RNN scans axis 1
-        directions = 2 if bidirectional else 1
-        h_n, c_n = [], []
-        for layer in range(num_layers):
-            outputs = []
-            for d in range(directions):
-                k = layer * directions + d
-                rnn = nn.RNN(nn.LSTMCell(hidden, dtype=x.dtype, param_dtype=x.dtype), return_carry=True,
-                             reverse=bool(d), keep_order=True)
-                weights = flax_lstm_params(params, lstm_suffix(layer, d))
-                carry = None if h0 is None else (c0[k], h0[k])
-                (c, h), out = rnn.apply({"params": {"cell": weights}}, seq, initial_carry=carry)
-                outputs.append(out)
-                h_n.append(h)
-                c_n.append(c)
-            seq = outputs[0] if directions == 1 else jnp.concatenate(outputs, axis=-1)
+
+        def direction(seq, layer, d, k):
+            rnn = nn.RNN(nn.LSTMCell(hidden, dtype=x.dtype, param_dtype=x.dtype), return_carry=True,
+                         reverse=bool(d), keep_order=True)
+            weights = flax_lstm_params(params, lstm_suffix(layer, d))
+            carry = None if h0 is None else (c0[k], h0[k])
+            (c, h), out = rnn.apply({"params": {"cell": weights}}, seq, initial_carry=carry)
+            return out, h, c
+
+        seq, h_n, c_n = stacked_lstm(seq, num_layers, bidirectional, direction,
+                                     lambda outs: jnp.concatenate(outs, axis=-1))
         return (seq if batch_first else jnp.swapaxes(seq, 0, 1)), jnp.stack(h_n), jnp.stack(c_n)
 
     return jax.jit(forward)

@@ -7,7 +7,7 @@ differences of this oracle instead (suites/gradients.py).
 """
 import numpy as np
 
-from adapters.base import Adapter, Unsupported, lift_1d, lstm_suffix
+from adapters.base import Adapter, Unsupported, lift_1d, lstm_suffix, stacked_lstm
 
 
 class ReferenceAdapter(Adapter):
@@ -228,24 +228,21 @@ class ReferenceAdapter(Adapter):
         directions = 2 if bidirectional else 1
         if h0 is None:  # "Defaults to zeros if not provided"
             h0 = c0 = np.zeros((num_layers * directions, seq.shape[1], params["weight_hh_l0"].shape[1]), seq.dtype)
-        h_n, c_n = [], []
-        for layer in range(num_layers):
-            outputs = []
-            for d in range(directions):
-                suffix = lstm_suffix(layer, d)
-                w_ih, w_hh, b_ih, b_hh = (params[f"{name}{suffix}"] for name in
-                                          ("weight_ih", "weight_hh", "bias_ih", "bias_hh"))
-                h, c = h0[layer * directions + d], c0[layer * directions + d]
-                out = np.zeros(seq.shape[:2] + (w_hh.shape[1],), dtype=seq.dtype)
-                for t in (reversed(range(len(seq))) if d else range(len(seq))):
-                    i, f, g, o = np.split(seq[t] @ w_ih.T + b_ih + h @ w_hh.T + b_hh, 4, axis=-1)
-                    c = self.sigmoid(f) * c + self.sigmoid(i) * np.tanh(g)
-                    h = self.sigmoid(o) * np.tanh(c)
-                    out[t] = h
-                outputs.append(out)
-                h_n.append(h)
-                c_n.append(c)
-            seq = np.concatenate(outputs, axis=-1)
+
+        def direction(seq, layer, d, k):
+            w_ih, w_hh, b_ih, b_hh = (params[f"{name}{lstm_suffix(layer, d)}"] for name in
+                                      ("weight_ih", "weight_hh", "bias_ih", "bias_hh"))
+            h, c = h0[k], c0[k]
+            out = np.zeros(seq.shape[:2] + (w_hh.shape[1],), dtype=seq.dtype)
+            for t in (reversed(range(len(seq))) if d else range(len(seq))):
+                i, f, g, o = np.split(seq[t] @ w_ih.T + b_ih + h @ w_hh.T + b_hh, 4, axis=-1)
+                c = self.sigmoid(f) * c + self.sigmoid(i) * np.tanh(g)
+                h = self.sigmoid(o) * np.tanh(c)
+                out[t] = h
+            return out, h, c
+
+        seq, h_n, c_n = stacked_lstm(seq, num_layers, bidirectional, direction,
+                                     lambda outs: np.concatenate(outs, axis=-1))
         return (np.swapaxes(seq, 0, 1) if batch_first else seq), np.stack(h_n), np.stack(c_n)
 
     def collective(self, name, shards, device="cpu", **params):

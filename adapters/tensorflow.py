@@ -5,7 +5,17 @@ devices, through the replica context."""
 import os
 
 from adapters import workers
-from adapters.base import Adapter, Unsupported, as_tuple, conv_padding, index_grids, leading_block, lift_1d, lstm_suffix
+from adapters.base import (
+    Adapter,
+    Unsupported,
+    as_tuple,
+    conv_padding,
+    index_grids,
+    leading_block,
+    lift_1d,
+    lstm_suffix,
+    stacked_lstm,
+)
 
 
 class TensorFlowAdapter(Adapter):
@@ -199,24 +209,19 @@ class TensorFlowAdapter(Adapter):
         tf = self.tf
         hidden = params["weight_hh_l0"].shape[1]
         seq = x if batch_first else tf.transpose(x, [1, 0, 2])
-        directions = 2 if bidirectional else 1
-        h_n, c_n = [], []
-        for layer in range(num_layers):
-            outputs = []
-            for d in range(directions):
-                k = layer * directions + d
-                # one Keras LSTM per direction, as keras.layers.Bidirectional builds them; go_backwards
-                # returns the outputs in reversed time order
-                cell = tf.keras.layers.LSTM(hidden, return_sequences=True, return_state=True, go_backwards=bool(d),
-                                            dtype=x.dtype.name)
-                cell.build(seq.shape)
-                weights = keras_lstm_weights(params, lstm_suffix(layer, d))
-                state = None if h0 is None else [h0[k], c0[k]]  # None: Keras' zero initial state
-                (out, h, c), _ = cell.stateless_call(weights, cell.non_trainable_variables, seq, initial_state=state)
-                outputs.append(tf.reverse(out, [1]) if d else out)
-                h_n.append(h)
-                c_n.append(c)
-            seq = outputs[0] if directions == 1 else tf.concat(outputs, -1)
+
+        def direction(seq, layer, d, k):
+            # one Keras LSTM per direction, as keras.layers.Bidirectional builds them; go_backwards
+            # returns the outputs in reversed time order
+            cell = tf.keras.layers.LSTM(hidden, return_sequences=True, return_state=True, go_backwards=bool(d),
+                                        dtype=x.dtype.name)
+            cell.build(seq.shape)
+            weights = keras_lstm_weights(params, lstm_suffix(layer, d))
+            state = None if h0 is None else [h0[k], c0[k]]  # None: Keras' zero initial state
+            (out, h, c), _ = cell.stateless_call(weights, cell.non_trainable_variables, seq, initial_state=state)
+            return (tf.reverse(out, [1]) if d else out), h, c
+
+        seq, h_n, c_n = stacked_lstm(seq, num_layers, bidirectional, direction, lambda outs: tf.concat(outs, -1))
         return (seq if batch_first else tf.transpose(seq, [1, 0, 2])), tf.stack(h_n), tf.stack(c_n)
 
     def conv2d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):

@@ -285,14 +285,20 @@ def _all_gather(x, dist, axis=0, tiled=False):
     return torch.cat(gathered, axis) if tiled else torch.stack(gathered, axis)
 
 
+def _to_dim0(x, axis, world):
+    """x with `axis` moved to dim 0, where torch.distributed splits into one block per rank."""
+    moved = x.movedim(axis, 0).contiguous()
+    if moved.shape[0] % world:
+        raise ValueError(f"axis {axis} of size {moved.shape[0]} does not split into {world} equal blocks")
+    return moved
+
+
 def _reduce_scatter(x, dist, axis=0, op="sum"):
     """reduce_scatter_single scatters along dim 0: the axis is moved there and back."""
     import torch
 
     world = dist.get_world_size()
-    moved = x.movedim(axis, 0).contiguous()
-    if moved.shape[0] % world:
-        raise ValueError(f"axis {axis} of size {moved.shape[0]} does not split into {world} equal blocks")
+    moved = _to_dim0(x, axis, world)
     out = torch.empty((moved.shape[0] // world, *moved.shape[1:]), dtype=x.dtype, device=x.device)
     dist.reduce_scatter_single(out, moved, op=_reduce_op(dist, op))
     return out.movedim(0, axis)
@@ -304,9 +310,7 @@ def _all_to_all(x, dist, split_axis, concat_axis):
     import torch
 
     world = dist.get_world_size()
-    moved = x.movedim(split_axis, 0).contiguous()
-    if moved.shape[0] % world:
-        raise ValueError(f"axis {split_axis} of size {moved.shape[0]} does not split into {world} equal blocks")
+    moved = _to_dim0(x, split_axis, world)
     out = torch.empty_like(moved)
     dist.all_to_all_single(out, moved)
     return torch.cat([block.movedim(0, split_axis) for block in out.chunk(world, 0)], concat_axis)

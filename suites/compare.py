@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from adapters.reference import ReferenceAdapter
+from adapters.reference import Collectives, ReferenceAdapter
 from suites import expr
 
 # Binary formats: explicit mantissa bits and the exponent of the smallest normal number.
@@ -186,8 +186,6 @@ def collective_bound(name: str, params: dict, shards: np.ndarray, dtype: str):
     op = params.get("op", "sum")
     if name not in ("all_reduce", "reduce_scatter") or op == "max":
         return np.float64(0.0)
-    from adapters.reference import Collectives
-
     n = len(shards)
     magnitude = np.stack(getattr(Collectives, name)(list(np.abs(shards)), **params))
     return gamma(n + (op == "mean"), dtype) * magnitude + n * tiny(dtype)

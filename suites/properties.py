@@ -19,11 +19,11 @@ def final_steps_are_h_n(ctx, inputs, parts):
     bidirectional, the reverse half of its first step (where the reverse pass ends) is h_n[-1]."""
     output, h_n, _ = parts
     hidden = h_n.shape[-1]
-    steps = output if not _params(ctx).get("batch_first", True) else np.swapaxes(output, 0, 1)
+    steps = output if not ctx.spec.params.get("batch_first", True) else np.swapaxes(output, 0, 1)
     pairs = [("output[last step, :H]", steps[-1, ..., :hidden], h_n[-2 if _bidirectional(ctx) else -1])]
     if _bidirectional(ctx):
         pairs.append(("output[first step, H:]", steps[0, ..., hidden:], h_n[-1]))
-    for what, value, final in pairs if steps.shape[0] else []:
+    for what, value, final in pairs:
         result = compare.compare(final, value, ctx.dtype)
         if not result.ok:
             return f"{what} != its h_n: {result.summary()}"
@@ -36,14 +36,14 @@ def end_padding_keeps_valid_steps(ctx, inputs, parts):
     future into every step, so there it does not apply."""
     output, h_n = parts[0], parts[1]
     hidden = h_n.shape[-1]
-    time_axis = 1 if _params(ctx).get("batch_first", True) else 0
+    time_axis = 1 if ctx.spec.params.get("batch_first", True) else 0
     x = inputs["x"]
     widths = [(0, 0)] * x.ndim
     widths[time_axis] = (0, END_PADDING)
     longer = ctx.run_parts({**inputs, "x": np.pad(x, widths)})[0]
     valid = np.take(longer, np.arange(x.shape[time_axis]), axis=time_axis)[..., :hidden]
     forward = output[..., :hidden]
-    allowed = compare.allowed_error(forward.astype(np.float64), ctx.dtype, tolerance=_tolerance(ctx))
+    allowed = compare.allowed_error(forward.astype(np.float64), ctx.dtype, tolerance=ctx.tolerance)
     result = compare.compare(forward, valid, ctx.dtype, allowed)
     return None if result.ok else f"padding with {END_PADDING} zero steps changed the valid outputs: {result.summary()}"
 
@@ -98,20 +98,12 @@ def all_to_all_twice_is_identity(ctx, inputs, parts):
 
 
 def _bidirectional(ctx) -> bool:
-    return bool(_params(ctx).get("bidirectional", False))
-
-
-def _params(ctx) -> dict:
-    return ctx.spec.data.get("params", {})
-
-
-def _tolerance(ctx) -> dict:
-    return ctx.spec.data.get("tolerance", {}).get(ctx.dtype, {})
+    return bool(ctx.spec.params.get("bidirectional", False))
 
 
 def _causal(ctx) -> bool:
     """Whether each forward output depends on the past only: not so for stacked bidirectional layers."""
-    return not _bidirectional(ctx) or _params(ctx).get("num_layers", 1) == 1
+    return not _bidirectional(ctx) or ctx.spec.params.get("num_layers", 1) == 1
 
 
 # name -> (check, where it applies)

@@ -56,6 +56,11 @@ class Context:
         return value.dtype.name if value.dtype.kind in "biu" and compare.is_float(self.dtype) else self.dtype
 
     @property
+    def tolerance(self) -> dict:
+        """The spec's own rtol / atol / ulp for the dtype under test."""
+        return self.spec.data.get("tolerance", {}).get(self.dtype, {})
+
+    @property
     def result_dtype(self) -> str:
         return self.spec.data.get("result_dtype", self.dtype)
 
@@ -208,7 +213,7 @@ def _judge(ctx, case, inputs, expect, raised, actual, actual_dtype, shapes) -> O
         return Outcome("fail", case, f"shapes {_named(ctx, shapes)}, expected {_named(ctx, shapes_of(reference))}",
                        inputs=inputs)
     expected = flatten(reference)
-    allowed = compare.allowed_error(expected, ctx.result_dtype, ctx.error_bound(inputs), _tolerance(ctx))
+    allowed = compare.allowed_error(expected, ctx.result_dtype, ctx.error_bound(inputs), ctx.tolerance)
     result = compare.compare(expected, actual, ctx.result_dtype, allowed, actual_dtype)
     if shapes is not None and result.worst:
         result.worst = _part_index(ctx, result.worst[0], shapes)
@@ -248,7 +253,7 @@ def _metamorphic(ctx, case, inputs, actual, result) -> Outcome:
     except Exception as exc:
         return Outcome("error", case, f"the property's `equals` fails: {_one_line(exc)}", inputs=inputs)
     allowed = compare.allowed_error(other.astype(np.float64) if compare.is_float(ctx.result_dtype) else other,
-                                    ctx.result_dtype, tolerance=_tolerance(ctx))
+                                    ctx.result_dtype, tolerance=ctx.tolerance)
     relation = compare.compare(other, actual, ctx.result_dtype, allowed, other_dtype)
     if not relation.ok:
         return Outcome("fail", case, f"the property {ctx.spec.data['expr']} == {ctx.spec.data['equals']} fails: "
@@ -405,7 +410,7 @@ def _allowed(ctx, wide, out_size, scale):
     """gamma_n times the derivative's magnitude, n being the value's roundings plus the
     cotangent's reduction; DEFAULT_ULPS ulp-like norm-wise slack where no bound exists; plus the
     spec's own rtol (relative to that magnitude) and atol."""
-    tolerance = _tolerance(ctx)
+    tolerance = ctx.tolerance
     spec_allowed = tolerance.get("atol", 0.0) + tolerance.get("rtol", 0.0) * scale
     bound = compare.sum_product_bound(ctx.spec.tree, wide)
     if bound is None:
@@ -430,10 +435,6 @@ def _returned(actual) -> str:
 def _worst(results):
     failing = [r for r in results if not r.ok]
     return failing[0] if failing else max(results, key=lambda r: r.max_rel_err or 0.0)
-
-
-def _tolerance(ctx) -> dict:
-    return ctx.spec.data.get("tolerance", {}).get(ctx.dtype, {})
 
 
 def widen(v: np.ndarray) -> np.ndarray:
