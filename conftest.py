@@ -39,6 +39,10 @@ def pytest_addoption(parser):
     group.addoption("--spec", default=None, help="a spec file or folder (default: specs/)")
     group.addoption("--results-dir", default=None,
                     help="where result JSON lines go (default: results/<timestamp>/)")
+    group.addoption("--threads", type=int, default=None,
+                    help="benchmarks: threads for every framework (default: every usable CPU)")
+    group.addoption("--bench-filter", default=None, metavar="KEY=GLOB,...",
+                    help="benchmarks: keep workloads whose area, spec, size, adapter, dtype, mode, pass match")
 
 
 def pytest_configure(config):

@@ -96,3 +96,8 @@ def get(name: str) -> Adapter:
     if name not in _instances:
         _instances[name] = cls()
     return _instances[name]
+
+
+def loaded() -> list[str]:
+    """The adapters this process has made ready (their frameworks are imported)."""
+    return sorted(_instances)

@@ -69,6 +69,35 @@ class Adapter:
     def sync(self, x) -> None:
         """Block until x is computed (benchmarks time the work, not its dispatch)."""
 
+    def stage(self, fn):
+        """fn as the framework's users run a whole function in conformance checks: as it is for
+        eager frameworks; JAX returns jax.jit(fn), one compilation per case instead of one per
+        primitive and shape (eager JAX compiles each primitive anew for every shape it meets)."""
+        return fn
+
+    def compile(self, fn):
+        """fn compiled by the framework's compiler (torch.compile, jax.jit, tf.function with XLA),
+        for the benchmarks' compiled mode; calls take and return the adapter's tensors."""
+        self.unsupported("compile")
+
+    def compile_grad(self, fn, wrt: list):
+        """A compiled reverse pass, (args, cotangent) -> (value, gradients), as the framework's
+        users compile a training step: here the whole step (jax.jit, tf.function); torch compiles
+        the forward and lets autograd run the backward that torch.compile made for it."""
+        return self.compile(lambda args, cotangent: self.grad(fn, args, wrt, cotangent))
+
+    def set_threads(self, threads: int) -> None:
+        """Use `threads` threads for intra-op work where the framework has a call for it (the
+        benchmark harness also pins the process to that many CPUs before any framework loads)."""
+
+    def reset_peak_memory(self, device: str) -> None:
+        """Start a new peak-memory window on a GPU device (CPU peaks are the process's RSS)."""
+
+    def peak_memory(self, device: str) -> int | None:
+        """Bytes the framework allocated at most on a GPU device since reset_peak_memory; None
+        where it cannot tell (and on CPU)."""
+        return None
+
     # -- linear algebra -----------------------------------------------------------------------
     def matmul(self, a, b):
         """NumPy matmul semantics: 1-D operands promoted and the added axis removed, batch broadcast."""
@@ -234,6 +263,16 @@ class Adapter:
         """Run collective `name` on len(shards) real workers or devices of kind `device`, shard r
         on rank r; returns the NumPy outputs in rank order."""
         self.unsupported(f"collective {name}")
+
+    def collective_grad(self, name, shards, cotangents, device="cpu", **params):
+        """The reverse pass of collective `name` through the framework's own autodiff: rank r's
+        output cotangent is cotangents[r]; returns each rank's input gradient, in rank order."""
+        self.unsupported(f"the gradient of collective {name}")
+
+    def time_collective(self, name, shards, rounds: int, device="cpu", **params) -> list:
+        """Seconds per call of collective `name`, measured `rounds` times inside the workers
+        after a warm-up, the device synced in the timed region; per round the slowest rank's."""
+        self.unsupported(f"timing collective {name}")
 
 
 def index_grids(index_shape, axis) -> list:

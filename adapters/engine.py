@@ -1,6 +1,9 @@
 """Parity's in-house engine (engine/): NumPy arrays on the tape, reverse mode by Tensor.backward."""
+import functools
+
 import numpy as np
 
+from adapters import workers
 from adapters.base import Adapter, Unsupported
 
 
@@ -173,6 +176,23 @@ class EngineAdapter(Adapter):
             raise Unsupported(f"the engine's simulated mesh has no collective {name!r}")
         outputs = self.collectives.COLLECTIVES[name]([self.engine.Tensor(s) for s in shards], **params)
         return [o.numpy() for o in outputs]
+
+    def collective_grad(self, name, shards, cotangents, device="cpu", **params):
+        """The tape's reverse pass through the simulated mesh: sum_r <output_r, cotangent_r>."""
+        if name not in self.collectives.COLLECTIVES:
+            raise Unsupported(f"the engine's simulated mesh has no collective {name!r}")
+        leaves = [self.engine.Tensor(s, requires_grad=True) for s in shards]
+        outputs = self.collectives.COLLECTIVES[name](leaves, **params)
+        ops = self.ops
+        products = [ops.sum(ops.mul(o, self.engine.Tensor(c))) for o, c in zip(outputs, cotangents)]
+        functools.reduce(ops.add, products).backward()
+        return [np.zeros_like(s) if leaf.grad is None else np.asarray(leaf.grad) for leaf, s in zip(leaves, shards)]
+
+    def time_collective(self, name, shards, rounds, device="cpu", **params):
+        if name not in self.collectives.COLLECTIVES:
+            raise Unsupported(f"the engine's simulated mesh has no collective {name!r}")
+        tensors = [self.engine.Tensor(s) for s in shards]
+        return workers.time_rounds(lambda: self.collectives.COLLECTIVES[name](tensors, **params), rounds)
 
     def grad(self, fn, args, wrt, cotangent):
         if not all(args[n].dtype.kind == "f" for n in wrt):

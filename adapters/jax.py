@@ -60,6 +60,12 @@ class JaxAdapter(Adapter):
     def sync(self, x):
         x.block_until_ready()
 
+    def stage(self, fn):
+        return self.jax.jit(fn)
+
+    def compile(self, fn):
+        return self.jax.jit(fn)
+
     def matmul(self, a, b):
         return self.jnp.matmul(a, b)
 
@@ -229,7 +235,28 @@ class JaxAdapter(Adapter):
                               "all_gather or ppermute, written by the user)")
         if name == "reduce_scatter" and params.get("op", "sum") != "sum":
             raise Unsupported("jax.lax.psum_scatter sums; there is no max or mean scatter")
-        return workers.pool("adapters.jax", len(shards), 1, {"device": device}).call(name, shards, params)
+        return self._pool(len(shards), device).call(name, shards, params)
+
+    def collective_grad(self, name, shards, cotangents, device="cpu", **params):
+        if name not in JAX_COLLECTIVES or (name == "all_reduce" and params.get("op", "sum") == "max"):
+            raise Unsupported(f"jax defines no transpose for {name} {params.get('op', '')}".strip())
+        return self._pool(len(shards), device).call(name, shards, params, cotangents=cotangents)
+
+    def time_collective(self, name, shards, rounds, device="cpu", **params):
+        if name not in JAX_COLLECTIVES:
+            raise Unsupported(f"jax.lax has no {name} collective")
+        return workers.slowest(self._pool(len(shards), device).call(name, shards, params, rounds=rounds))
+
+    def _pool(self, world, device):
+        return workers.pool("adapters.jax", world, 1, {"device": device})
+
+    def reset_peak_memory(self, device):
+        pass  # XLA keeps one peak per device for the process; it cannot be reset
+
+    def peak_memory(self, device):
+        if device == "cpu":
+            return None
+        return self._device(device).memory_stats().get("peak_bytes_in_use")
 
     def grad(self, fn, args, wrt, cotangent):
         if not all(self.jnp.issubdtype(args[n].dtype, self.jnp.inexact) for n in wrt):
@@ -297,6 +324,7 @@ def flax_lstm_params(params: dict, suffix: str) -> dict:
 def collective_worker(rank, world_size, announce, device="cpu"):
     """A 1-D mesh over world_size devices; each request runs jax.shard_map of the lax collective,
     shard r on device r. On CPU the devices are XLA host devices, counted before jax is imported."""
+    import json
     import os
 
     if device == "cpu":
@@ -313,12 +341,27 @@ def collective_worker(rank, world_size, announce, device="cpu"):
     mesh = Mesh(np.array(devices[:world_size]), ("ranks",))
     spec = PartitionSpec("ranks")
 
-    def serve(name, shards, params):
-        collective = JAX_COLLECTIVES[name]
-        run = jax.jit(jax.shard_map(lambda block: collective(block[0], "ranks", **params)[None], mesh=mesh,
-                                    in_specs=spec, out_specs=spec))
-        out = run(jax.device_put(np.stack(shards), NamedSharding(mesh, spec)))
-        return list(np.asarray(out))
+    def put(arrays):
+        return jax.device_put(np.stack(arrays), NamedSharding(mesh, spec))
+
+    @functools.cache
+    def compiled(name, frozen_params):
+        """The jitted shard_map of one collective and its vjp (jax.vjp of the shard_map: psum's
+        transpose, all_gather's psum_scatter), made once: jit's cache then serves every call of
+        the same shapes."""
+        params = json.loads(frozen_params)
+        mapped = jax.shard_map(lambda block: JAX_COLLECTIVES[name](block[0], "ranks", **params)[None], mesh=mesh,
+                               in_specs=spec, out_specs=spec)
+        return jax.jit(mapped), jax.jit(lambda x, c: jax.vjp(mapped, x)[1](c)[0])
+
+    def serve(name, shards, params, cotangents=None, rounds=0):
+        run, pullback = compiled(name, json.dumps(params, sort_keys=True))
+        if cotangents is not None:
+            return list(np.asarray(pullback(put(shards), put(cotangents))))
+        x = put(shards)
+        if rounds:
+            return [workers.time_rounds(lambda: run(x).block_until_ready(), rounds)]
+        return list(np.asarray(run(x)))
 
     return serve
 

@@ -2,6 +2,8 @@
 for gradients, cpu and gpu devices. Ops are placed by a tf.device scope, not by their inputs.
 Collectives run in a worker process under tf.distribute.MirroredStrategy over world_size logical
 devices, through the replica context."""
+import functools
+import json
 import os
 
 from adapters import workers
@@ -240,12 +242,40 @@ class TensorFlowAdapter(Adapter):
                           lift_1d(dilation, 1), groups)
         return out[:, :, 0]
 
-    def collective(self, name, shards, device="cpu", **params):
+    def collective_supported(self, name, params):
         if name not in TF_COLLECTIVES:
             raise Unsupported(f"tf.distribute's replica context has no {name} (it offers all_reduce and all_gather)")
         if name == "all_reduce" and params.get("op", "sum") not in ("sum", "mean"):
             raise Unsupported("tf.distribute.ReduceOp has SUM and MEAN only")
-        return workers.pool("adapters.tensorflow", len(shards), 1, {"device": device}).call(name, shards, params)
+
+    def collective(self, name, shards, device="cpu", **params):
+        self.collective_supported(name, params)
+        return self._pool(len(shards), device).call(name, shards, params)
+
+    def collective_grad(self, name, shards, cotangents, device="cpu", **params):
+        self.collective_supported(name, params)
+        return self._pool(len(shards), device).call(name, shards, params, cotangents=cotangents)
+
+    def time_collective(self, name, shards, rounds, device="cpu", **params):
+        self.collective_supported(name, params)
+        return workers.slowest(self._pool(len(shards), device).call(name, shards, params, rounds=rounds))
+
+    def _pool(self, world, device):
+        return workers.pool("adapters.tensorflow", world, 1, {"device": device})
+
+    def compile(self, fn):
+        return self.tf.function(fn, jit_compile=True)
+
+    def set_threads(self, threads):
+        self.tf.config.threading.set_intra_op_parallelism_threads(threads)
+        self.tf.config.threading.set_inter_op_parallelism_threads(threads)
+
+    def reset_peak_memory(self, device):
+        if device != "cpu":
+            self.tf.config.experimental.reset_memory_stats(device.upper())
+
+    def peak_memory(self, device):
+        return None if device == "cpu" else self.tf.config.experimental.get_memory_info(device.upper())["peak"]
 
     def grad(self, fn, args, wrt, cotangent):
         if not all(args[n].dtype.is_floating for n in wrt):
@@ -289,14 +319,46 @@ def collective_worker(rank, world_size, announce, device="cpu"):
         raise RuntimeError(f"{world_size} devices needed, {len(names)} visible")
     strategy = tf.distribute.MirroredStrategy(names)
 
-    def serve(name, shards, params):
-        values = strategy.experimental_distribute_values_from_function(
-            lambda ctx: tf.constant(shards[ctx.replica_id_in_sync_group]))
-        collective = TF_COLLECTIVES[name]
-        out = strategy.run(lambda v: collective(tf.distribute.get_replica_context(), v, **params), args=(values,))
-        return [t.numpy() for t in strategy.experimental_local_results(out)]
+    def distribute(arrays):
+        return strategy.experimental_distribute_values_from_function(
+            lambda ctx: tf.constant(arrays[ctx.replica_id_in_sync_group]))
+
+    @functools.cache
+    def steps(name, frozen_params):
+        """The collective's forward and reverse steps, strategy.run inside tf.function as the
+        MirroredStrategy guide runs steps; made once, so each traces once per input shape."""
+        params = json.loads(frozen_params)
+
+        def forward(v):
+            return TF_COLLECTIVES[name](tf.distribute.get_replica_context(), v, **params)
+
+        def backward(v, c):
+            with tf.GradientTape() as tape:
+                tape.watch(v)
+                y = forward(v)
+            return tape.gradient(y, v, output_gradients=c)
+
+        return (tf.function(lambda v: strategy.run(forward, args=(v,))),
+                tf.function(lambda v, c: strategy.run(backward, args=(v, c))))
+
+    def serve(name, shards, params, cotangents=None, rounds=0):
+        forward, backward = steps(name, json.dumps(params, sort_keys=True))
+        values = distribute(shards)
+        if rounds:
+            return [workers.time_rounds(lambda: _wait(strategy.experimental_local_results(forward(values))), rounds)]
+        out = forward(values) if cotangents is None else backward(values, distribute(cotangents))
+        results = strategy.experimental_local_results(out)
+        if any(t is None for t in results):
+            raise RuntimeError("tape.gradient returned None: no gradient flows through this collective")
+        return [t.numpy() for t in results]
 
     return serve
+
+
+def _wait(tensors):
+    """Block until every replica's result is computed (reading one element of each)."""
+    for t in tensors:
+        t[(0,) * t.shape.rank].numpy() if t.shape.rank else t.numpy()
 
 
 def _all_reduce(replica, x, op="sum"):

@@ -208,10 +208,44 @@ class TorchAdapter(Adapter):
     def collective(self, name, shards, device="cpu", **params):
         if name not in TORCH_COLLECTIVES:
             raise Unsupported(f"torch.distributed has no collective {name!r}")
-        world = len(shards)
+        return self._pool(len(shards), device).call(name, shards, params)
+
+    def collective_grad(self, name, shards, cotangents, device="cpu", **params):
+        if name not in TORCH_GRADIENTS:
+            raise Unsupported(f"torch.distributed.nn.functional has no differentiable {name}")
+        if name == "all_reduce" and params.get("op", "sum") not in ("sum", "mean"):
+            raise Unsupported("the backward of a max all_reduce is not the max's derivative (it all-reduces "
+                              "the gradient with max)")
+        return self._pool(len(shards), device).call(name, shards, params, cotangents=cotangents)
+
+    def time_collective(self, name, shards, rounds, device="cpu", **params):
+        if name not in TORCH_COLLECTIVES:
+            raise Unsupported(f"torch.distributed has no collective {name!r}")
+        return workers.slowest(self._pool(len(shards), device).call(name, shards, params, rounds=rounds))
+
+    def _pool(self, world, device):
         if device != "cpu" and world > self.torch.cuda.device_count():
             raise Unsupported(f"{world} ranks need {world} GPUs; {self.torch.cuda.device_count()} visible")
-        return workers.pool("adapters.torch", world, world, {"device": device}).call(name, shards, params)
+        return workers.pool("adapters.torch", world, world, {"device": device})
+
+    def compile(self, fn):
+        return self.torch.compile(fn)
+
+    def compile_grad(self, fn, wrt):
+        # torch.compile traces the forward; autograd runs the backward graph it compiled with it
+        # (tracing torch.autograd.grad itself is a graph break)
+        compiled = self.torch.compile(fn)
+        return lambda args, cotangent: self.grad(compiled, args, wrt, cotangent)
+
+    def set_threads(self, threads):
+        self.torch.set_num_threads(threads)
+
+    def reset_peak_memory(self, device):
+        if device != "cpu":
+            self.torch.cuda.reset_peak_memory_stats(device)
+
+    def peak_memory(self, device):
+        return None if device == "cpu" else self.torch.cuda.max_memory_allocated(device)
 
     def grad(self, fn, args, wrt, cotangent):
         if not all(args[n].dtype.is_floating_point for n in wrt):
@@ -255,11 +289,21 @@ def collective_worker(rank, world_size, announce, device="cpu", port=None, host=
     dist.init_process_group("nccl" if gpu else "gloo", store=store, rank=rank, world_size=world_size)
     target = torch.device(f"cuda:{rank}" if gpu else "cpu")
 
-    def serve(name, shards, params):
-        [shard] = shards
-        out = TORCH_COLLECTIVES[name](torch.from_numpy(shard).to(target), dist, **params)
+    def sync():
         if gpu:
             torch.cuda.synchronize(target)
+
+    def serve(name, shards, params, cotangents=None, rounds=0):
+        [shard] = shards
+        x = torch.from_numpy(shard).to(target)
+        if rounds:  # in place on the same buffer: the timing shards are zeros
+            return [workers.time_rounds(lambda: (TORCH_COLLECTIVES[name](x, dist, **params), sync()), rounds,
+                                        dist.barrier)]
+        if cotangents is not None:
+            out = TORCH_GRADIENTS[name](x, torch.from_numpy(cotangents[0]).to(target), dist, **params)
+        else:
+            out = TORCH_COLLECTIVES[name](x, dist, **params)
+        sync()
         return [out.cpu().numpy()]
 
     return serve
@@ -335,6 +379,31 @@ def _broadcast(x, dist, root=0):
     dist.broadcast(x, src=root)
     return x
 
+
+def _all_reduce_grad(x, cotangent, dist, op="sum"):
+    """The reverse pass through torch.distributed.nn.functional.all_reduce, the autograd-aware
+    collective (its backward all-reduces the gradient with the same op)."""
+    import torch
+    import torch.distributed.nn.functional as differentiable
+
+    x = x.detach().requires_grad_(True)
+    y = differentiable.all_reduce(x, op=_reduce_op(dist, op))
+    return torch.autograd.grad(y, x, cotangent)[0]
+
+
+def _all_gather_grad(x, cotangent, dist, axis=0, tiled=False):
+    """The reverse pass through torch.distributed.nn.functional.all_gather (its backward
+    reduce-scatters the gradient: all_to_all and a sum on gloo)."""
+    import torch
+    import torch.distributed.nn.functional as differentiable
+
+    x = x.detach().requires_grad_(True)
+    gathered = differentiable.all_gather(x)
+    y = torch.cat(gathered, axis) if tiled else torch.stack(gathered, axis)
+    return torch.autograd.grad(y, x, cotangent)[0]
+
+
+TORCH_GRADIENTS = {"all_reduce": _all_reduce_grad, "all_gather": _all_gather_grad}
 
 TORCH_COLLECTIVES = {"all_reduce": _all_reduce, "all_gather": _all_gather, "reduce_scatter": _reduce_scatter,
                      "all_to_all": _all_to_all, "ppermute": _ppermute, "broadcast": _broadcast}

@@ -13,8 +13,10 @@ gone, and every pool is killed at exit, so no worker outlives the session.
 
 This module imports no framework. The worker side is `python -m adapters.workers MODULE ...`:
 MODULE's `collective_worker(rank, world_size, announce, **setup)` sets the framework up and
-returns `serve(name, shards, params) -> list of arrays`; `announce(dict)` passes setup to the
-ranks started after rank 0 (torch's store port).
+returns `serve(name, shards, params, cotangents=None, rounds=0) -> list`: the outputs of its
+ranks; with cotangents, the gradients of its ranks' inputs; with rounds, per rank the seconds of
+each timed call (time_rounds). `announce(dict)` passes setup to the ranks started after rank 0
+(torch's store port).
 """
 import atexit
 import importlib
@@ -32,6 +34,7 @@ from multiprocessing.connection import Connection, wait
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 TIMEOUT = float(os.environ.get("PARITY_COLLECTIVE_TIMEOUT", "60"))  # seconds per call (and per start)
 GRACE = 2.0  # seconds the other ranks get to answer once one has failed
+WARMUP = 5  # untimed calls before a timed collective
 _LIVE = set()  # pools to kill at exit
 
 
@@ -85,13 +88,16 @@ class Pool:
         os.close(from_child_w)
         return process, Connection(to_child_w, readable=False), Connection(from_child_r, writable=False), log
 
-    def call(self, name: str, shards: list, params: dict) -> list:
-        """Every worker runs the collective on its shards; the outputs in rank order."""
+    def call(self, name: str, shards: list, params: dict, cotangents: list | None = None, rounds: int = 0) -> list:
+        """Every worker runs the collective on its shards (its reverse pass with cotangents, or
+        `rounds` timed calls); the replies in rank order."""
         if not self.workers:
             self.start()
         per = self.world_size // self.processes
         for index, (_, inbox, _, _) in enumerate(self.workers):
-            inbox.send((name, shards[index * per:(index + 1) * per], params))
+            mine = slice(index * per, (index + 1) * per)
+            inbox.send((name, shards[mine], params, {"cotangents": cotangents[mine] if cotangents else None,
+                                                     "rounds": rounds}))
         deadline = time.monotonic() + self.timeout
         replies, failure = {}, None
         while len(replies) < self.processes:
@@ -160,6 +166,24 @@ def pool(module: str, world_size: int, processes: int, setup: dict | None = None
     return _POOLS[key]
 
 
+def time_rounds(call, rounds: int, before=None) -> list:
+    """Seconds of each of `rounds` calls of `call` (which returns when its result is ready),
+    after WARMUP untimed ones; `before` runs untimed ahead of each call (a barrier)."""
+    times = []
+    for _ in range(WARMUP + rounds):
+        if before is not None:
+            before()
+        start = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - start)
+    return times[WARMUP:]
+
+
+def slowest(per_rank: list) -> list:
+    """Per round, the slowest rank's seconds: a collective is done when every rank is."""
+    return [max(times) for times in zip(*per_rank)]
+
+
 def _last_line(log) -> str:
     log.seek(0)
     lines = [line for line in log.read().decode(errors="replace").splitlines() if line.strip()]
@@ -204,11 +228,11 @@ def main(argv) -> int:
     outbox.send(("ready", None))
     while True:
         try:
-            name, shards, params = inbox.recv()
+            name, shards, params, options = inbox.recv()
         except EOFError:  # the pool closed
             return 0
         try:
-            outbox.send(("ok", serve(name, shards, params)))
+            outbox.send(("ok", serve(name, shards, params, **options)))
         except Exception as exc:
             outbox.send(("error", _describe(exc)))
 

@@ -85,10 +85,13 @@ class SpecItem(pytest.Item):
                                              example.get("expect")))
         return out
 
+    def _strategy(self):
+        """The spec's hypothesis cases: shapes from a gufunc signature, or a collective's shards."""
+        return (strategies.collective_shards if self.spec.collective else strategies.spec_inputs)(self.spec, self.dtype)
+
     def _property(self, ctx):
-        strategy = (strategies.collective_shards if self.spec.collective else strategies.spec_inputs)(self.spec,
-                                                                                                     self.dtype)
-        return [self._hypothesis(ctx, strategy, lambda inputs, seed: runner.check_case(ctx, "hypothesis", inputs))]
+        return [self._hypothesis(ctx, self._strategy(), lambda inputs, seed: runner.check_case(ctx, "hypothesis",
+                                                                                               inputs))]
 
     def _gradient(self, ctx):
         out = []
@@ -100,8 +103,8 @@ class SpecItem(pytest.Item):
                 out.append(runner.check_documented_gradient(ctx, example["name"], inputs, example["grad"]))
             else:
                 out.append(runner.check_gradient(ctx, example["name"], inputs, np.random.default_rng(self.seed)))
-        if "hypothesis" in self.spec.data:
-            out.append(self._hypothesis(ctx, strategies.spec_inputs(self.spec, self.dtype), lambda inputs, seed:
+        if "hypothesis" in self.spec.data or "shards" in self.spec.data:
+            out.append(self._hypothesis(ctx, self._strategy(), lambda inputs, seed:
                        runner.check_gradient(ctx, "hypothesis", inputs, np.random.default_rng(seed))))
         return out
 

@@ -50,6 +50,14 @@ class Context:
     adapter: object
     device: str
     dtype: str
+    staged: dict = field(default_factory=dict, repr=False)
+
+    def stage(self, key, make):
+        """adapter.stage(make()), made once per context: JAX's jit then reuses one compilation
+        for every case of the same shapes (a value and its property re-runs, Jacobian rows)."""
+        if key not in self.staged:
+            self.staged[key] = self.adapter.stage(make())
+        return self.staged[key]
 
     def input_dtype(self, value: np.ndarray) -> str:
         """Inputs are drawn in the dtype under test unless they are integer/bool by nature."""
@@ -70,7 +78,8 @@ class Context:
         if self.spec.collective and tree is None:
             outputs = self.collective(self.spec.collective, list(inputs["shards"]), **self.spec.params)
             return np.stack(outputs), outputs[0].dtype.name, None
-        out = self.evaluate(self.tensors(inputs), tree, flat=False)
+        forward = self.stage(("forward", id(tree)), lambda: lambda env: self.evaluate(env, tree, flat=False))
+        out = forward(self.tensors(inputs))
         if isinstance(out, tuple):
             parts = [self.adapter.to_numpy(p) for p in out]
             return flatten(parts), self.adapter.dtype_of(out[0]), shapes_of(parts)
@@ -87,6 +96,9 @@ class Context:
         return unflatten(actual, shapes) if shapes else [actual]
 
     def tensors(self, inputs: dict) -> dict:
+        """The inputs as the adapter's tensors (a collective's shards stay NumPy: they go to workers)."""
+        if self.spec.collective:
+            return dict(inputs)
         with self.adapter.device_scope(self.device):
             return {k: self.adapter.asarray(v, self.input_dtype(v), self.device) for k, v in inputs.items()}
 
@@ -321,7 +333,7 @@ def check_documented_gradient(ctx: Context, case: str, inputs: dict, documented:
     out = np.asarray(ctx.oracle(inputs))
     cotangent = np.broadcast_to(np.asarray(documented.get("cotangent", 1.0), dtype=np.float64), out.shape)
     try:
-        grads = _vjp(ctx, ctx.tensors(inputs), wrt, compare.round_to(cotangent, ctx.dtype))
+        grads = pullback(ctx, ctx.tensors(inputs), wrt)(compare.round_to(cotangent, ctx.dtype))
     except Unsupported as exc:
         return Outcome("unsupported", case, str(exc))
     except Exception as exc:
@@ -364,10 +376,11 @@ def _gradient_difference(ctx, outcome, diff, grads, raised=None) -> Outcome:
 def _full_jacobian(ctx, f, tensors, wide, wrt, out):
     """Every row of the Jacobian by one reverse pass per output element."""
     rows = {n: [] for n in wrt}
+    vjp = pullback(ctx, tensors, wrt)
     for o in range(out.size):
         basis = np.zeros(out.size)
         basis[o] = 1.0
-        grads = _vjp(ctx, tensors, wrt, basis.reshape(out.shape))
+        grads = vjp(basis.reshape(out.shape))
         for n in wrt:
             rows[n].append(grads[n].ravel())
     magnitude = _magnitude_fn(ctx, wide)
@@ -386,7 +399,7 @@ def _random_direction(ctx, f, tensors, wide, wrt, out, rng):
     """<vjp(c), v> against <c, (f(x + h v) - f(x - h v)) / 2h> for random c and v."""
     cotangent = compare.round_to(rng.standard_normal(out.shape), ctx.dtype)
     directions = {n: rng.standard_normal(wide[n].shape) for n in wrt}
-    grads = _vjp(ctx, tensors, wrt, cotangent)
+    grads = pullback(ctx, tensors, wrt)(cotangent)
     actual = sum(float(np.sum(grads[n].astype(np.float64) * directions[n])) for n in wrt)
     derivative, fd_err = gradients.directional(f, wide, directions)
     expected = float(np.sum(cotangent * derivative))
@@ -399,9 +412,15 @@ def _random_direction(ctx, f, tensors, wide, wrt, out, rng):
     return compare.compare(np.array(expected), np.array(actual), ctx.dtype, allowed)
 
 
+def _bound(ctx, wide):
+    """The sum-product bound of the spec's expression on these inputs (None for a collective,
+    whose reverse pass is another collective, or where the expression leaves sums and products)."""
+    return None if ctx.spec.collective else compare.sum_product_bound(ctx.spec.tree, wide)
+
+
 def _magnitude_fn(ctx, wide):
     """The magnitude expression of a sum-product spec as a function of its inputs, else None."""
-    if compare.sum_product_bound(ctx.spec.tree, wide) is None:
+    if _bound(ctx, wide) is None:
         return None
     return lambda ins: compare.sum_product_bound(ctx.spec.tree, ins).magnitude
 
@@ -412,19 +431,41 @@ def _allowed(ctx, wide, out_size, scale):
     spec's own rtol (relative to that magnitude) and atol."""
     tolerance = ctx.tolerance
     spec_allowed = tolerance.get("atol", 0.0) + tolerance.get("rtol", 0.0) * scale
-    bound = compare.sum_product_bound(ctx.spec.tree, wide)
+    bound = _bound(ctx, wide)
     if bound is None:
         return 4 * compare.DEFAULT_ULPS * compare.unit_roundoff(ctx.dtype) * scale + spec_allowed
     n = bound.n + out_size
     return compare.gamma(n, ctx.dtype) * scale + n * compare.tiny(ctx.dtype) + spec_allowed
 
 
-def _vjp(ctx, tensors, wrt, cotangent) -> dict:
+def pullback(ctx, tensors, wrt):
+    """cotangent (NumPy) -> {name: gradient (NumPy)} at these inputs: the adapter's reverse pass,
+    staged (Context.stage) and called once per cotangent."""
     adapter = ctx.adapter
-    with adapter.device_scope(ctx.device):
-        cot = adapter.asarray(cotangent, ctx.dtype, ctx.device)
-        _, grads = adapter.grad(lambda **env: ctx.evaluate(env), tensors, wrt, cot)
-    return {n: adapter.to_numpy(g) for n, g in grads.items()}
+    if ctx.spec.collective:
+        return _collective_pullback(ctx, tensors)
+    staged = ctx.stage(("pullback", tuple(wrt)),
+                       lambda: lambda env, cot: adapter.grad(lambda **e: ctx.evaluate(e), env, wrt, cot)[1])
+
+    def vjp(cotangent) -> dict:
+        with adapter.device_scope(ctx.device):
+            grads = staged(tensors, adapter.asarray(cotangent, ctx.dtype, ctx.device))
+        return {n: adapter.to_numpy(g) for n, g in grads.items()}
+
+    return vjp
+
+
+def _collective_pullback(ctx, inputs):
+    """The collective's reverse pass on the workers: stacked cotangents in, stacked gradients out."""
+    shards = [np.asarray(s).astype(ctx.dtype) for s in inputs["shards"]]
+
+    def vjp(cotangent) -> dict:
+        cotangents = [np.asarray(c).astype(ctx.dtype) for c in cotangent]
+        grads = ctx.adapter.collective_grad(ctx.spec.collective, shards, cotangents, device=ctx.device,
+                                            **ctx.spec.params)
+        return {"shards": np.stack(grads)}
+
+    return vjp
 
 
 def _returned(actual) -> str:

@@ -232,7 +232,7 @@ def _collective_args(raw, where):
     """A collective spec has no expression: its one arg is the shards, stacked on a rank axis."""
     if raw["args"] != ["shards"]:
         raise SpecError(f"{where('args')}: a collective spec takes args: [shards] (shard r at index r)")
-    for key in ("expand", "gradient", "equals", "hypothesis", "lstm"):
+    for key in ("expand", "equals", "hypothesis", "lstm"):
         if key in raw:
             raise SpecError(f"{where(key)}: not available for collectives (hypothesis goes under `shards`)")
     return None

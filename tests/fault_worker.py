@@ -10,7 +10,7 @@ def collective_worker(rank, world_size, announce, **setup):
     if rank == 0:
         announce({"rank0_pid": os.getpid()})
 
-    def serve(name, shards, params):
+    def serve(name, shards, params, cotangents=None, rounds=0):
         fault = params.get("fault", {})
         if fault.get("rank") == rank:
             if fault["kind"] == "raise":

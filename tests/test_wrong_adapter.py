@@ -57,6 +57,7 @@ def test_correct_cases_still_pass_and_results_are_recorded(tmp_path):
     ("doubled-gradient", "autograd/dot-docs/gradient", "gradient differs from the documented value"),
     ("swapped-gates", "lstm/docs[", "differs from the float64 reference: values differ"),
     ("flipped-kernel", "conv/conv1d-docs[", "differs from the float64 reference: values differ"),
+    ("local-psum-gradient", "collectives/all-reduce-sum/gradient", "gradient differs from finite differences"),
 ])
 def test_each_area_catches_its_wrong_adapter(tmp_path, adapter, selection, message):
     run = run_suite(tmp_path, "--dtype", "float32", "-k", selection, path=AREAS, adapter=adapter)

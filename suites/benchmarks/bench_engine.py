@@ -1,7 +1,7 @@
 """The engine against raw NumPy and PyTorch (CPU), side by side in one run (issue targets:
 512x512 matmul within 1.1x of NumPy; LSTM B=32 T=64 H=256 forward+backward within 3x of torch;
 Conv2d B=16 32->64 on 32x32, k=3, forward+backward within 4x of torch; LSTM backward's peak
-memory within 2x of the activations it must keep). Ratios: python -m suites.benchmarks.ratios."""
+memory within 2x of the activations it must keep). Side by side: python -m suites.benchmarks table FILE.json."""
 import tracemalloc
 
 import numpy as np

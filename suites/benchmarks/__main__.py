@@ -1,0 +1,173 @@
+"""python -m suites.benchmarks run | table | compare
+
+    run [--adapter a,b] [--device cpu] [--threads N] [--bench-filter KEY=GLOB,...] [--out DIR]
+        one pytest process per adapter (a framework's thread pool cannot slow another's), each
+        writing DIR/<adapter>.json (pytest-benchmark's JSON); then % of peak re-based on the
+        fastest calibration GEMM of all of them, and the side-by-side table.
+    table FILE.json...                 per workload, every adapter by median, with ratios
+    compare BASE.json NEW.json [--threshold 0.05]
+        changes beyond the threshold that the two runs' IQRs cannot explain; exit 1 on a slowdown.
+"""
+import argparse
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import adapters
+
+HERE = pathlib.Path(__file__).resolve().parent
+BENCH_FILES = ("bench_specs.py", "bench_collectives.py")
+SELF_CHECK = ("torch", "bench_harness.py")  # the harness is measured against torch's own timer
+ENGINE_TARGETS = "bench_engine.py"  # the engine's targets against NumPy and torch, a process of its own
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m suites.benchmarks", description=__doc__.split("\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser("run", help="run every benchmark, one process per adapter")
+    run.add_argument("--adapter", default=None, help="comma-separated (default: every installed one but the reference)")
+    run.add_argument("--device", default="cpu")
+    run.add_argument("--threads", type=int, default=None)
+    run.add_argument("--bench-filter", default=None)
+    run.add_argument("--out", default="results/bench")
+    run.add_argument("pytest_args", nargs="*", help="passed to pytest (after --)")
+    table = commands.add_parser("table", help="print benchmark JSON side by side")
+    table.add_argument("files", nargs="+")
+    comp = commands.add_parser("compare", help="flag changes between two runs that noise cannot explain")
+    comp.add_argument("base")
+    comp.add_argument("new")
+    comp.add_argument("--threshold", type=float, default=0.05)
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "run":
+            return run_all(args)
+        if args.command == "table":
+            print("\n".join(side_by_side([load(f) for f in args.files])))
+            return 0
+        lines, slower = compare(load(args.base), load(args.new), args.threshold)
+        print("\n".join(lines))
+        return 1 if slower else 0
+    except (OSError, ValueError, KeyError, adapters.AdapterError) as exc:
+        print(f"parity: {exc}", file=sys.stderr)
+        return 2
+
+
+def load(path) -> dict:
+    try:
+        return json.loads(pathlib.Path(path).read_text())
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: not pytest-benchmark JSON ({exc})") from None
+
+
+def run_all(args) -> int:
+    names = [n.strip() for n in args.adapter.split(",")] if args.adapter else [
+        n for n in adapters.installed() if n != "reference"]
+    for name in names:
+        adapters.check_known(name)
+    out = pathlib.Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    options = ["--device", args.device] + (["--threads", str(args.threads)] if args.threads else []) + (
+        ["--bench-filter", args.bench_filter] if args.bench_filter else [])
+    jobs = [(name, list(BENCH_FILES) + ([SELF_CHECK[1]] if name == SELF_CHECK[0] else [])) for name in names]
+    if "engine" in names and not args.bench_filter:
+        jobs.append(("engine-targets", [ENGINE_TARGETS]))
+    failed, written = [], []
+    for name, files in jobs:
+        target = out / f"{name}.json"
+        adapter = "engine,torch" if name == "engine-targets" else name
+        command = [sys.executable, "-m", "pytest", *(str(HERE / f) for f in files), "-p", "no:xdist", "-p",
+                   "no:cacheprovider", "-q", "--adapter", adapter, "--benchmark-json", str(target), *options,
+                   *args.pytest_args]
+        print(f"parity: benchmarks of {name} -> {target}", flush=True)
+        code = subprocess.run(command, env=child_environment()).returncode
+        if code not in (0, 5):  # 5: nothing collected (a filter that keeps none of this adapter's)
+            failed.append(name)
+        if target.exists():
+            written.append(target)
+    reports = [load(p) for p in written]
+    rebase_peak(reports)
+    for path, report in zip(written, reports):
+        path.write_text(json.dumps(report, indent=2))
+    print("\n".join(side_by_side(reports)))
+    if failed:
+        print(f"parity: benchmark processes failed: {', '.join(failed)}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def child_environment() -> dict:
+    """This environment without xdist's worker variables: launched from inside an xdist worker,
+    pytest-benchmark would take the child for a worker and leave the JSON to a controller."""
+    return {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST")}
+
+
+def rebase_peak(reports: list) -> None:
+    """% of peak against the fastest calibration GEMM any process measured on the same device."""
+    peaks = {}
+    for report in reports:
+        for key, rate in (report["machine_info"].get("calibration") or {}).items():
+            if isinstance(rate, float):  # keys read "<who>-<device>"
+                device = key.split("-", 1)[1]
+                peaks[device] = max(peaks.get(device, 0.0), rate)
+    for report in reports:
+        report["machine_info"]["peak_gflops"] = peaks
+        for bench in report["benchmarks"]:
+            info = bench["extra_info"]
+            peak = peaks.get(info.get("device"))
+            if info.get("gflops") and peak:
+                info["peak_gflops"], info["pct_of_peak"] = peak, 100 * info["gflops"] / peak
+
+
+def side_by_side(reports: list) -> list:
+    """Per group, fastest first: median, IQR, rounds, the figures, and the ratio to the fastest."""
+    groups = {}
+    for report in reports:
+        for bench in report["benchmarks"]:
+            groups.setdefault(bench["group"], []).append(bench)
+    lines = []
+    for group, benches in sorted(groups.items()):
+        benches.sort(key=lambda b: b["stats"]["median"])
+        fastest = benches[0]["stats"]["median"]
+        lines.append(group)
+        for b in benches:
+            info, stats = b.get("extra_info", {}), b["stats"]
+            who = info.get("adapter") or b["name"]
+            lines.append(f"  {who:<12} {stats['median'] * 1e3:10.3f} ms  IQR {stats['iqr'] * 1e3:8.3f} ms  "
+                         f"{stats['rounds']:4d} rounds  {stats['median'] / fastest:6.2f}x  " + "; ".join(columns(info)))
+    return lines
+
+
+def columns(info: dict) -> list:
+    """The extra_info figures worth a column: rates, compile time, the unstable flag."""
+    out = [f"{info['gflops']:.1f} GFLOP/s ({info['pct_of_peak']:.0f}% of peak)"] if info.get("gflops") else []
+    out += [f"{info['gbps']:.2f} GB/s"] if info.get("gbps") else []
+    out += [f"busbw {info['busbw_gbps']:.3f} GB/s"] if info.get("busbw_gbps") else []
+    out += [f"compile {info['compile_s']:.2f} s"] if info.get("compile_s") is not None else []
+    return out + (["UNSTABLE"] if info.get("unstable") else [])
+
+
+def compare(base: dict, new: dict, threshold: float):
+    """Benchmarks in both runs whose median moved by more than `threshold` and by more than the
+    sum of the two IQRs (relative to the base median): noise that large could explain it."""
+    before = {b["fullname"]: b["stats"] for b in base["benchmarks"]}
+    lines, slower = [], []
+    for bench in new["benchmarks"]:
+        old = before.get(bench["fullname"])
+        if old is None:
+            continue
+        now = bench["stats"]
+        change = now["median"] / old["median"] - 1
+        noise = (old["iqr"] + now["iqr"]) / old["median"]
+        if abs(change) > max(threshold, noise):
+            verdict = "SLOWER" if change > 0 else "faster"
+            if change > 0:
+                slower.append(bench["fullname"])
+            lines.append(f"{verdict} {change:+.1%} (noise {noise:.1%}): {bench['fullname']}")
+    lines.append(f"{len(lines)} of {len(new['benchmarks'])} benchmarks changed beyond max({threshold:.0%}, IQR noise); "
+                 f"{len(slower)} slower")
+    return lines, slower
+
+
+if __name__ == "__main__":
+    sys.exit(main())

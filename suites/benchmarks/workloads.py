@@ -1,0 +1,215 @@
+"""Benchmark workloads from the specs' `benchmark` blocks: which (spec, size, dtype, mode, pass)
+to time, their inputs, their FLOPs and bytes, and the step an adapter runs.
+
+A workload's id reads `matmul/square/n1024/float32-compiled-forward-backward`; --bench-filter
+narrows them by area, spec, size, adapter, dtype, mode and pass (`area=matmul,size=n1024`, a
+glob per key; a key given twice matches either value).
+"""
+import dataclasses
+import fnmatch
+import math
+import zlib
+
+import numpy as np
+
+from suites import expr, strategies
+from suites.compare import is_float, round_to
+from suites.runner import Context
+
+FILTER_KEYS = ("area", "spec", "size", "adapter", "dtype", "mode", "pass")
+PASSES = {"forward": "forward", "backward": "forward-backward"}
+BACKWARD_FACTOR = 3  # forward + backward: the backward pass costs twice the forward (FLOPs and bytes)
+
+
+class FilterError(ValueError):
+    """A --bench-filter that names an unknown key or has no `=`."""
+
+
+def parse_filter(text: str | None) -> dict:
+    """`area=matmul,size=n*` -> {"area": ["matmul"], "size": ["n*"]}."""
+    terms = {}
+    for term in (text or "").split(","):
+        if not term.strip():
+            continue
+        key, sep, pattern = term.partition("=")
+        key = key.strip()
+        if not sep or key not in FILTER_KEYS:
+            raise FilterError(f"--bench-filter takes key=glob terms, keys {', '.join(FILTER_KEYS)}. "
+                              f"Received: {term.strip()!r}")
+        terms.setdefault(key, []).append(pattern.strip())
+    return terms
+
+
+def matches(fields: dict, terms: dict) -> bool:
+    return all(any(fnmatch.fnmatchcase(str(fields.get(key, "")), p) for p in patterns)
+               for key, patterns in terms.items() if key in fields)
+
+
+@dataclasses.dataclass(frozen=True)
+class Workload:
+    spec: object
+    size: dict
+    dtype: str
+    mode: str  # eager | compiled
+    pass_name: str  # forward | forward-backward
+
+    @property
+    def id(self) -> str:
+        return f"{self.spec.name}/{self.size['name']}/{self.dtype}-{self.mode}-{self.pass_name}"
+
+    @property
+    def group(self) -> str:
+        """pytest-benchmark's group: every adapter of one workload side by side."""
+        return self.id
+
+    def fields(self, adapter: str | None = None) -> dict:
+        fields = {"area": self.spec.area, "spec": self.spec.id, "size": self.size["name"], "dtype": self.dtype,
+                  "mode": self.mode, "pass": self.pass_name}
+        return {**fields, "adapter": adapter} if adapter else fields
+
+    @property
+    def sized_spec(self):
+        """The spec with the size's LSTM dimensions (its derived weights follow them)."""
+        if "lstm" not in self.size:
+            return self.spec
+        data = {**self.spec.data, "lstm": {**self.spec.data["lstm"], **self.size["lstm"]}}
+        return dataclasses.replace(self.spec, data=data)
+
+
+def workloads(specs, terms: dict | None = None) -> list:
+    """Every workload of these specs that the filter terms keep (adapter terms apply later)."""
+    out = []
+    for spec in specs:
+        block = spec.data.get("benchmark")
+        if not block:
+            continue
+        for size in block["sizes"]:
+            for dtype in size.get("dtypes", ["float32"]):
+                for mode in block.get("modes", ["eager"]):
+                    for pass_key in block.get("passes", ["forward"]):
+                        w = Workload(spec, size, dtype, mode, PASSES[pass_key])
+                        if matches(w.fields(), terms or {}):
+                            out.append(w)
+    return out
+
+
+def inputs(workload: Workload) -> dict:
+    """Seeded inputs of the size's shapes: indices, masks and lengths as the spec's hypothesis
+    block generates them, derived LSTM weights as torch initialises them, normal floats else."""
+    spec, shapes = workload.sized_spec, workload.size["inputs"]
+    rng = np.random.default_rng(zlib.crc32(workload.id.encode()))
+    rules = spec.data.get("hypothesis", {}).get("inputs", {})
+    values = {}
+    for name, shape in shapes.items():
+        rule = rules.get(name, {})
+        if "index_of" in rule:
+            of = rule["index_of"]
+            values[name] = _indices(rng, shape, shapes[of["arg"]][of["axis"]], of["axis"], rule.get("unique"))
+        elif "min" in rule or "max" in rule:
+            values[name] = rng.integers(rule.get("min", 0), rule.get("max", 8) + 1, size=shape)
+        elif rule.get("dtype") == "bool":
+            values[name] = rng.random(shape) < 0.5
+            if "at_least_one" in rule:
+                values[name][..., 0] = rule["at_least_one"]
+        elif not is_float(workload.dtype):
+            values[name] = rng.integers(-100, 101, size=shape).astype(workload.dtype)
+        else:
+            values[name] = round_to(rng.standard_normal(shape), workload.dtype)
+    for name, (shape, bound) in strategies.derived_inputs(spec, values).items():
+        values[name] = round_to(rng.uniform(-bound, bound, shape), workload.dtype)
+    return values
+
+
+def _indices(rng, shape, size: int, axis: int, unique: bool) -> np.ndarray:
+    if not unique:
+        return rng.integers(0, size, size=shape)
+    # distinct along `axis`: the first shape[axis] entries of a random permutation per line
+    keys = rng.random(tuple(size if d == axis % len(shape) else n for d, n in enumerate(shape)))
+    order = np.argsort(keys, axis=axis)
+    return np.take(order, np.arange(shape[axis]), axis=axis)
+
+
+def float_inputs(values: dict) -> list:
+    """The inputs a forward + backward step differentiates: every floating-point one."""
+    return [name for name, v in values.items() if np.asarray(v).dtype.kind == "f"]
+
+
+def work(workload: Workload, values: dict, out_shape) -> dict:
+    """FLOPs and bytes of one step, from the block's formulas over the dims of the inputs and
+    of the result (`out`), the spec's params and the LSTM sizes; None where no formula."""
+    spec, block = workload.sized_spec, workload.spec.data["benchmark"]
+    sizes = {**spec.params, **spec.data.get("lstm", {})}
+    shapes = {**{n: np.shape(v) for n, v in values.items()}, "out": tuple(out_shape)}
+    for arg, names in block["dims"].items():
+        sizes.update(zip(names, shapes[arg]))
+    factor = BACKWARD_FACTOR if workload.pass_name == "forward-backward" else 1
+    names = list(sizes)
+    flops = expr.compute(expr.parse_formula(block["flops"], names), sizes) * factor
+    moved = None
+    if "elements_moved" in block:
+        itemsize = 2 if workload.dtype == "bfloat16" else np.dtype(workload.dtype).itemsize
+        moved = expr.compute(expr.parse_formula(block["elements_moved"], names), sizes) * itemsize * factor
+    return {"flops": float(flops), "bytes": None if moved is None else float(moved)}
+
+
+def step(workload: Workload, adapter, device: str):
+    """(run, first output shape): run() does one synced step of the workload on the adapter:
+    the forward pass, or forward + backward (a ones cotangent, d/d every float input);
+    compiled through the adapter's compiler in the compiled mode."""
+    spec, values = workload.sized_spec, inputs(workload)
+    ctx = Context(spec, adapter, device, workload.dtype)
+    tensors = ctx.tensors(values)
+
+    def forward(env):
+        return ctx.evaluate(env)
+
+    shape = tuple(np.shape(adapter.to_numpy(forward(tensors))))
+    if workload.pass_name == "forward":
+        fn = adapter.compile(forward) if workload.mode == "compiled" else forward
+
+        def run():
+            sync_all(adapter, fn(tensors))
+    else:
+        wrt = float_inputs(values)
+        cotangent = adapter.asarray(np.ones(shape), workload.dtype, device)
+
+        def loss(**env):
+            return ctx.evaluate(env)
+
+        fn = (adapter.compile_grad(loss, wrt) if workload.mode == "compiled" else
+              lambda env, cot: adapter.grad(loss, env, wrt, cot))
+
+        def run():
+            sync_all(adapter, fn(tensors, cotangent))
+
+    return run, values, shape
+
+
+def sync_all(adapter, result):
+    """Block until every tensor of a result (a tensor, or tuples and dicts of them) is computed."""
+    if isinstance(result, dict):
+        result = list(result.values())
+    if isinstance(result, (tuple, list)):
+        for part in result:
+            sync_all(adapter, part)
+    elif result is not None:
+        adapter.sync(result)
+
+
+def collective_message(nbytes: int, world: int, name: str, dtype: str = "float32") -> list:
+    """Zero shards for a collective of `nbytes` per rank's result: all_reduce's buffer, or
+    all_gather's gathered output (nccl-tests' size), so each rank sends nbytes / world."""
+    elements = nbytes // np.dtype(dtype).itemsize
+    per_rank = elements // world if name == "all_gather" else elements
+    return [np.zeros(max(per_rank, 1), dtype) for _ in range(world)]
+
+
+def bus_factor(name: str, world: int) -> float:
+    """busbw = algbw x this factor (nccl-tests' PERFORMANCE.md): all_reduce 2(n-1)/n; all_gather,
+    reduce_scatter and all_to_all (n-1)/n."""
+    return 2 * (world - 1) / world if name == "all_reduce" else (world - 1) / world
+
+
+def message_sizes(low: int = 2**10, high: int = 2**26, step: int = 4) -> list:
+    """1 KiB, 4 KiB, ... 64 MiB."""
+    return [low * step ** k for k in range(int(math.log(high // low, step)) + 1)]

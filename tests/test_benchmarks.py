@@ -1,0 +1,138 @@
+"""The benchmark machinery: filters, workloads from spec blocks, their inputs and FLOPs, the
+regression compare, and one small end-to-end run of `python -m suites.benchmarks run` (its
+JSON holds the figures the report reads). No timing is asserted: the machines are noisy."""
+import json
+import pathlib
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from suites import specs
+from suites.benchmarks import __main__ as cli
+from suites.benchmarks import machine, workloads
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+ALL = specs.load_path(ROOT / "specs")
+
+
+def by_id(workload_id):
+    return next(w for w in workloads.workloads(ALL) if w.id == workload_id)
+
+
+def test_filter_keeps_matching_workloads():
+    terms = workloads.parse_filter("area=matmul,size=square-*,pass=forward")
+    kept = workloads.workloads(ALL, terms)
+    assert kept and all(w.spec.area == "matmul" and w.size["name"].startswith("square-") for w in kept)
+    assert {w.pass_name for w in kept} == {"forward"}
+    assert {w.mode for w in kept} == {"eager", "compiled"}
+
+
+def test_a_key_given_twice_matches_either():
+    terms = workloads.parse_filter("size=square-512,size=square-1024,mode=eager,pass=forward")
+    assert {w.size["name"] for w in workloads.workloads(ALL, terms)} == {"square-512", "square-1024"}
+
+
+@pytest.mark.parametrize("text", ["colour=red", "area", "adapter:torch"])
+def test_bad_filter_is_one_clear_error(text):
+    with pytest.raises(workloads.FilterError, match="key=glob"):
+        workloads.parse_filter(text)
+
+
+def test_every_area_the_issue_names_has_workloads():
+    areas = {w.spec.area for w in workloads.workloads(ALL)}
+    assert {"matmul", "masking", "padding", "scatter", "ste", "lstm", "conv"} <= areas
+
+
+def test_gemm_flops_are_2mnk_and_the_backward_counts_twice():
+    forward = by_id("matmul/broadcast-shapes/deepbench-35x8457x1760/float32-eager-forward")
+    values = workloads.inputs(forward)
+    assert values["a"].shape == (35, 1760) and values["b"].shape == (1760, 8457)
+    assert workloads.work(forward, values, (35, 8457))["flops"] == 2 * 35 * 8457 * 1760
+    both = by_id("matmul/broadcast-shapes/deepbench-35x8457x1760/float32-eager-forward-backward")
+    assert workloads.work(both, values, (35, 8457))["flops"] == 3 * 2 * 35 * 8457 * 1760
+
+
+def test_lstm_inputs_follow_the_sizes_lstm_block():
+    w = by_id("lstm/benchmark-num-layers2/b32-t64-h256/float32-eager-forward")
+    values = workloads.inputs(w)
+    assert values["x"].shape == (32, 64, 256)
+    assert values["weight_ih_l1"].shape == (1024, 256) and values["h0"].shape == (2, 32, 256)
+    assert np.abs(values["weight_hh_l0"]).max() <= 1 / 16  # U(-1/sqrt(H), 1/sqrt(H))
+    b, t, h = 32, 64, 256
+    assert workloads.work(w, values, (b, t, h))["flops"] == 8 * b * t * h * (h + h) + 16 * b * t * h * h
+
+
+def test_index_and_mask_inputs_are_valid():
+    scatter = workloads.inputs(by_id("scatter/scatter-add-duplicates/4096x256-from-16384/float32-eager-forward"))
+    assert scatter["i"].min() >= 0 and scatter["i"].max() < 4096
+    attention = workloads.inputs(by_id("masking/attention/b8-t256-d64/float32-eager-forward"))
+    assert attention["m"].dtype == bool and not attention["m"][..., 0].any()  # every row keeps a position
+
+
+def test_unique_indices_are_distinct_along_their_axis():
+    index = workloads._indices(np.random.default_rng(0), (3, 5), 7, 1, unique=True)
+    assert all(len(set(row)) == 5 for row in index) and index.max() < 7
+
+
+def test_bus_bandwidth_factors_are_nccl_tests():
+    assert workloads.bus_factor("all_reduce", 4) == 1.5
+    assert workloads.bus_factor("all_gather", 4) == 0.75
+    assert workloads.message_sizes()[0] == 1024 and workloads.message_sizes()[-1] == 64 * 2**20
+    shards = workloads.collective_message(4096, 4, "all_gather")
+    assert len(shards) == 4 and sum(s.nbytes for s in shards) == 4096
+
+
+def report(median, iqr, name="test_x[a]"):
+    return {"benchmarks": [{"fullname": name, "stats": {"median": median, "iqr": iqr}}]}
+
+
+def test_compare_flags_a_slowdown_the_noise_cannot_explain():
+    lines, slower = cli.compare(report(1.0, 0.01), report(1.2, 0.01), threshold=0.05)
+    assert slower == ["test_x[a]"] and lines[0].startswith("SLOWER +20.0%")
+
+
+def test_compare_lets_noise_explain_a_change():
+    _, slower = cli.compare(report(1.0, 0.2), report(1.2, 0.2), threshold=0.05)
+    assert slower == []
+
+
+def test_compare_exit_code(tmp_path):
+    base, new = tmp_path / "base.json", tmp_path / "new.json"
+    base.write_text(json.dumps(report(1.0, 0.0)))
+    new.write_text(json.dumps(report(2.0, 0.0)))
+    assert cli.main(["compare", str(base), str(new)]) == 1
+    assert cli.main(["compare", str(base), str(base)]) == 0
+    (tmp_path / "bad.json").write_text("{cut off")
+    assert cli.main(["compare", str(base), str(tmp_path / "bad.json")]) == 2
+
+
+def test_peak_rss_window_resets():
+    assert machine.reset_peak_rss()
+    before = machine.peak_rss()
+    block = np.ones(64 * 2**20 // 8)  # 64 MiB touched
+    assert machine.peak_rss() >= before + block.nbytes // 2
+
+
+def test_run_writes_benchmark_json_with_the_figures(tmp_path):
+    """The engine on one small workload and one collective: figures, machine info, worker timing."""
+    command = [sys.executable, "-m", "suites.benchmarks", "run", "--adapter", "engine", "--threads", "1",
+               "--bench-filter", "spec=ste-round,mode=eager,pass=forward,spec=all_reduce,size=4096x4096,size=w2-1KiB",
+               "--out", str(tmp_path), "--", "--benchmark-max-time=0.05", "--benchmark-min-rounds=3"]
+    run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    data = json.loads((tmp_path / "engine.json").read_text())
+    assert data["machine_info"]["parity_threads"]["threads"] == 1
+    assert data["machine_info"]["calibration"]["numpy-cpu"] > 0
+    by_spec = {b["extra_info"]["spec"]: b for b in data["benchmarks"]}
+    ste = by_spec["ste-round"]["extra_info"]
+    assert ste["flops"] == 3 * 4096 * 4096 and ste["bytes"] == 2 * 4096 * 4096 * 4
+    for key in ("gflops", "pct_of_peak", "gbps", "rel_iqr", "unstable", "peak_memory_bytes", "first_call_s"):
+        assert key in ste, key
+    collective = by_spec["all_reduce"]
+    info, stats = collective["extra_info"], collective["stats"]
+    assert info["timed_in"] == "workers" and stats["rounds"] == 20  # the workers' 20 timed calls
+    assert info["algbw_gbps"] == pytest.approx(1024 / stats["median"] / 1e9)
+    assert info["busbw_gbps"] == pytest.approx(info["algbw_gbps"])  # 2(n-1)/n = 1 for n = 2
+    assert "ste/ste-round/4096x4096/float32-eager-forward" in run.stdout  # the side-by-side table
