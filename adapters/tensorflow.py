@@ -215,9 +215,7 @@ class TensorFlowAdapter(Adapter):
         def direction(seq, layer, d, k):
             # one Keras LSTM per direction, as keras.layers.Bidirectional builds them; go_backwards
             # returns the outputs in reversed time order
-            cell = tf.keras.layers.LSTM(hidden, return_sequences=True, return_state=True, go_backwards=bool(d),
-                                        dtype=x.dtype.name)
-            cell.build(seq.shape)
+            cell = _keras_lstm(hidden, bool(d), x.dtype.name, seq.shape[-1])
             weights = keras_lstm_weights(params, lstm_suffix(layer, d))
             state = None if h0 is None else [h0[k], c0[k]]  # None: Keras' zero initial state
             (out, h, c), _ = cell.stateless_call(weights, cell.non_trainable_variables, seq, initial_state=state)
@@ -288,6 +286,18 @@ class TensorFlowAdapter(Adapter):
                               unconnected_gradients=self.tf.UnconnectedGradients.ZERO)
         # gathers and ragged ops give IndexedSlices: the dense gradient is the same value
         return value, {n: self.tf.convert_to_tensor(g) for n, g in zip(wrt, grads)}
+
+
+@functools.cache
+def _keras_lstm(hidden: int, backwards: bool, dtype: str, features: int):
+    """A built keras.layers.LSTM per configuration, made once: stateless_call takes the weights,
+    and a layer built anew on every call would create variables inside tf.function's retraces,
+    which tf.function refuses (the benchmarks' compiled mode)."""
+    import tensorflow as tf
+
+    cell = tf.keras.layers.LSTM(hidden, return_sequences=True, return_state=True, go_backwards=backwards, dtype=dtype)
+    cell.build((None, None, features))
+    return cell
 
 
 def keras_lstm_weights(params: dict, suffix: str) -> list:

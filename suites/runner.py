@@ -202,10 +202,10 @@ def check_case(ctx: Context, case: str, inputs: dict, expect: dict | None = None
 def _judge(ctx, case, inputs, expect, raised, actual, actual_dtype, shapes) -> Outcome:
     if expect.get("raises"):
         if raised is not None:
-            return Outcome("pass", case, f"raised as expected: {_one_line(raised)}", inputs=inputs)
+            return Outcome("pass", case, f"raised as expected: {one_line(raised)}", inputs=inputs)
         return Outcome("fail", case, f"expected an error, but it returned shape {actual.shape}", inputs=inputs)
     if raised is not None:
-        return Outcome("error", case, _one_line(raised), inputs=inputs)
+        return Outcome("error", case, one_line(raised), inputs=inputs)
     if "shape" in expect and tuple(expect["shape"]) != actual.shape:
         return Outcome("fail", case, f"shape {actual.shape}, documented {tuple(expect['shape'])}", inputs=inputs)
     if "shapes" in expect and [tuple(s) for s in expect["shapes"]] != shapes:
@@ -220,7 +220,7 @@ def _judge(ctx, case, inputs, expect, raised, actual, actual_dtype, shapes) -> O
     try:
         reference = ctx.oracle_parts(inputs)
     except Exception as exc:  # a spec whose valid case the reference refuses is a spec bug
-        return Outcome("error", case, f"the reference cannot evaluate this case: {_one_line(exc)}", inputs=inputs)
+        return Outcome("error", case, f"the reference cannot evaluate this case: {one_line(exc)}", inputs=inputs)
     if isinstance(reference, tuple) and shapes_of(reference) != shapes:
         return Outcome("fail", case, f"shapes {_named(ctx, shapes)}, expected {_named(ctx, shapes_of(reference))}",
                        inputs=inputs)
@@ -263,7 +263,7 @@ def _metamorphic(ctx, case, inputs, actual, result) -> Outcome:
     try:
         other, other_dtype, _ = ctx.run(inputs, ctx.spec.equals)
     except Exception as exc:
-        return Outcome("error", case, f"the property's `equals` fails: {_one_line(exc)}", inputs=inputs)
+        return Outcome("error", case, f"the property's `equals` fails: {one_line(exc)}", inputs=inputs)
     allowed = compare.allowed_error(other.astype(np.float64) if compare.is_float(ctx.result_dtype) else other,
                                     ctx.result_dtype, tolerance=ctx.tolerance)
     relation = compare.compare(other, actual, ctx.result_dtype, allowed, other_dtype)
@@ -280,9 +280,9 @@ def _apply_difference(outcome, diff, raised, actual, actual_dtype, ctx) -> Outco
         return Outcome("fail", outcome.case, "documented difference no longer observed: the result now matches; "
                        f"remove it from the spec ({diff['note']})", outcome.comparison, outcome.inputs)
     if observed.get("raises"):
-        holds, now = raised is not None, _one_line(raised) if raised is not None else _returned(actual)
+        holds, now = raised is not None, one_line(raised) if raised is not None else _returned(actual)
     elif raised is not None:
-        holds, now = False, _one_line(raised)
+        holds, now = False, one_line(raised)
     elif "dtype" in observed:  # the values are right, in another dtype
         holds = observed["dtype"] == actual_dtype and compare.compare(
             ctx.oracle(outcome.inputs), actual, ctx.result_dtype).ok
@@ -317,7 +317,7 @@ def check_gradient(ctx: Context, case: str, inputs: dict, rng: np.random.Generat
     except Unsupported as exc:
         return Outcome("unsupported", case, str(exc))
     except Exception as exc:
-        outcome = Outcome("error", case, _one_line(exc), inputs=inputs)
+        outcome = Outcome("error", case, one_line(exc), inputs=inputs)
         return _gradient_difference(ctx, outcome, diff, None, exc) if diff else outcome
     if not result.ok:
         outcome = Outcome("fail", case, f"gradient differs from finite differences: {result.summary()}", result, inputs)
@@ -337,7 +337,7 @@ def check_documented_gradient(ctx: Context, case: str, inputs: dict, documented:
     except Unsupported as exc:
         return Outcome("unsupported", case, str(exc))
     except Exception as exc:
-        return Outcome("error", case, _one_line(exc), inputs=inputs)
+        return Outcome("error", case, one_line(exc), inputs=inputs)
     result = _match_gradients(ctx, grads, documented["expect"], documented.get("atol", 0.0))
     outcome = (Outcome("pass", case, result.summary(), result, inputs) if result.ok else
                Outcome("fail", case, f"gradient differs from the documented value: {result.summary()}", result, inputs))
@@ -363,7 +363,7 @@ def _gradient_difference(ctx, outcome, diff, grads, raised=None) -> Outcome:
     observed = diff["observed"]
     now = None
     if observed.get("raises") and raised is not None:
-        now = _one_line(raised)
+        now = one_line(raised)
     elif "grad" in observed and grads is not None and _match_gradients(ctx, grads, observed["grad"]).ok:
         now = ", ".join(f"d/d{n} = {np.asarray(grads[n]).tolist()}" for n in observed["grad"])
     if now is not None:
@@ -491,6 +491,6 @@ def _kind(device: str) -> str:
     return "cpu" if device == "cpu" else "gpu"
 
 
-def _one_line(exc: BaseException) -> str:
+def one_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return f"{type(exc).__name__}: {text[0][:300] if text else ''}"

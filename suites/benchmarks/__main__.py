@@ -78,7 +78,7 @@ def run_all(args) -> int:
         target = out / f"{name}.json"
         adapter = "engine,torch" if name == "engine-targets" else name
         command = [sys.executable, "-m", "pytest", *(str(HERE / f) for f in files), "-p", "no:xdist", "-p",
-                   "no:cacheprovider", "-q", "--adapter", adapter, "--benchmark-json", str(target), *options,
+                   "no:cacheprovider", "-q", "-rs", "--adapter", adapter, "--benchmark-json", str(target), *options,
                    *args.pytest_args]
         print(f"parity: benchmarks of {name} -> {target}", flush=True)
         code = subprocess.run(command, env=child_environment()).returncode

@@ -25,6 +25,8 @@ def test_harness_matches_torch_timer(benchmark, bench_adapter):
     warm_up(run)
     benchmark.group = "harness/self-check"
     benchmark(run)
+    if benchmark.stats is None:  # --benchmark-disable: nothing was timed
+        return
     timer = torch_benchmark.Timer(stmt="matmul(a, b)", globals={"matmul": torch.matmul, "a": a, "b": b},
                                   num_threads=torch.torch.get_num_threads())
     theirs = timer.blocked_autorange(min_run_time=1.0).median
@@ -37,5 +39,7 @@ def test_harness_matches_torch_timer(benchmark, bench_adapter):
 def test_harness_overhead_noop(benchmark):
     benchmark.group = "harness/overhead"
     benchmark(lambda: None)
+    if benchmark.stats is None:
+        return
     per_call = benchmark.stats.stats.median
     benchmark.extra_info.update(figures(benchmark, 1.0), per_call_s=per_call, within_target=per_call < NOOP_TARGET_S)

@@ -10,6 +10,7 @@ from suites.benchmarks import machine
 from suites.benchmarks.harness import bench_filter, figures, warm_up
 from suites.benchmarks.workloads import matches, step, work, workloads
 from suites.items import resolve_device
+from suites.runner import one_line
 
 DEFAULT_SPECS = "specs"
 
@@ -38,6 +39,10 @@ def test_workload(benchmark, bench_adapter, calibration, threads, workload, adap
         first_call = time.perf_counter() - start
     except Unsupported as exc:
         pytest.skip(f"unsupported: {exc}")
+    except Exception as exc:  # eager errors are failures; a compiler that refuses the workload is a finding
+        if workload.mode != "compiled":
+            raise
+        pytest.skip(f"{adapter_name} cannot compile {workload.id}: {one_line(exc)}")
     warmup_calls = warm_up(run)
     machine.reset_peak_rss()
     adapter.reset_peak_memory(device)
