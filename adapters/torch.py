@@ -286,8 +286,10 @@ def collective_worker(rank, world_size, announce, device="cpu", port=None, host=
     if rank == 0 and not port:
         announce({"port": store.port})
     gpu = device != "cpu"
-    dist.init_process_group("nccl" if gpu else "gloo", store=store, rank=rank, world_size=world_size)
     target = torch.device(f"cuda:{rank}" if gpu else "cpu")
+    if gpu:
+        torch.cuda.set_device(target)  # NCCL's barrier and default streams use the current device
+    dist.init_process_group("nccl" if gpu else "gloo", store=store, rank=rank, world_size=world_size)
 
     def sync():
         if gpu:
