@@ -90,6 +90,11 @@ class Adapter:
         """Use `threads` threads for intra-op work where the framework has a call for it (the
         benchmark harness also pins the process to that many CPUs before any framework loads)."""
 
+    def framework_timer(self, fn, min_run_time: float = 1.0) -> float:
+        """Median seconds per call of fn by the framework's own benchmark timer (the harness
+        self-check compares ours with it)."""
+        self.unsupported("a benchmark timer")
+
     def reset_peak_memory(self, device: str) -> None:
         """Start a new peak-memory window on a GPU device (CPU peaks are the process's RSS)."""
 

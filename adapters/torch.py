@@ -240,6 +240,12 @@ class TorchAdapter(Adapter):
     def set_threads(self, threads):
         self.torch.set_num_threads(threads)
 
+    def framework_timer(self, fn, min_run_time=1.0):
+        from torch.utils import benchmark
+
+        timer = benchmark.Timer(stmt="fn()", globals={"fn": fn}, num_threads=self.torch.get_num_threads())
+        return timer.blocked_autorange(min_run_time=min_run_time).median
+
     def reset_peak_memory(self, device):
         if device != "cpu":
             self.torch.cuda.reset_peak_memory_stats(device)

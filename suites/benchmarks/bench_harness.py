@@ -14,7 +14,6 @@ NOOP_TARGET_S = 1e-6
 
 def test_harness_matches_torch_timer(benchmark, bench_adapter):
     torch = bench_adapter("torch")
-    from torch.utils import benchmark as torch_benchmark  # only this benchmark needs torch's own timer
 
     rng = np.random.default_rng(0)
     a, b = (torch.asarray(rng.standard_normal((MATMUL_N, MATMUL_N)), "float32", "cpu") for _ in range(2))
@@ -27,9 +26,7 @@ def test_harness_matches_torch_timer(benchmark, bench_adapter):
     benchmark(run)
     if benchmark.stats is None:  # --benchmark-disable: nothing was timed
         return
-    timer = torch_benchmark.Timer(stmt="matmul(a, b)", globals={"matmul": torch.matmul, "a": a, "b": b},
-                                  num_threads=torch.torch.get_num_threads())
-    theirs = timer.blocked_autorange(min_run_time=1.0).median
+    theirs = torch.framework_timer(run)  # torch.utils.benchmark.Timer.blocked_autorange, the same call
     ours = benchmark.stats.stats.median
     benchmark.extra_info.update(figures(benchmark, 1.0), adapter="torch", torch_timer_median_s=theirs,
                                 ratio_to_torch_timer=ours / theirs,

@@ -1,7 +1,5 @@
 """Every spec's benchmark block on every adapter: eager and compiled, forward and forward +
-backward, synced, after a steady-state warm-up. Figures in extra_info (see conftest.py)."""
-import time
-
+backward, synced, after a steady-state warm-up. Figures in extra_info (see harness.py)."""
 import pytest
 
 from adapters.base import Unsupported
@@ -31,12 +29,10 @@ def test_workload(benchmark, bench_adapter, calibration, threads, workload, adap
     adapter = bench_adapter(adapter_name)
     device = resolve_device(adapter, device)
     peak = calibration(adapter, device)
-    benchmark.group = workload.group
+    benchmark.group = workload.id  # every adapter of one workload side by side
     try:
         run, values, out_shape = step(workload, adapter, device)
-        start = time.perf_counter()
-        run()  # the compiled mode compiles here
-        first_call = time.perf_counter() - start
+        first_call = machine.seconds(run)  # the compiled mode compiles here
     except Unsupported as exc:
         pytest.skip(f"unsupported: {exc}")
     except Exception as exc:  # eager errors are failures; a compiler that refuses the workload is a finding

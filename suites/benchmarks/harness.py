@@ -2,10 +2,10 @@
 records in pytest-benchmark's extra_info (GFLOP/s, % of peak, GB/s, relative IQR and the
 unstable flag); the --bench-filter terms."""
 import statistics
-import time
 
 import pytest
 
+from suites.benchmarks.machine import seconds
 from suites.benchmarks.workloads import FilterError, parse_filter
 
 UNSTABLE_IQR = 0.10  # a relative IQR above this flags the result unstable
@@ -20,12 +20,6 @@ def bench_filter(config) -> dict:
         return parse_filter(config.getoption("bench_filter"))
     except FilterError as exc:
         pytest.exit(f"parity: {exc}", returncode=2)
-
-
-def seconds(run) -> float:
-    start = time.perf_counter()
-    run()
-    return time.perf_counter() - start
 
 
 def warm_up(run) -> int:

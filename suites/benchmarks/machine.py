@@ -39,11 +39,12 @@ def calibration_gflops(matmul=np.matmul, make=None, sync=lambda x: None, repeats
     if make is not None:
         a, b = make(a), make(b)
     sync(matmul(a, b))  # warm-up: thread pools start, kernels load
-    best = min(_seconds(lambda: sync(matmul(a, b))) for _ in range(repeats))
+    best = min(seconds(lambda: sync(matmul(a, b))) for _ in range(repeats))
     return 2 * CALIBRATION_N ** 3 / best / 1e9
 
 
-def _seconds(fn) -> float:
+def seconds(fn) -> float:
+    """Wall seconds of one call of fn."""
     start = time.perf_counter()
     fn()
     return time.perf_counter() - start

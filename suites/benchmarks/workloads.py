@@ -57,11 +57,6 @@ class Workload:
     def id(self) -> str:
         return f"{self.spec.name}/{self.size['name']}/{self.dtype}-{self.mode}-{self.pass_name}"
 
-    @property
-    def group(self) -> str:
-        """pytest-benchmark's group: every adapter of one workload side by side."""
-        return self.id
-
     def fields(self, adapter: str | None = None) -> dict:
         fields = {"area": self.spec.area, "spec": self.spec.id, "size": self.size["name"], "dtype": self.dtype,
                   "mode": self.mode, "pass": self.pass_name}
