@@ -21,7 +21,7 @@ ANCHOR = ROOT / "suites" / "test_specs.py"
 DEFAULT_SPECS = os.path.relpath(ROOT / "specs")  # relative, so messages name specs/..., not a machine path
 DEVICES = ("cpu", "cuda", "gpu")
 
-hypothesis.settings.register_profile("ci", max_examples=10, derandomize=True, database=None, deadline=None,
+hypothesis.settings.register_profile("ci", max_examples=5, derandomize=True, database=None, deadline=None,
                                      print_blob=True)
 hypothesis.settings.register_profile("dev", max_examples=40, deadline=None, print_blob=True)
 hypothesis.settings.register_profile("thorough", max_examples=500, deadline=None, print_blob=True)

@@ -98,6 +98,11 @@ def get(name: str) -> Adapter:
     return _instances[name]
 
 
+def classes() -> dict[str, type]:
+    """The registered adapter classes whose framework is installed, by name (none is made)."""
+    return {name: _classes[name] for name in installed()}
+
+
 def loaded() -> list[str]:
     """The adapters this process has made ready (their frameworks are imported)."""
     return sorted(_instances)

@@ -17,7 +17,7 @@ def main(argv=None) -> int:
     except FileNotFoundError as exc:
         print(f"reports: {exc}", file=sys.stderr)
         return 2
-    print(f"report: {page}")
+    print(f"report: {page.resolve()}")
     return 0
 
 

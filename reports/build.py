@@ -1,71 +1,144 @@
 """Reading result records and rendering the comparison page.
 
-Records are the JSON lines that suites/results.py writes. A line cut off by a killed run is
-skipped and counted, and the page says so.
+Records are the JSON lines that suites/results.py writes; benchmarks are pytest-benchmark's JSON
+(reports/perf.py). A line cut off by a killed run is skipped and counted, and the page says so.
+Nothing is re-run: every number on the page is one that a run wrote down.
 """
 import collections
 import datetime
 import json
+import math
 import pathlib
 
 import jinja2
 
+from reports import charts, perf
+
 STATUSES = ("pass", "documented", "fail", "unsupported", "error", "crash", "timeout")
+FAILING = ("fail", "error", "crash", "timeout")
 TEMPLATES = pathlib.Path(__file__).resolve().parent / "templates"
 
 
 def read_records(inputs) -> tuple[list, int]:
     """Every record under the given folders / files, and the number of unreadable lines."""
     records, broken = [], 0
+    for file in _files(inputs, "*.jsonl"):
+        for line in file.read_text(encoding="utf-8", errors="replace").splitlines():
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except ValueError:
+                broken += 1
+                continue
+            if isinstance(record, dict) and "status" in record:
+                records.append(record)
+            else:
+                broken += 1
+    return records, broken
+
+
+def _files(inputs, pattern: str) -> list:
+    files = []
     for item in inputs:
         path = pathlib.Path(item)
         if not path.exists():
             raise FileNotFoundError(f"no such results folder or file: {item}")
-        for file in sorted(path.rglob("*.jsonl")) if path.is_dir() else [path]:
-            for line in file.read_text(encoding="utf-8", errors="replace").splitlines():
-                if not line.strip():
-                    continue
-                try:
-                    record = json.loads(line)
-                except ValueError:
-                    broken += 1
-                    continue
-                if isinstance(record, dict) and "status" in record:
-                    records.append(record)
-                else:
-                    broken += 1
-    return records, broken
+        if path.is_dir():
+            files += sorted(path.rglob(pattern))
+        elif path.match(pattern):
+            files.append(path)
+    return files
+
+
+def area_of(record) -> str:
+    return str(record.get("spec", "?")).split("/")[0]
 
 
 def summarize(records) -> dict:
-    """Counts per (area, adapter) and the cases worth reading (all but passes)."""
-    adapters = sorted({r.get("adapter", "?") for r in records})
-    areas = sorted({str(r.get("spec", "?")).split("/")[0] for r in records})
-    matrix = {area: {a: collections.Counter() for a in adapters} for area in areas}
+    """What the page shows about conformance: the matrix, per-spec tables, cards, differences."""
+    adapters = sorted({str(r.get("adapter", "?")) for r in records})
+    machines = sorted({str(r.get("machine", "?")) for r in records})
+    rows = sorted({(m, area_of(r)) for r in records for m in [str(r.get("machine", "?"))]})
+    matrix = {row: {a: collections.Counter() for a in adapters} for row in rows}
     for r in records:
-        matrix[str(r.get("spec", "?")).split("/")[0]][r.get("adapter", "?")][r.get("status")] += 1
-    notable = [r for r in records if r.get("status") != "pass"]
-    notable.sort(key=lambda r: (STATUSES.index(r["status"]) if r.get("status") in STATUSES else 99,
-                                str(r.get("spec")), str(r.get("adapter"))))
+        matrix[(str(r.get("machine", "?")), area_of(r))][str(r.get("adapter", "?"))][r.get("status")] += 1
+    failures = [r for r in records if r.get("status") in FAILING]
+    failures.sort(key=lambda r: (STATUSES.index(r["status"]), str(r.get("spec")), str(r.get("adapter"))))
     versions = collections.defaultdict(set)
     for r in records:
         for name, version in (r.get("versions") or {}).items():
             versions[name].add(str(version))
     return {
-        "adapters": adapters, "areas": areas, "matrix": matrix, "notable": notable,
+        "adapters": adapters, "machines": machines, "matrix": matrix,
+        "areas": sorted({area for _, area in rows}),
+        "specs": spec_tables(records), "failures": failures,
+        "differences": [r for r in records if r.get("status") == "documented"],
+        "unsupported": [r for r in records if r.get("status") == "unsupported"],
         "totals": collections.Counter(r.get("status") for r in records),
-        "machines": sorted({str(r.get("machine", "?")) for r in records}),
         "devices": sorted({str(r.get("device", "?")) for r in records}),
+        "commits": sorted({str(r["commit"]) for r in records if r.get("commit")}),
         "versions": {k: ", ".join(sorted(v)) for k, v in sorted(versions.items())},
     }
 
 
+def spec_tables(records) -> dict:
+    """Per spec: its rows (case, kind, dtype, device, machine) x adapters, and one agreement
+    heatmap per dtype and device (pairs are only formed within one machine's run of a case)."""
+    specs = {}
+    for r in records:
+        spec = specs.setdefault(str(r.get("spec", "?")), {"cells": {}, "adapters": set(), "outputs": {}})
+        key = tuple(str(r.get(k, "")) for k in ("case", "kind", "dtype", "device", "machine"))
+        spec["cells"].setdefault(key, {})[str(r.get("adapter", "?"))] = r
+        spec["adapters"].add(str(r.get("adapter", "?")))
+        if isinstance(r.get("output"), list):
+            spec["outputs"].setdefault(key, {})[str(r.get("adapter", "?"))] = r["output"]
+    out = {}
+    for name, spec in sorted(specs.items()):
+        adapters = sorted(spec["adapters"])
+        heatmaps = {}
+        for (_, _, dtype, device, _), outputs in spec["outputs"].items():
+            grid = heatmaps.setdefault(f"{dtype} on {device}", {"cases": 0, "cells": {}})
+            grid["cases"] += 1
+            for a in outputs:
+                for b in outputs:
+                    d = relative_difference(outputs[a], outputs[b])
+                    if d is not None:
+                        grid["cells"][(a, b)] = max(grid["cells"].get((a, b), 0.0), d)
+        out[name] = {
+            "area": name.split("/")[0], "adapters": adapters,
+            "rows": [(key, cells) for key, cells in sorted(spec["cells"].items())],
+            "heatmaps": {dtype: charts.heatmap(adapters, grid["cells"], f"{name} {dtype}", grid["cases"])
+                         for dtype, grid in sorted(heatmaps.items()) if len(grid["cells"]) > 1},
+        }
+    return out
+
+
+def relative_difference(x: list, y: list) -> float | None:
+    """max over elements of |x - y| / max(|x|, |y|): 0 where both are equal (NaN and inf too), inf
+    where only one is NaN or they differ in infinity; None when the outputs' sizes differ."""
+    if len(x) != len(y):
+        return None
+    worst = 0.0
+    for a, b in zip(x, y):
+        if a == b or (math.isnan(a) and math.isnan(b)):
+            continue
+        if math.isnan(a) or math.isnan(b) or math.isinf(a) or math.isinf(b):
+            return math.inf
+        worst = max(worst, abs(a - b) / max(abs(a), abs(b)))
+    return worst
+
+
 def build(inputs, output) -> pathlib.Path:
     records, broken = read_records(inputs)
+    runs, broken_bench = perf.read_runs(_files(inputs, "*.json"))
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
                              undefined=jinja2.StrictUndefined)
+    env.filters["num"] = number
     html = env.get_template("index.html").render(
-        statuses=STATUSES, records=records, broken=broken, **summarize(records),
+        statuses=STATUSES, records=records, broken=broken, broken_bench=broken_bench, **summarize(records),
+        performance=perf.summarize(runs), script=(TEMPLATES / "report.js").read_text(encoding="utf-8"),
+        style=(TEMPLATES / "report.css").read_text(encoding="utf-8"),
         generated=datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
     )
     out = pathlib.Path(output)
@@ -73,3 +146,10 @@ def build(inputs, output) -> pathlib.Path:
     page = out / "index.html"
     page.write_text(html, encoding="utf-8")
     return page
+
+
+def number(value, digits: int = 3) -> str:
+    """A number for a table cell: 3 significant digits; blank for a missing value."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return ""
+    return f"{value:.{digits}g}"

@@ -215,6 +215,7 @@ class Comparison:
     expected_at: float | None = None
     actual_at: float | None = None
     allowed_at: float | None = None
+    around: dict | None = None  # a failure's neighbourhood along the last axis: index, expected, actual
 
     def summary(self) -> str:
         parts = [self.reason] if self.reason else []
@@ -244,7 +245,7 @@ def compare(expected, actual, dtype: str, allowed=None, actual_dtype: str | None
         if differ.any():
             i = _first(differ)
             return Comparison(False, f"{name} positions differ", worst=i,
-                              expected_at=e[i].item(), actual_at=a[i].item())
+                              expected_at=e[i].item(), actual_at=a[i].item(), around=neighbourhood(e, a, i))
     finite = np.isfinite(e)
     if not finite.any():
         return Comparison(True)
@@ -261,7 +262,8 @@ def compare(expected, actual, dtype: str, allowed=None, actual_dtype: str | None
         ok, "" if ok else "values differ beyond the allowed error",
         max_abs_err=float(err.max()), max_rel_err=float(rel.max()),
         ulp=ulps, worst=i,
-        expected_at=e[i].item(), actual_at=a[i].item(), allowed_at=float(allowed[i]))
+        expected_at=e[i].item(), actual_at=a[i].item(), allowed_at=float(allowed[i]),
+        around=None if ok else neighbourhood(e, a, i))
 
 
 def _compare_exact(expected, actual) -> Comparison:
@@ -272,7 +274,19 @@ def _compare_exact(expected, actual) -> Comparison:
     err = np.abs(expected.astype(np.float64) - actual.astype(np.float64))
     return Comparison(False, f"{int(differ.sum())} of {differ.size} elements differ", max_abs_err=float(err.max()),
                       max_rel_err=float((err / np.maximum(np.abs(expected), 1)).max()),
-                      worst=i, expected_at=expected[i].item(), actual_at=actual[i].item())
+                      worst=i, expected_at=expected[i].item(), actual_at=actual[i].item(),
+                      around=neighbourhood(expected, actual, i))
+
+
+def neighbourhood(expected, actual, index: tuple, width: int = 3) -> dict:
+    """The elements next to `index` along the last axis (width on each side), for a failure card:
+    the index of the first one shown, and the expected and actual values there."""
+    if not index:
+        return {"start": [], "expected": [expected.item()], "actual": [actual.item()]}
+    *lead, last = index
+    lo, hi = max(last - width, 0), min(last + width + 1, expected.shape[-1])
+    row = (*lead, slice(lo, hi))
+    return {"start": [*lead, lo], "expected": expected[row].tolist(), "actual": actual[row].tolist()}
 
 
 def _first(mask) -> tuple:

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import strategies as st
 
 import adapters
-from suites import compare, results, runner, strategies
+from suites import compare, repro, results, runner, strategies
 
 
 class SpecFailed(Exception):
@@ -70,7 +70,7 @@ class SpecItem(pytest.Item):
                     "gradient": self._gradient}[self.kind](ctx)
         duration = (time.perf_counter() - start) / max(len(outcomes), 1)
         for outcome in outcomes:
-            self._record(adapter, device, outcome, duration)
+            self._record(ctx, outcome, duration)
         failing = [o for o in outcomes if o.status not in runner.PASSING and o.status != "unsupported"]
         if failing:
             raise SpecFailed(failing)
@@ -110,7 +110,7 @@ class SpecItem(pytest.Item):
 
     def _hypothesis(self, ctx, strategy, check):
         """Run `check` on hypothesis cases; a failure is shrunk and comes back as its Outcome."""
-        unsupported = []
+        unsupported, largest = [], {}
 
         @hypothesis.seed(self.seed)
         @hypothesis.settings(deadline=None, suppress_health_check=list(hypothesis.HealthCheck))
@@ -123,6 +123,10 @@ class SpecItem(pytest.Item):
                 unsupported.append(outcome)
             elif outcome.status not in runner.PASSING:
                 raise runner.CaseFailure(outcome)
+            for name in ("max_abs_err", "max_rel_err", "ulp"):
+                value = getattr(outcome.comparison, name, None)
+                if value is not None:
+                    largest[name] = max(largest.get(name, 0.0), value)
 
         try:
             prop()
@@ -130,19 +134,24 @@ class SpecItem(pytest.Item):
             return failure.outcome
         if unsupported:
             return unsupported[0]
-        return runner.Outcome("pass", "hypothesis", f"{hypothesis.settings().max_examples} examples at most")
+        errors = " ".join(f"{k}={v:.3g}" for k, v in largest.items())
+        return runner.Outcome("pass", "hypothesis", f"{hypothesis.settings().max_examples} examples at most"
+                              + (f"; largest {errors}" if errors else ""), compare.Comparison(True, **largest))
 
-    def _record(self, adapter, device, outcome, duration):
+    def _record(self, ctx, outcome, duration):
         passed = outcome.status in runner.PASSING
         comparison = outcome.comparison or compare.Comparison(ok=passed)
         record = {
             "spec": self.spec.name, "case": outcome.case, "kind": self.kind, "adapter": self.adapter_name,
-            "device": device, "dtype": self.dtype, "status": outcome.status, "message": outcome.message,
+            "device": ctx.device, "dtype": self.dtype, "status": outcome.status, "message": outcome.message,
             "max_abs_err": comparison.max_abs_err, "max_rel_err": comparison.max_rel_err,
             "ulp": comparison.ulp, "worst": comparison.worst,
             "seed": self.seed if outcome.case == "hypothesis" else None,
             "example": None if passed else results.describe_inputs(outcome.inputs, self.dtype),
-            "duration": duration, "versions": {adapter.name: adapter.version()}, "test": self.name,
+            "around": comparison.around, "output": results.output_values(outcome.actual, self.kind),
+            "repro": None if passed else reproductions(self, ctx, outcome),
+            "difference": documented_difference(ctx, self.kind, outcome),
+            "duration": duration, "versions": {ctx.adapter.name: ctx.adapter.version()}, "test": self.name,
             **self.config.parity.environment,
         }
         self.config.parity.recorder.write(record)
@@ -165,6 +174,33 @@ class SpecItem(pytest.Item):
 
     def reportinfo(self):
         return self.spec.file, self.spec.line - 1, self.name
+
+
+def documented_difference(ctx, kind: str, outcome) -> dict | None:
+    """The spec's note and source for a "documented" outcome, for the report's differences table."""
+    if outcome.status != "documented":
+        return None
+    diff = ctx.difference(outcome.case, "gradient" if kind == "gradient" else "value") or {}
+    return {"note": diff.get("note"), "source": diff.get("source")}
+
+
+def reproductions(item, ctx, outcome) -> dict:
+    """A failing case as standalone code for every installed framework (suites/repro.py): the
+    snippet, or why there is none."""
+    spec = item.spec
+    if spec.collective or not outcome.inputs:
+        return {}
+    wrt = spec.wrt if item.kind == "gradient" else ()
+    dtypes = {k: ctx.input_dtype(np.asarray(v)) for k, v in outcome.inputs.items()}
+    title = f"{item.name}, case {outcome.case!r}: {outcome.status}"
+    out = {}
+    for name, cls in adapters.classes().items():
+        try:
+            out[name] = {"code": repro.snippet(cls, spec.tree, outcome.inputs, dtypes, item.dtype, ctx.device,
+                                               title, wrt)}
+        except repro.NoSnippet as exc:
+            out[name] = {"none": str(exc)}
+    return out
 
 
 def example_inputs(spec, example, dtype) -> dict:

@@ -8,11 +8,13 @@ import datetime
 import json
 import pathlib
 import platform
+import subprocess
 import sys
 
 import numpy as np
 
 MAX_VALUES = 64  # inputs up to this many elements are written out whole in a record
+MAX_OUTPUT = 4096  # an example's output up to this size is recorded, for the cross-framework heatmap
 
 
 def default_dir() -> pathlib.Path:
@@ -66,9 +68,30 @@ def describe_inputs(inputs: dict, dtype: str) -> dict:
     return described
 
 
+def output_values(actual, kind: str) -> list | None:
+    """An example's result values, flat, for comparing frameworks with each other in the report
+    (every adapter sees the same inputs in an example; hypothesis cases are not recorded)."""
+    if actual is None or kind not in ("example", "collective") or np.size(actual) > MAX_OUTPUT:
+        return None
+    return np.asarray(actual, dtype=np.float64).ravel().tolist()
+
+
 def environment() -> dict:
     return {"python": platform.python_version(), "numpy": np.__version__, "machine": platform.node(),
-            "platform": f"{sys.platform}-{platform.machine()}"}
+            "platform": f"{sys.platform}-{platform.machine()}", "commit": commit()}
+
+
+def commit() -> str | None:
+    """The checked-out commit (with "+dirty" for uncommitted changes), None outside a git checkout."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short=10", "HEAD"], capture_output=True, text=True, timeout=10)
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
+                               text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if head.returncode:
+        return None
+    return head.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
 
 
 def _plain(value):

@@ -24,6 +24,7 @@ class Outcome:
     message: str = ""
     comparison: compare.Comparison | None = None
     inputs: dict = field(default_factory=dict)  # the exact inputs, for the repro
+    actual: np.ndarray | None = field(default=None, repr=False)  # the adapter's value (cross-framework agreement)
 
 
 class CaseFailure(Exception):
@@ -196,7 +197,10 @@ def check_case(ctx: Context, case: str, inputs: dict, expect: dict | None = None
         raised = exc
     outcome = _judge(ctx, case, inputs, expect, raised, actual, actual_dtype, shapes)
     diff = ctx.difference(case)
-    return _apply_difference(outcome, diff, raised, actual, actual_dtype, ctx) if diff else outcome
+    if diff:
+        outcome = _apply_difference(outcome, diff, raised, actual, actual_dtype, ctx)
+    outcome.actual = actual
+    return outcome
 
 
 def _judge(ctx, case, inputs, expect, raised, actual, actual_dtype, shapes) -> Outcome:

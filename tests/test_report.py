@@ -43,3 +43,90 @@ def test_command_line(tmp_path):
     missing = subprocess.run([sys.executable, "-m", "reports", "build", str(tmp_path / "nope")],
                              capture_output=True, text=True)
     assert missing.returncode == 2 and "no such results folder" in missing.stderr
+
+
+HOSTILE = "<script>alert('x')</script>\"'&" + "y" * 3000
+
+
+def bench_file(folder, medians: dict, when: str, commit: str, node: str = "runner", group: str = "matmul"):
+    """A pytest-benchmark JSON file as suites/benchmarks writes it: one benchmark per adapter."""
+    folder.mkdir(parents=True, exist_ok=True)
+    benchmarks = [{"group": group, "name": f"test_workload[{a}]", "stats": {"median": m, "iqr": m / 20, "rounds": 9},
+                   "extra_info": {"area": "matmul", "spec": "square", "size": "n512", "dtype": "float32",
+                                  "pass": "forward", "mode": "eager", "adapter": a, "device": "cpu",
+                                  "gflops": 0.268 / m, "unstable": a == "jax"}} for a, m in medians.items()]
+    data = {"machine_info": {"node": node, "cpu_model": "test cpu", "parity_threads": {"threads": 2},
+                             "calibration": {"numpy-cpu": 100.0}},
+            "commit_info": {"id": commit}, "datetime": when, "benchmarks": benchmarks}
+    (folder / "bench.json").write_text(json.dumps(data))
+
+
+def test_hostile_strings_are_escaped_everywhere(tmp_path):
+    """Spec, case, adapter, messages, inputs, snippets, sources, benchmark names and machines:
+    the only script on the page is the report's own."""
+    (tmp_path / "r.jsonl").write_text("\n".join([
+        record(spec=f"{HOSTILE}/s", case=HOSTILE, adapter=HOSTILE, output=[1.0, 2.0]),
+        record(spec=f"{HOSTILE}/s", case=HOSTILE, adapter="torch", output=[1.0, 2.5], machine=HOSTILE),
+        record(status="fail", message=HOSTILE, example={HOSTILE: {"shape": [1], "dtype": HOSTILE, "values": [HOSTILE]}},
+               around={"start": [0], "expected": [1.0], "actual": [HOSTILE]}, worst=[0],
+               repro={HOSTILE: {"code": HOSTILE}, "jax": {"none": HOSTILE}}),
+        record(status="documented", difference={"note": HOSTILE, "source": "javascript:alert(1)"}),
+    ]) + "\n")
+    bench_file(tmp_path / "b", {HOSTILE: 1e-3, "torch": 2e-3}, "2026-01-01T00:00:00", HOSTILE, node=HOSTILE,
+               group=HOSTILE)
+    page = build([tmp_path], tmp_path / "out").read_text()
+    assert page.count("<script") == 1 and "<script>alert" not in page
+    assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in page
+    assert 'href="javascript:' not in page
+
+
+def test_runs_of_several_machines_merge_with_a_machine_column(tmp_path):
+    (tmp_path / "a.jsonl").write_text(record(machine="cpu-runner") + "\n")
+    (tmp_path / "b.jsonl").write_text(record(machine="gpu-runner", device="cuda:0", status="fail") + "\n")
+    page = build([tmp_path / "a.jsonl", tmp_path / "b.jsonl"], tmp_path / "out").read_text()
+    assert '<th class="sortable">machine</th>' in page
+    assert "<td>cpu-runner</td>" in page and "<td>gpu-runner</td>" in page
+
+
+def test_relative_difference_between_adapters():
+    from reports.build import relative_difference
+
+    assert relative_difference([1.0, 2.0], [1.0, 2.5]) == 0.5 / 2.5
+    assert relative_difference([0.0, float("nan")], [0.0, float("nan")]) == 0.0
+    assert relative_difference([float("inf")], [float("inf")]) == 0.0
+    assert relative_difference([1.0], [float("nan")]) == float("inf")
+    assert relative_difference([1.0], [1.0, 2.0]) is None
+
+
+def test_agreement_heatmap_and_failure_card(tmp_path):
+    (tmp_path / "r.jsonl").write_text("\n".join([
+        record(adapter="torch", output=[1.0, 2.0]), record(adapter="jax", output=[1.0, 2.5]),
+        record(adapter="jax", case="other", status="fail", message="differs", worst=[1],
+               around={"start": [0], "expected": [1.0, 2.0], "actual": [1.0, 2.5]},
+               repro={"torch": {"code": "import torch\nprint(torch.ones(2))\n"}}),
+    ]) + "\n")
+    page = build([tmp_path], tmp_path / "out").read_text()
+    assert 'class="heatmap"' in page and "jax vs torch: 0.2" in page  # |2 - 2.5| / 2.5
+    assert "Reproduce on torch" in page and "print(torch.ones(2))" in page
+    assert "<td class=\"num\">2.5</td>" in page
+
+
+def test_benchmarks_table_ratio_and_history(tmp_path):
+    bench_file(tmp_path / "run1", {"torch": 1e-3, "jax": 2e-3}, "2026-01-01T00:00:00", "aaaa")
+    bench_file(tmp_path / "run2", {"torch": 1e-3, "jax": 4e-3}, "2026-01-02T00:00:00", "bbbb")
+    page = build([tmp_path], tmp_path / "out").read_text()
+    assert 'class="bars"' in page and "History on runner" in page and 'class="history"' in page
+    assert '<td class="num">4</td>' in page  # the latest run: jax takes 4x torch's median
+    assert "unstable" in page
+
+
+def test_a_full_sized_run_stays_under_5_mb(tmp_path):
+    """About the size of `tox -e report` on two machines: every spec x case x kind x adapter x dtype."""
+    lines = [record(spec=f"area{i % 9}/spec{i % 60}", case=f"case{i % 7}", kind=("example", "property")[i % 2],
+                    adapter=("torch", "jax", "tensorflow", "engine", "reference")[i % 5],
+                    dtype=("float32", "float64")[i % 2], machine=("cpu", "gpu")[i % 2],
+                    max_abs_err=1e-7, max_rel_err=1e-7, ulp=0.5, message="max_abs_err=1e-07 " * 5,
+                    output=[float(i)] * 16) for i in range(6000)]
+    (tmp_path / "r.jsonl").write_text("\n".join(lines) + "\n")
+    page = build([tmp_path], tmp_path / "out")
+    assert page.stat().st_size < 5_000_000

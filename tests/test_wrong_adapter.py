@@ -1,6 +1,7 @@
 """A wrong adapter loaded with --adapter-path fails with the readable message the suite promises:
 spec id, case, adapter, device, dtype, errors, the worst element, and the seed / falsifying example.
 Each spec area has a wrong adapter of its own (tests/adapters/broken_areas.py) that it must catch."""
+import json
 import pathlib
 import subprocess
 import sys
@@ -28,6 +29,11 @@ def test_explicit_example_failure_names_everything(tmp_path):
     assert "worst element at (" in out and "expected" in out
     assert "a: float64(10, 3, 4)" in out
     assert "Traceback" not in out
+    failure = json.loads((tmp_path / "results.jsonl").read_text().splitlines()[0])
+    around = failure["around"]  # the worst element's row, for the report's failure card
+    assert around["start"][:2] == failure["worst"][:2] and len(around["expected"]) == len(around["actual"]) > 1
+    assert "class ReferenceOps" in failure["repro"]["reference"]["code"]  # standalone; tests/test_repro.py runs one
+    assert "super()" in failure["repro"]["broken-matmul"]["none"]
 
 
 def test_hypothesis_failure_shows_seed_and_falsifying_example(tmp_path):

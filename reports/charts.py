@@ -1,0 +1,134 @@
+"""Inline SVG charts: the page carries its pictures, with no script library and no network.
+
+Every string that reaches a chart (adapter names, spec ids, commits) is escaped here, because
+the SVG is inserted into the page as markup.
+"""
+import math
+
+from markupsafe import Markup, escape
+
+MODE_COLOURS = {"eager": "#4c78a8", "compiled": "#f58518"}
+LINE_COLOURS = ("#4c78a8", "#f58518", "#54a24b", "#e45756", "#72b7b2", "#b279a2", "#ff9da6", "#9d755d")
+FLOOR = 1e-17  # differences below this are drawn as exact agreement
+
+
+def heatmap(adapters: list, cells: dict, title: str, cases: int) -> Markup:
+    """An adapters x adapters grid of the largest relative difference between their outputs."""
+    size, left, top = 46, 92, 92
+    width, height = left + size * len(adapters) + 8, top + size * len(adapters) + 8
+    parts = [f'<svg class="heatmap" role="img" width="{width}" height="{height}" viewBox="0 0 {width} {height}">',
+             f"<title>{escape(title)}: largest relative difference between adapters over {cases} example(s)</title>"]
+    for i, name in enumerate(adapters):
+        x = left + i * size + size / 2
+        parts.append(f'<text x="{x}" y="{top - 6}" transform="rotate(-40 {x} {top - 6})" class="label">'
+                     f"{escape(_short(name))}</text>")
+        parts.append(f'<text x="{left - 6}" y="{top + i * size + size / 2 + 4}" text-anchor="end" class="label">'
+                     f"{escape(_short(name))}</text>")
+    for i, a in enumerate(adapters):
+        for j, b in enumerate(adapters):
+            value = cells.get((a, b))
+            x, y = left + j * size, top + i * size
+            fill, text = ("#eee", "") if value is None else (_heat(value), _sci(value))
+            tip = f"{a} vs {b}: " + ("not compared" if value is None else f"{value:.3g}")
+            parts.append(f'<g><title>{escape(tip)}</title><rect x="{x}" y="{y}" width="{size - 2}" '
+                         f'height="{size - 2}" fill="{fill}"/><text x="{x + size / 2 - 1}" y="{y + size / 2 + 4}" '
+                         f'text-anchor="middle" class="cell">{escape(text)}</text></g>')
+    parts.append("</svg>")
+    return Markup("".join(parts))
+
+
+def bars(rows: list, title: str) -> Markup:
+    """Horizontal bars of median seconds, one per (label, mode); log scale when they span more
+    than a factor of 10. rows: [(label, mode, median_s, unstable)]."""
+    if not rows:
+        return Markup("")
+    values = [r[2] for r in rows if r[2] and r[2] > 0]
+    lo, hi = min(values), max(values)
+    log = hi / lo > 10
+    bar_h, left, plot = 18, 170, 360
+    height = 24 + bar_h * len(rows)
+    parts = [f'<svg class="bars" role="img" width="{left + plot + 90}" height="{height}">',
+             f"<title>{escape(title)} (median time{', log scale' if log else ''}; shorter is faster)</title>"]
+    for i, (label, mode, median, unstable) in enumerate(rows):
+        y = 4 + i * bar_h
+        fraction = _scale(median, lo, hi, log)
+        colour = MODE_COLOURS.get(mode, "#888")
+        flag = " unstable" if unstable else ""
+        faded = ' fill-opacity="0.5"' if unstable else ""
+        parts.append(f'<g><title>{escape(f"{label} {mode}: {_time(median)}{flag}")}</title>'
+                     f'<text x="{left - 6}" y="{y + 13}" text-anchor="end" class="label">'
+                     f"{escape(_short(label, 18))} {escape(mode)}</text>"
+                     f'<rect x="{left}" y="{y + 2}" width="{max(plot * fraction, 1):.1f}" height="{bar_h - 4}" '
+                     f'fill="{colour}"{faded}/>'
+                     f'<text x="{left + plot * fraction + 4:.1f}" y="{y + 13}" class="label">'
+                     f"{escape(_time(median))}{'*' if unstable else ''}</text></g>")
+    parts.append(f'<text x="{left}" y="{height - 4}" class="axis">{"log scale" if log else "linear scale"}; '
+                 "* unstable (relative IQR over 10%)</text></svg>")
+    return Markup("".join(parts))
+
+
+def history(series: dict, labels: list, title: str) -> Markup:
+    """Median seconds across runs (x: runs in time order, labelled by commit), one line per
+    series name; log scale when the values span more than a factor of 10."""
+    values = [v for points in series.values() for v in points if v]
+    if not values or len(labels) < 2:
+        return Markup("")
+    lo, hi = min(values), max(values)
+    log = hi / lo > 10
+    left, top, plot_w, plot_h = 70, 10, 420, 140
+    step = plot_w / (len(labels) - 1)
+    parts = [f'<svg class="history" role="img" width="{left + plot_w + 170}" height="{top + plot_h + 50}">',
+             f"<title>{escape(title)}: median time per run{', log scale' if log else ''}</title>",
+             f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" class="grid"/>',
+             f'<text x="{left - 6}" y="{top + 8}" text-anchor="end" class="axis">{escape(_time(hi))}</text>',
+             f'<text x="{left - 6}" y="{top + plot_h}" text-anchor="end" class="axis">{escape(_time(lo))}</text>']
+    for i, label in enumerate(labels):
+        x = left + i * step
+        parts.append(f'<text x="{x:.1f}" y="{top + plot_h + 16}" text-anchor="middle" class="axis">'
+                     f"{escape(_short(label, 10))}</text>")
+    for k, (name, points) in enumerate(sorted(series.items())):
+        colour = LINE_COLOURS[k % len(LINE_COLOURS)]
+        xy = [(left + i * step, top + plot_h * (1 - _scale(v, lo, hi, log))) for i, v in enumerate(points) if v]
+        parts.append(f'<g><title>{escape(name)}</title><polyline fill="none" stroke="{colour}" stroke-width="2" '
+                     f'points="{" ".join(f"{x:.1f},{y:.1f}" for x, y in xy)}"/>')
+        parts += [f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{colour}"/>' for x, y in xy]
+        parts.append(f'<text x="{left + plot_w + 10}" y="{top + 12 + 14 * k}" fill="{colour}" class="label">'
+                     f"{escape(_short(name, 26))}</text></g>")
+    parts.append("</svg>")
+    return Markup("".join(parts))
+
+
+def _scale(value, lo, hi, log) -> float:
+    """value's position in [lo, hi] as 0.05..1 (a bar of the smallest value still shows)."""
+    if not value or hi == lo:
+        return 1.0
+    span = (math.log(value / lo) / math.log(hi / lo)) if log else (value - lo) / (hi - lo)
+    return 0.05 + 0.95 * span if log else max(value / hi, 0.02)
+
+
+def _heat(value: float) -> str:
+    """Green for agreement to the last bits of float64, red for differences of order one."""
+    if math.isinf(value) or math.isnan(value):
+        return "hsl(0, 70%, 45%)"
+    t = min(max((math.log10(max(value, FLOOR)) + 17) / 17, 0.0), 1.0)
+    return f"hsl({120 * (1 - t):.0f}, 65%, {85 - 30 * t:.0f}%)"
+
+
+def _sci(value: float) -> str:
+    if math.isinf(value):
+        return "inf"
+    return "0" if value < FLOOR else f"{value:.0e}".replace("e-0", "e-")
+
+
+def _time(seconds: float) -> str:
+    if not seconds:
+        return "?"
+    for unit, scale in (("s", 1), ("ms", 1e-3), ("us", 1e-6)):
+        if seconds >= scale:
+            return f"{seconds / scale:.3g} {unit}"
+    return f"{seconds / 1e-9:.3g} ns"
+
+
+def _short(text: str, limit: int = 12) -> str:
+    text = str(text)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
