@@ -21,6 +21,9 @@ ANCHOR = ROOT / "suites" / "test_specs.py"
 DEFAULT_SPECS = os.path.relpath(ROOT / "specs")  # relative, so messages name specs/..., not a machine path
 DEVICES = ("cpu", "cuda", "gpu")
 
+# ci: 5 derandomized examples per (spec, kind, adapter, dtype), so that every push checks every
+# spec on five adapters within 5 minutes on 2 cores (each JAX example with new shapes is an XLA
+# compile); dev and thorough are where hypothesis searches.
 hypothesis.settings.register_profile("ci", max_examples=5, derandomize=True, database=None, deadline=None,
                                      print_blob=True)
 hypothesis.settings.register_profile("dev", max_examples=40, deadline=None, print_blob=True)

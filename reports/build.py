@@ -74,7 +74,6 @@ def summarize(records) -> dict:
         "areas": sorted({area for _, area in rows}),
         "specs": spec_tables(records), "failures": failures,
         "differences": [r for r in records if r.get("status") == "documented"],
-        "unsupported": [r for r in records if r.get("status") == "unsupported"],
         "totals": collections.Counter(r.get("status") for r in records),
         "devices": sorted({str(r.get("device", "?")) for r in records}),
         "commits": sorted({str(r["commit"]) for r in records if r.get("commit")}),
