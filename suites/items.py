@@ -185,16 +185,19 @@ def documented_difference(ctx, kind: str, outcome) -> dict | None:
 
 
 def reproductions(item, ctx, outcome) -> dict:
-    """A failing case as standalone code for every installed framework (suites/repro.py): the
-    snippet, or why there is none."""
+    """A failing case as standalone code (suites/repro.py) for its adapter and every installed
+    built-in one: the snippet, or why there is none."""
     spec = item.spec
     if spec.collective or not outcome.inputs:
         return {}
     wrt = spec.wrt if item.kind == "gradient" else ()
     dtypes = {k: ctx.input_dtype(np.asarray(v)) for k, v in outcome.inputs.items()}
     title = f"{item.name}, case {outcome.case!r}: {outcome.status}"
-    out = {}
-    for name, cls in adapters.classes().items():
+    out, installed = {}, adapters.classes()
+    for name in dict.fromkeys([item.adapter_name, *adapters.BUILTIN]):  # the failing one, then the frameworks
+        if name not in installed:
+            continue
+        cls = installed[name]
         try:
             out[name] = {"code": repro.snippet(cls, spec.tree, outcome.inputs, dtypes, item.dtype, ctx.device,
                                                title, wrt)}
