@@ -13,7 +13,7 @@ import hypothesis
 import pytest
 
 import adapters
-from suites import results
+from suites import faults, results
 from suites.specs import SpecError, load_path
 
 ROOT = pathlib.Path(__file__).resolve().parent
@@ -42,6 +42,9 @@ def pytest_addoption(parser):
     group.addoption("--spec", default=None, help="a spec file or folder (default: specs/)")
     group.addoption("--results-dir", default=None,
                     help="where result JSON lines go (default: results/<timestamp>/)")
+    group.addoption("--case-timeout", type=float, default=600.0, metavar="SECONDS",
+                    help="an item without a result after this long is recorded as a timeout (0: no limit; "
+                         "default 600)")
     group.addoption("--threads", type=int, default=None,
                     help="benchmarks: threads for every framework (default: every usable CPU)")
     group.addoption("--bench-filter", default=None, metavar="KEY=GLOB,...",
@@ -77,11 +80,15 @@ def _options(config) -> SimpleNamespace:
         profile = config.getoption("hypothesis_profile", None)  # hypothesis loads it after this hook
         derandomized = (hypothesis.settings.get_profile(profile) if profile else hypothesis.settings()).derandomize
         seed = 0 if derandomized else (workerinput or {}).get("parity_seed", random.getrandbits(32))
+    worker = workerinput["workerid"] if workerinput else "main"
+    timeout = config.getoption("case_timeout")
+    if timeout < 0:
+        raise ValueError(f"--case-timeout takes seconds >= 0 (0: no limit). Received: {timeout:g}")
     return SimpleNamespace(
         adapters=chosen, devices=devices, dtypes=dtypes, seed=int(seed), results_dir=str(folder),
         specs=load_path(config.getoption("spec") or DEFAULT_SPECS) if _collects_suites(config) else [],
-        recorder=results.Recorder(folder, workerinput["workerid"] if workerinput else "main"),
-        environment=results.environment(),
+        recorder=results.Recorder(folder, worker), environment=results.environment(),
+        case_timeout=timeout, watch=faults.Watch(folder, worker, timeout),
     )
 
 
@@ -102,6 +109,19 @@ def pytest_configure_node(node):
     node.workerinput["parity_seed"] = node.config.parity.seed
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_handlecrashitem(crashitem, report, sched):
+    """xdist: a worker died in the middle of an item; record it as a crash or timeout (the
+    worker's own note says which item, its fault log how it died) and let xdist replace it."""
+    parity = getattr(report.node.config, "parity", None)
+    if parity is None:
+        return
+    record = faults.crash_record(parity.results_dir, report.node.gateway.id, parity.case_timeout)
+    if record:
+        parity.recorder.write({**record, **parity.environment})
+        report.longrepr = f"{record['test']}: {record['status']}: {record['message']}"
+
+
 def pytest_pycollect_makemodule(module_path, parent):
     if pathlib.Path(module_path).resolve() == ANCHOR:
         from suites.items import SpecFile
@@ -114,6 +134,7 @@ def pytest_sessionfinish(session):
     parity = getattr(session.config, "parity", None)
     if parity is None:
         return
+    parity.watch.close()
     parity.recorder.close()
     if not hasattr(session.config, "workerinput"):
         merged = results.merge(parity.results_dir)

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import strategies as st
 
 import adapters
-from suites import compare, repro, results, runner, strategies
+from suites import compare, faults, repro, results, runner, strategies
 
 
 class SpecFailed(Exception):
@@ -66,8 +66,20 @@ class SpecItem(pytest.Item):
         ctx = runner.Context(self.spec, adapter, device, self.dtype)
         self.seed = zlib.crc32(f"{self.config.parity.seed}:{self.spec.name}:{self.kind}:{self.dtype}".encode())
         start = time.perf_counter()
-        outcomes = {"example": self._examples, "collective": self._examples, "property": self._property,
-                    "gradient": self._gradient}[self.kind](ctx)
+        watch = self.config.parity.watch
+        watch.begin(self.identity())
+        try:
+            outcomes = {"example": self._examples, "collective": self._examples, "property": self._property,
+                        "gradient": self._gradient}[self.kind](ctx)
+        except faults.CaseTimeout:
+            timeout = self.config.parity.case_timeout
+            self.config.parity.recorder.write({
+                **self.identity(), "case": "-", "status": "timeout", "device": device,
+                "message": f"no result within {timeout:g} s (--case-timeout)", "duration": timeout,
+                "versions": {adapter.name: adapter.version()}, **self.config.parity.environment})
+            pytest.fail(f"timeout: no result within {timeout:g} s (--case-timeout)", pytrace=False)
+        finally:
+            watch.end()
         duration = (time.perf_counter() - start) / max(len(outcomes), 1)
         for outcome in outcomes:
             self._record(ctx, outcome, duration)
@@ -76,6 +88,11 @@ class SpecItem(pytest.Item):
             raise SpecFailed(failing)
         if outcomes and all(o.status == "unsupported" for o in outcomes):
             pytest.skip(f"unsupported: {outcomes[0].message}")
+
+    def identity(self) -> dict:
+        """What a record says about this item, also when the item cannot finish (suites/faults.py)."""
+        return {"spec": self.spec.name, "kind": self.kind, "adapter": self.adapter_name, "device": self.device,
+                "dtype": self.dtype, "test": self.name, "started": time.time()}
 
     def _examples(self, ctx):
         out = []

@@ -1,0 +1,130 @@
+"""Crashes and hangs: a case that kills or blocks its process becomes a "crash" or "timeout"
+record, and the run goes on.
+
+Each process notes the item it is running (`running-<worker>.json` in the results folder) and
+has faulthandler write fatal signals and watchdog timeouts to `faults-<worker>.log`. A hang
+gets two chances to end well:
+
+1. after --case-timeout seconds, SIGALRM raises CaseTimeout in the item (a BaseException, so
+   neither hypothesis nor the runner's error handling swallows it): the item records "timeout"
+   itself and the process carries on;
+2. a hang that signals cannot interrupt (native code that never returns) is ended `grace(timeout)`
+   seconds later by faulthandler's watchdog thread, which dumps the stacks and exits the process.
+
+A process that dies (os.abort, a segfault, the watchdog) is replaced by pytest-xdist, whose
+controller calls `crash_record` to turn the dead worker's note and log into the record. Without
+xdist (-p no:xdist, or no -n) nothing can replace the process: the run stops there, with every
+result before it on disk.
+"""
+import faulthandler
+import json
+import pathlib
+import re
+import signal
+import threading
+import time
+
+GRACE = 30.0  # at most this long (and at most the timeout again) between SIGALRM and the watchdog's exit
+SIGNALS = {"Segmentation fault": "SIGSEGV", "Aborted": "SIGABRT", "Bus error": "SIGBUS",
+           "Floating point exception": "SIGFPE", "Illegal instruction": "SIGILL"}
+MARK = "=== parity item: "
+
+
+class CaseTimeout(BaseException):
+    """The item ran past --case-timeout."""
+
+
+class Watch:
+    """One process's note of the item it runs, and its fault log."""
+
+    def __init__(self, folder, worker: str, timeout: float):
+        self.folder, self.worker, self.timeout = pathlib.Path(folder), worker, timeout
+        self._log = None
+
+    def _start(self):
+        if self._log is None:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self._log = open(self.folder / f"faults-{self.worker}.log", "a", encoding="utf-8")
+            faulthandler.enable(file=self._log, all_threads=True)
+
+    def begin(self, identity: dict) -> None:
+        """Before an item: note it, mark the log, arm both timeouts."""
+        self._start()
+        (self.folder / f"running-{self.worker}.json").write_text(json.dumps(identity), encoding="utf-8")
+        self._log.write(f"{MARK}{identity.get('test')}\n")
+        self._log.flush()
+        if self.timeout:
+            if threading.current_thread() is threading.main_thread():
+                signal.signal(signal.SIGALRM, _raise_timeout)
+                signal.setitimer(signal.ITIMER_REAL, self.timeout)
+            faulthandler.dump_traceback_later(self.timeout + grace(self.timeout), exit=True, file=self._log)
+
+    def end(self) -> None:
+        """After an item (however it ended): disarm, forget it."""
+        if self.timeout:
+            if threading.current_thread() is threading.main_thread():
+                signal.setitimer(signal.ITIMER_REAL, 0)
+            faulthandler.cancel_dump_traceback_later()
+        (self.folder / f"running-{self.worker}.json").unlink(missing_ok=True)
+
+    def close(self) -> None:
+        if self._log is not None:
+            faulthandler.disable()
+            self._log.close()
+            self._log = None
+
+
+def innermost_frames(log: str, count: int = 3) -> list:
+    """The top frames of the thread that ran the item (faulthandler prints every thread), as
+    `function (path:line)` with paths relative to the project or to site-packages."""
+    blocks = re.split(r"\n(?=(?:Current thread|Thread) 0x)", log)
+    running = [b for b in blocks if "in runtest" in b] or [b for b in blocks if b.startswith("Current thread")]
+    frames = re.findall(r'File "([^"]+)", line (\d+) in (\S+)', running[0] if running else "")
+    return [f"{name} ({_short_path(path)}:{line})" for path, line, name in frames[:count]]
+
+
+def _short_path(path: str) -> str:
+    if "site-packages/" in path:
+        return path.split("site-packages/", 1)[1]
+    try:
+        return str(pathlib.Path(path).relative_to(pathlib.Path.cwd()))
+    except ValueError:
+        return pathlib.Path(path).name
+
+
+def grace(timeout: float) -> float:
+    return min(GRACE, timeout)
+
+
+def _raise_timeout(signum, frame):
+    raise CaseTimeout()
+
+
+def crash_record(folder, worker: str, timeout: float) -> dict | None:
+    """The record of the item a dead worker was running: "timeout" when the watchdog ended it,
+    else "crash" with the fatal signal (unknown when killed from outside, e.g. out of memory)."""
+    folder = pathlib.Path(folder)
+    running = folder / f"running-{worker}.json"
+    try:
+        identity = json.loads(running.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    running.unlink(missing_ok=True)
+    log = folder / f"faults-{worker}.log"
+    text = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
+    text = text[text.rfind(MARK):] if MARK in text else text
+    stack = innermost_frames(text)
+    where = f"; innermost frames: {' <- '.join(stack)}" if stack else ""
+    if "Timeout (" in text:
+        status, sig = "timeout", None
+        message = (f"no result within {timeout:g} s (--case-timeout) + {grace(timeout):g} s grace; the process was "
+                   f"ended{where}")
+    else:
+        found = re.search(r"Fatal Python error: ([A-Za-z ]+)", text)
+        sig = SIGNALS.get(found.group(1).strip(), found.group(1).strip()) if found else "unknown"
+        status = "crash"
+        message = (f"the process died with {sig} while running this item{where}" if found else
+                   "the process died without a fatal-signal report (killed from outside? out of memory?)")
+    return {**identity, "case": "-", "status": status, "signal": sig, "message": message,
+            "max_abs_err": None, "max_rel_err": None, "ulp": None, "worst": None, "seed": None, "example": None,
+            "duration": max(time.time() - identity.get("started", time.time()), 0.0)}

@@ -1,0 +1,84 @@
+"""Crashes and hangs (suites/faults.py): an adapter that aborts its process or never returns
+costs one item, recorded as "crash" (with the signal) or "timeout"; every other result is there
+and the report shows both. Also: a run killed with SIGKILL leaves every finished result readable,
+and two runs with the same seed record the same results."""
+import json
+import os
+import pathlib
+import signal
+import subprocess
+import sys
+import time
+
+from reports.build import build, read_records
+from suites import faults
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+FAULTY = ROOT / "tests" / "adapters" / "faulty.py"
+
+
+def pytest_run(tmp_path, *args, **kwargs):
+    cmd = [sys.executable, "-m", "pytest", "suites", "--results-dir", str(tmp_path), "--hypothesis-profile=ci",
+           "-q", "-p", "no:cacheprovider", *args]
+    return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600, **kwargs)
+
+
+def test_a_crash_and_two_hangs_cost_one_item_each(tmp_path):
+    run = pytest_run(tmp_path, "-n", "1", "--max-worker-restart", "5", "--adapter-path", str(FAULTY),
+                     "--adapter", "aborting,hanging,stuck", "--case-timeout", "2", "--dtype", "float64",
+                     "-k", "relu-at-zero or sum-axis-1")
+    assert run.returncode == 1, run.stdout + run.stderr
+    records = {r["test"]: r for r in read_records([tmp_path])[0]}
+    crash = records["autograd/relu-at-zero[aborting-cpu-float64]"]
+    assert crash["status"] == "crash" and crash["signal"] == "SIGABRT"
+    assert "relu (tests/adapters/faulty.py:" in crash["message"]  # where it died
+    assert records["autograd/relu-at-zero[hanging-cpu-float64]"]["status"] == "timeout"  # SIGALRM ended it
+    stuck = records["autograd/relu-at-zero[stuck-cpu-float64]"]  # deaf to signals: the watchdog ended it
+    assert stuck["status"] == "timeout" and "the process was ended" in stuck["message"]
+    for adapter in ("aborting", "hanging", "stuck"):  # the other items all ran, after the faults too
+        assert records[f"autograd/sum-axis-1[{adapter}-cpu-float64]"]["status"] == "pass"
+        assert records[f"autograd/relu-at-zero/gradient[{adapter}-cpu-float64]"]["status"] == "unsupported"
+    page = build([tmp_path], tmp_path / "out").read_text()
+    assert "1 crash" in page and "2 timeout" in page and "signal SIGABRT" in page
+
+
+def test_crash_record_reads_the_fault_log(tmp_path):
+    identity = {"spec": "a/b", "kind": "example", "adapter": "x", "device": "cpu", "dtype": "float32",
+                "test": "a/b[x-cpu-float32]", "started": time.time()}
+    for log, status, sig in [("Fatal Python error: Segmentation fault\n", "crash", "SIGSEGV"),
+                             ("Timeout (0:00:05)!\nThread 0x01 (most recent call first):\n", "timeout", None),
+                             ("", "crash", "unknown")]:
+        (tmp_path / "running-gw3.json").write_text(json.dumps(identity))
+        (tmp_path / "faults-gw3.log").write_text(f"{faults.MARK}earlier\nFatal Python error: Aborted\n"
+                                                 f"{faults.MARK}a/b[x-cpu-float32]\n{log}")
+        record = faults.crash_record(tmp_path, "gw3", 5.0)
+        assert (record["status"], record["signal"], record["spec"]) == (status, sig, "a/b")
+        assert not (tmp_path / "running-gw3.json").exists()
+    assert faults.crash_record(tmp_path, "gw9", 5.0) is None  # a worker that was running nothing
+
+
+def test_a_killed_run_keeps_every_finished_result(tmp_path):
+    proc = subprocess.Popen([sys.executable, "-m", "pytest", "suites", "-p", "no:xdist", "-q", "--results-dir",
+                             str(tmp_path), "--adapter", "reference", "--hypothesis-profile=ci"], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    part = tmp_path / "part-main.jsonl"
+    deadline = time.time() + 300
+    while time.time() < deadline and (not part.exists() or part.read_text().count("\n") < 40):
+        time.sleep(0.2)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    lines = part.read_text().splitlines()
+    records, broken = read_records([tmp_path])
+    assert len(lines) >= 40 and broken == 0 and len(records) == len(lines)  # flushed whole, line by line
+    assert "parity comparison report" in build([tmp_path], tmp_path / "out").read_text().lower()
+
+
+def test_same_seed_same_results(tmp_path):
+    """Two ci-profile runs (derandomized) record the same results apart from timings."""
+    def run(folder):
+        done = pytest_run(folder, "-n", "2", "--adapter", "reference,engine", "--spec", "specs/padding.yaml")
+        assert done.returncode == 0, done.stdout + done.stderr
+        return sorted(json.dumps({k: v for k, v in r.items() if k not in ("duration",)}, sort_keys=True)
+                      for r in read_records([folder])[0])
+    first, second = run(tmp_path / "a"), run(tmp_path / "b")
+    assert len(first) > 50 and first == second
