@@ -13,7 +13,7 @@ import hypothesis
 import pytest
 
 import adapters
-from suites import faults, results
+from suites import coverage, faults, results
 from suites.specs import SpecError, load_path
 
 ROOT = pathlib.Path(__file__).resolve().parent
@@ -62,8 +62,8 @@ def _options(config) -> SimpleNamespace:
     for path in config.getoption("adapter_path"):
         adapters.load_path(path)
     requested = _split(config.getoption("adapter"))
-    for name in requested:
-        adapters.check_known(name)
+    for name in requested:  # asked for by name: it must be there
+        adapters.check_installed(name)
     chosen = requested or adapters.installed()
     devices = _split(config.getoption("device")) or ["cpu"]
     for device in devices:
@@ -137,6 +137,9 @@ def pytest_sessionfinish(session):
     parity.watch.close()
     parity.recorder.close()
     if not hasattr(session.config, "workerinput"):
+        if pathlib.Path(parity.results_dir).is_dir():
+            installed = adapters.classes()
+            coverage.write(parity.results_dir, {n: installed[n] for n in parity.adapters if n in installed})
         merged = results.merge(parity.results_dir)
         if merged:
             session.config._parity_merged = merged

@@ -87,12 +87,19 @@ def check_known(name: str) -> None:
                            "(load another with --adapter-path FILE.py)")
 
 
-def get(name: str) -> Adapter:
+def check_installed(name: str) -> None:
+    """AdapterError with the install hint, for an adapter whose framework is missing."""
     check_known(name)
     cls = _classes[name]
     if not cls.available():
         hint = INSTALL.get(name, f"install {cls.module}")
-        raise AdapterError(f"adapter {name!r} needs {cls.module}, which is not installed ({hint})")
+        raise AdapterError(f"adapter {name!r} needs {cls.module}, which is not installed ({hint}; "
+                           f"or leave it out of --adapter)")
+
+
+def get(name: str) -> Adapter:
+    check_installed(name)
+    cls = _classes[name]
     if name not in _instances:
         _instances[name] = cls()
     return _instances[name]

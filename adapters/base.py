@@ -18,6 +18,12 @@ class Unsupported(Exception):
 
 
 DTYPES = ("float16", "bfloat16", "float32", "float64", "int32", "int64", "bool")
+FLOATS = ("float16", "bfloat16", "float32", "float64")
+
+
+def dtypes_except(*names) -> tuple:
+    """Every dtype but these, in DTYPES order: the usual shape of a dtype declaration."""
+    return tuple(d for d in DTYPES if d not in names)
 
 # Tensor ops that specs and expressions may call, in the order of ../ARCHITECTURE.md.
 OPS = (
@@ -35,6 +41,10 @@ class Adapter:
 
     name: str = ""
     module: str = ""  # the framework's import name, for available()
+    # The dtypes each implemented op supports: op -> tuple of dtype names, "*" for every op not
+    # named. `python -m suites coverage` prints it; its --check (tests/test_coverage.py) runs a
+    # sample per op and dtype and fails on a dtype that works undeclared or is declared and fails.
+    dtypes: dict = {}
 
     @classmethod
     def available(cls) -> bool:

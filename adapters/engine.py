@@ -4,12 +4,16 @@ import functools
 import numpy as np
 
 from adapters import workers
-from adapters.base import Adapter, Unsupported
+from adapters.base import Adapter, Unsupported, dtypes_except
 
 
 class EngineAdapter(Adapter):
     name = "engine"
     module = "numpy"  # the engine lives in this repository and needs NumPy only
+    dtypes = {"*": dtypes_except("bfloat16"),
+              **dict.fromkeys(("sub", "neg", "sigmoid", "sign", "softmax", "log_softmax"),
+                              dtypes_except("bfloat16", "bool")),
+              **dict.fromkeys(("masked_softmax", "lstm"), ("float16", "float32", "float64"))}
 
     def __init__(self):
         import engine

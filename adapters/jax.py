@@ -4,10 +4,13 @@ import functools
 
 from adapters import workers
 from adapters.base import (
+    DTYPES,
+    FLOATS,
     Adapter,
     Unsupported,
     as_tuple,
     conv_padding,
+    dtypes_except,
     index_grids,
     leading_block,
     lstm_suffix,
@@ -18,6 +21,10 @@ from adapters.base import (
 class JaxAdapter(Adapter):
     name = "jax"
     module = "jax"
+    dtypes = {"*": DTYPES,
+              **dict.fromkeys(("sub", "neg", "round", "sign", "softmax", "log_softmax", "scatter_add", "one_hot"),
+                              dtypes_except("bool")),
+              **dict.fromkeys(("sigmoid", "lstm"), FLOATS)}
 
     def __init__(self):
         import jax

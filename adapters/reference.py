@@ -7,12 +7,15 @@ differences of this oracle instead (suites/gradients.py).
 """
 import numpy as np
 
-from adapters.base import Adapter, Unsupported, lift_1d, lstm_suffix, stacked_lstm
+from adapters.base import Adapter, Unsupported, dtypes_except, lift_1d, lstm_suffix, stacked_lstm
 
 
 class ReferenceAdapter(Adapter):
     name = "reference"
     module = "numpy"
+    dtypes = {"*": dtypes_except("bfloat16"),  # NumPy has no bfloat16
+              **dict.fromkeys(("sub", "neg", "sigmoid", "sign", "softmax", "log_softmax", "lstm"),
+                              dtypes_except("bfloat16", "bool"))}
 
     def version(self):
         return np.__version__

@@ -8,10 +8,13 @@ import os
 
 from adapters import workers
 from adapters.base import (
+    DTYPES,
+    FLOATS,
     Adapter,
     Unsupported,
     as_tuple,
     conv_padding,
+    dtypes_except,
     index_grids,
     leading_block,
     lift_1d,
@@ -23,6 +26,13 @@ from adapters.base import (
 class TensorFlowAdapter(Adapter):
     name = "tensorflow"
     module = "tensorflow"
+    dtypes = {"*": DTYPES,
+              **dict.fromkeys(("matmul", "mm", "add", "sub", "mul", "div", "maximum", "minimum", "pow", "neg", "relu",
+                               "abs", "square", "round", "sign", "sum", "mean", "max", "segment_mask", "scatter_add"),
+                              dtypes_except("bool")),
+              **dict.fromkeys(("exp", "log", "tanh", "sigmoid", "sqrt", "softmax", "log_softmax"), FLOATS),
+              "one_hot": ("int32", "int64"), "lstm": ("float16", "float32", "float64"),  # no bfloat16 Keras LSTM
+              **dict.fromkeys(("conv1d", "conv2d"), dtypes_except("int64", "bool"))}
 
     def __init__(self):
         os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # keep oneDNN/absl start-up chatter out of reports

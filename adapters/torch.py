@@ -1,12 +1,17 @@
 """PyTorch: torch.* ops, torch.autograd for gradients, cpu and cuda devices; collectives with
 torch.distributed, one process per rank (gloo on CPU, NCCL on GPU)."""
 from adapters import workers
-from adapters.base import Adapter, Unsupported
+from adapters.base import DTYPES, FLOATS, Adapter, Unsupported, dtypes_except
 
 
 class TorchAdapter(Adapter):
     name = "torch"
     module = "torch"
+    dtypes = {"*": DTYPES,
+              **dict.fromkeys(("matmul", "mm", "sub", "pow", "neg", "relu", "abs", "round", "argmin", "conv1d",
+                               "conv2d"), dtypes_except("bool")),
+              **dict.fromkeys(("mean", "softmax", "log_softmax", "masked_softmax", "lstm"), FLOATS),
+              "one_hot": ("int64",)}  # F.one_hot takes int64 indices only
 
     def __init__(self):
         import torch

@@ -128,6 +128,20 @@ def relative_difference(x: list, y: list) -> float | None:
     return worst
 
 
+def read_coverage(files) -> dict:
+    """The ops x adapters table of declared dtypes, merged over the runs' coverage.json files."""
+    ops, columns = [], {}
+    for file in files:
+        try:
+            data = json.loads(file.read_text(encoding="utf-8"))
+        except ValueError:
+            continue
+        ops += [op for op in data.get("ops", []) if op not in ops]
+        for name, cells in (data.get("adapters") or {}).items():
+            columns.setdefault(str(name), {}).update(cells)
+    return {"ops": ops, "adapters": dict(sorted(columns.items()))}
+
+
 def build(inputs, output) -> pathlib.Path:
     records, broken = read_records(inputs)
     runs, broken_bench = perf.read_runs(_files(inputs, "*.json"))
@@ -136,7 +150,8 @@ def build(inputs, output) -> pathlib.Path:
     env.filters["num"] = number
     html = env.get_template("index.html").render(
         statuses=STATUSES, records=records, broken=broken, broken_bench=broken_bench, **summarize(records),
-        performance=perf.summarize(runs), script=(TEMPLATES / "report.js").read_text(encoding="utf-8"),
+        performance=perf.summarize(runs),
+        coverage=read_coverage(_files(inputs, "coverage.json")), script=(TEMPLATES / "report.js").read_text(encoding="utf-8"),
         style=(TEMPLATES / "report.css").read_text(encoding="utf-8"),
         generated=datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
     )

@@ -1,11 +1,16 @@
-"""python -m suites validate [PATH]: load and check specs without running anything.
+"""python -m suites validate [PATH]: load and check specs without running anything; prints one
+line per spec file and exits 0, or prints the first problem as one line (file:line: key:
+problem) and exits 2.
 
-Prints one line per spec file and exits 0, or prints the first problem as one line
-(file:line: key: problem) and exits 2.
+python -m suites coverage [--adapter a,b] [--adapter-path FILE.py] [--check]: which vocabulary
+ops and dtypes each installed adapter declares; with --check, run a sample of each and print
+every mismatch between declaration and behaviour (exit 1 when there is one).
 """
 import argparse
 import sys
 
+import adapters
+from suites import coverage
 from suites.specs import SpecError, load_path
 
 
@@ -14,7 +19,15 @@ def main(argv=None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     validate = sub.add_parser("validate", help="check spec files against specs/schema.json and the vocabulary")
     validate.add_argument("path", nargs="?", default="specs", help="a spec file or folder (default: specs)")
+    cov = sub.add_parser("coverage", help="the ops and dtypes each adapter declares (and, with --check, does)")
+    cov.add_argument("--adapter", default=None, help="comma-separated adapters (default: every installed one)")
+    cov.add_argument("--adapter-path", action="append", default=[], metavar="FILE.py",
+                     help="register every Adapter subclass defined in FILE.py (repeatable)")
+    cov.add_argument("--check", action="store_true", help="run a sample per op and dtype against the declaration")
+    cov.add_argument("--device", default="cpu", help="device for --check (default: cpu)")
     args = parser.parse_args(argv)
+    if args.command == "coverage":
+        return _coverage(args)
     try:
         specs = load_path(args.path)
     except SpecError as exc:
@@ -23,6 +36,27 @@ def main(argv=None) -> int:
     for file in sorted({s.file for s in specs}):
         print(f"{file}: {sum(s.file == file for s in specs)} specs ok")
     return 0
+
+
+def _coverage(args) -> int:
+    try:
+        for path in args.adapter_path:
+            adapters.load_path(path)
+        names = [n.strip() for n in (args.adapter or "").split(",") if n.strip()] or adapters.installed()
+        for name in names:
+            adapters.check_installed(name)
+    except adapters.AdapterError as exc:
+        print(f"coverage: {exc}", file=sys.stderr)
+        return 2
+    rows = coverage.table({name: adapters.classes()[name] for name in names})
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
+    if not args.check:
+        return 0
+    mismatches = [line for name in names for line in coverage.check(adapters.get(name), args.device)]
+    print("\n".join(mismatches) if mismatches else f"declarations hold: {', '.join(names)}")
+    return 1 if mismatches else 0
 
 
 if __name__ == "__main__":

@@ -240,5 +240,6 @@ def resolve_device(adapter, requested: str) -> str:
         return "cpu"
     gpus = [d for d in adapter.devices() if d != "cpu"]
     if not gpus:
-        pytest.skip(f"no GPU visible to {adapter.name} (its devices: {', '.join(adapter.devices())})")
+        pytest.skip(f"no GPU visible to {adapter.name} (its devices: {', '.join(adapter.devices())}); run with "
+                    "--device cpu, or on a machine with a GPU and the framework's GPU build")
     return gpus[0]

@@ -55,6 +55,10 @@ def test_every_vocabulary_op_defaults_to_unsupported():
     (["--adapter", "tourch"], "unknown adapter 'tourch'; known adapters: reference"),
     (["--device", "tpu"], "--device takes cpu, cuda, gpu. Received: 'tpu'"),
     (["--dtype", "float8"], "--dtype takes float16, bfloat16"),
+    (["--adapter-path", "tests/adapters/absent_framework.py", "--adapter", "absent-framework"],
+     "adapter 'absent-framework' needs no_such_framework_here, which is not installed (install "
+     "no_such_framework_here; or leave it out of --adapter)"),
+    (["--case-timeout", "-1"], "--case-timeout takes seconds >= 0"),
 ])
 def test_bad_command_line_options_exit_2_with_one_line(option, message):
     import subprocess
@@ -64,3 +68,14 @@ def test_bad_command_line_options_exit_2_with_one_line(option, message):
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 2
     assert message in run.stdout + run.stderr and "Traceback" not in run.stdout + run.stderr
+
+
+def test_gpu_requested_where_there_is_none_skips_saying_what_to_do(tmp_path):
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-m", "pytest", "suites", "-p", "no:xdist", "-rs", "--adapter", "reference",
+                          "--device", "cuda", "-k", "matmul/vector-x-vector[", "--results-dir", str(tmp_path)],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "no GPU visible to reference (its devices: cpu); run with --device cpu" in run.stdout

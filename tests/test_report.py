@@ -130,3 +130,12 @@ def test_a_full_sized_run_stays_under_5_mb(tmp_path):
     (tmp_path / "r.jsonl").write_text("\n".join(lines) + "\n")
     page = build([tmp_path], tmp_path / "out")
     assert page.stat().st_size < 5_000_000
+
+
+def test_coverage_table_from_the_runs(tmp_path):
+    (tmp_path / "r.jsonl").write_text(record() + "\n")
+    (tmp_path / "coverage.json").write_text(json.dumps({"ops": ["matmul", "lstm"], "adapters": {
+        "torch": {"matmul": "f32 f64", "lstm": "f32"}, HOSTILE: {"matmul": "-", "lstm": HOSTILE}}}))
+    page = build([tmp_path], tmp_path / "out").read_text()
+    assert 'id="coverage"' in page and "<td>matmul</td>" in page and ">f32 f64</td>" in page
+    assert "<script>alert" not in page

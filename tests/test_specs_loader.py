@@ -1,5 +1,7 @@
 """The spec loader: every problem is one line naming file, line and key; exit code 2."""
+import os
 import pathlib
+import re
 import subprocess
 import sys
 import textwrap
@@ -47,47 +49,39 @@ def test_a_valid_spec_loads(tmp_path):
     assert spec.name == "spec/ok" and spec.args == ["a", "b"] and spec.line == 1
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("- id: ok\n  op: [unclosed\n", ":3: invalid YAML: expected ',' or ']'"),
-    ("- id: ok\n\tbad: tab\n", "invalid YAML"),
-    ("{id: ok}\n", ":1: (top level): {'id': 'ok'} is not of type 'array'"),
-    (VALID.replace("dtypes: [float32]", "dtypes: [float8]"), ":4: [0].dtypes[0]: 'float8' is not one of"),
-    (VALID.replace("args: [a, b]", "args: a"), ":3: [0].args: 'a' is not of type 'array'"),
-    (VALID.replace("shape: [2, 3]", "shape: [2, -3]"), ":7: [0].examples[0].inputs.a.shape[1]: -3 is less than"),
-    (VALID.replace("id: ok", "id: Not Ok"), ":1: [0].id: 'Not Ok' does not match"),
-    (VALID + "  colour: red\n", ":1: [0]: Additional properties are not allowed ('colour' was unexpected)"),
-    (VALID.replace("op: matmul", "op: matmull"), ":2: [0].op: unknown op 'matmull'; valid ops: abs, add"),
-    (VALID.replace("op: matmul", "expr: a.T"), ":2: [0].expr: attribute access 'a.T' is not allowed"),
-    (VALID.replace("op: matmul", "expr: \"__import__('os').system('true')\""),
-     ":2: [0].expr: only vocabulary ops can be called"),
-    (VALID.replace("op: matmul", "expr: matmul(a, c)"), ":2: [0].expr: unknown name 'c'"),
-    (VALID.replace("{a: {shape: [2, 3]}, b", "{a: {shape: [2, 3]}, c"),
-     ":7: [0].examples[0].inputs: inputs ['a', 'c']"),
-    (VALID.replace("shape: [2, 3]", "shape: [100000, 100000]"), "more than 10,000,000 elements"),
-    (VALID + "  hypothesis: {signature: '(m,n),(n,p->'}\n",
-     ":9: [0].hypothesis.signature: '(m,n),(n,p->' is not a"),
-    (VALID + "  hypothesis: {signature: '(m,n)->(m)'}\n", "1 inputs in '(m,n)->(m)', but the spec has 2 args"),
-    (VALID + "  gradient: {wrt: [z]}\n", ":9: [0].gradient.wrt: 'z' is not one of the spec's inputs"),
-    (VALID + VALID, ":9: [1].id: duplicate spec id 'ok' (first at line 1)"),
-    (VALID.replace("expect: {shape: [2]}", "expect: {raises: false}"),
-     "[0].examples[0].expect.raises: True was expected"),
-    (VALID + "  lstm: {input_size: 3, hidden_size: 4}\n",
-     ":9: [0].lstm: an `lstm` block goes with op: lstm and args: [x]"),
-    (VALID + "  expand: {transpose: []}\n", "[0].expand.transpose: [] should be non-empty"),
-    (VALID + "  benchmark: {dims: {a: [m, k]}, flops: 'matmul(m, k)', sizes: [{name: s, inputs: {a: [2, 3], b: [3]}}]}"
-     "\n",
-     ":9: [0].benchmark.flops: a formula takes names, numbers and + - * / ** only; found ['matmul']"),
-    (VALID + "  benchmark: {dims: {a: [m, k]}, flops: '2 * m * n', sizes: [{name: s, inputs: {a: [2, 3], b: [3]}}]}\n",
-     ":9: [0].benchmark.flops: unknown name 'n'"),
-    (VALID + "  benchmark: {dims: {c: [m]}, flops: '2 * m', sizes: [{name: s, inputs: {a: [2, 3], b: [3]}}]}\n",
-     "[0].benchmark.dims.c: not one of the spec's args ['a', 'b'] (or out)"),
-    (VALID + "  benchmark: {dims: {a: [m]}, flops: '2 * m', sizes: [{name: s, inputs: {a: [2, 3], b: [3]}}]}\n",
-     "[0].benchmark.sizes[0].inputs.a: 2 axes, but dims names 1"),
-])
-def test_errors_name_file_line_and_key(tmp_path, text, expected):
-    message = error_of(tmp_path, text)
-    assert message.startswith(str(tmp_path / "spec.yaml")), message
-    assert expected in message, message
+MALFORMED = sorted((ROOT / "tests" / "specs" / "malformed").glob("*.yaml"))
+
+
+def expected_error(path) -> str:
+    """A corpus file's last line: `# expect: <part of the one-line error>`."""
+    return path.read_text().splitlines()[-1].removeprefix("# expect: ")
+
+
+def test_the_malformed_corpus_is_broad():
+    assert len(MALFORMED) >= 30
+
+
+@pytest.mark.parametrize("path", MALFORMED, ids=lambda p: p.stem)
+def test_errors_name_file_line_and_key(path):
+    with pytest.raises(SpecError) as info:
+        load_file(path)
+    message = str(info.value)
+    assert "\n" not in message
+    assert re.match(rf"{re.escape(str(path))}:\d+: ", message), message
+    assert expected_error(path) in message, message
+
+
+def test_command_line_on_the_corpus_exits_2_with_one_line_and_runs_nothing(tmp_path):
+    """Each malformed file through `python -m suites validate`, from an empty folder: one line,
+    exit code 2, no traceback; the files that try to run `touch parity-sentinel` do not."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for path in MALFORMED:
+        run = subprocess.run([sys.executable, "-m", "suites", "validate", str(path)], cwd=tmp_path, env=env,
+                             capture_output=True, text=True, timeout=120)
+        assert run.returncode == 2, (path.name, run.stdout, run.stderr)
+        assert run.stdout == "" and run.stderr.count("\n") == 1 and "Traceback" not in run.stderr, path.name
+        assert expected_error(path) in run.stderr, (path.name, run.stderr)
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_yaml_cannot_construct_python_objects(tmp_path):

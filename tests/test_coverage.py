@@ -1,0 +1,61 @@
+"""Dtype declarations are held honest (as PyTorch's OpInfo test_dtypes does): every installed
+adapter's declaration matches what its sample calls do, and a wrong declaration is caught."""
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+import adapters
+from adapters.reference import ReferenceAdapter
+from suites import coverage
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("name", adapters.installed())
+def test_declarations_match_behaviour(name):
+    assert coverage.check(adapters.get(name)) == []
+
+
+class OverClaiming(ReferenceAdapter):
+    name = "over-claiming"
+    dtypes = {**ReferenceAdapter.dtypes, "matmul": ("bfloat16", "float32")}
+
+
+class UnderClaiming(ReferenceAdapter):
+    name = "under-claiming"
+    dtypes = {**ReferenceAdapter.dtypes, "exp": ("float32",)}
+
+
+def test_a_wrong_declaration_is_caught():
+    over = coverage.check(OverClaiming())
+    assert "over-claiming.matmul: bfloat16 is declared but fails" in over
+    assert "over-claiming.matmul: float64 works but is not declared" in over
+    under = coverage.check(UnderClaiming())
+    assert "under-claiming.exp: float64 works but is not declared" in under
+    assert all(line.startswith("under-claiming.exp: ") for line in under)
+
+
+def test_only_implemented_ops_are_declared():
+    class Tiny(adapters.Adapter):
+        name = "tiny"
+        dtypes = {"*": ("float32",)}
+
+        def add(self, a, b):
+            return a + b
+
+    assert coverage.declared(Tiny) == {"add": ("float32",)}
+    table = coverage.table({"tiny": Tiny})
+    assert ["add", "f32"] in table and ["matmul", "-"] in table
+
+
+def test_command_line_prints_the_table():
+    run = subprocess.run([sys.executable, "-m", "suites", "coverage", "--adapter", "reference"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].split() == ["op", "reference"] and "matmul          f16 f32 f64 i32 i64 b" in lines
+    bad = subprocess.run([sys.executable, "-m", "suites", "coverage", "--adapter", "nope"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "unknown adapter 'nope'" in bad.stderr
