@@ -150,8 +150,8 @@ def build(inputs, output) -> pathlib.Path:
     env.filters["num"] = number
     html = env.get_template("index.html").render(
         statuses=STATUSES, records=records, broken=broken, broken_bench=broken_bench, **summarize(records),
-        performance=perf.summarize(runs),
-        coverage=read_coverage(_files(inputs, "coverage.json")), script=(TEMPLATES / "report.js").read_text(encoding="utf-8"),
+        performance=perf.summarize(runs), coverage=read_coverage(_files(inputs, "coverage.json")),
+        script=(TEMPLATES / "report.js").read_text(encoding="utf-8"),
         style=(TEMPLATES / "report.css").read_text(encoding="utf-8"),
         generated=datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
     )
