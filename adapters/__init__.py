@@ -21,9 +21,10 @@ BUILTIN = {
     "jax": "adapters.jax:JaxAdapter",
     "tensorflow": "adapters.tensorflow:TensorFlowAdapter",
     "engine": "adapters.engine:EngineAdapter",
+    "keras": "adapters.keras:KerasAdapter",  # registered as keras-<backend> (KERAS_BACKEND)
 }
 # How to install each built-in framework, for the "not installed" message.
-INSTALL = {name: f"pip install -r requirements/{name}.txt" for name in ("torch", "jax", "tensorflow")}
+INSTALL = {name: f"pip install -r requirements/{name}.txt" for name in ("torch", "jax", "tensorflow", "keras")}
 
 _classes: dict[str, type] = {}
 _instances: dict[str, Adapter] = {}
@@ -92,7 +93,7 @@ def check_installed(name: str) -> None:
     check_known(name)
     cls = _classes[name]
     if not cls.available():
-        hint = INSTALL.get(name, f"install {cls.module}")
+        hint = INSTALL.get(name) or INSTALL.get(cls.module, f"install {cls.module}")
         raise AdapterError(f"adapter {name!r} needs {cls.module}, which is not installed ({hint}; "
                            f"or leave it out of --adapter)")
 

@@ -172,8 +172,16 @@ class TensorFlowAdapter(Adapter):
         return self.tf.where(mask, self.tf.cast(value, x.dtype), x)
 
     def masked_softmax(self, x, mask, axis=-1):
+        self._keras_is_tensorflow()
         # a Keras layer computes in its own dtype (float32 by default) whatever the input's
         return self.tf.keras.layers.Softmax(axis=axis, dtype=x.dtype.name)(x, mask=mask)
+
+    def _keras_is_tensorflow(self):
+        """tf.keras is Keras 3, whose backend KERAS_BACKEND fixes for the whole process."""
+        backend = self.tf.keras.backend.backend()
+        if backend != "tensorflow":
+            raise Unsupported(f"tf.keras runs on the {backend} backend here (KERAS_BACKEND): run the tensorflow "
+                              "adapter in a process without it")
 
     def pad(self, x, pad_width, mode="constant", value=0):
         modes = {"constant": "CONSTANT", "reflect": "REFLECT", "symmetric": "SYMMETRIC"}
@@ -218,6 +226,7 @@ class TensorFlowAdapter(Adapter):
         return self.tf.stop_gradient(x)
 
     def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True):
+        self._keras_is_tensorflow()
         tf = self.tf
         hidden = params["weight_hh_l0"].shape[1]
         seq = x if batch_first else tf.transpose(x, [1, 0, 2])

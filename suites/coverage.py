@@ -76,9 +76,11 @@ def implemented(cls) -> list:
     return [op for op in OPS if getattr(cls, op, None) is not getattr(Adapter, op)]
 
 
-def declared(cls) -> dict:
-    """op -> the dtypes the class declares for it, for every implemented op."""
-    return {op: tuple(cls.dtypes.get(op, cls.dtypes.get("*", ()))) for op in implemented(cls)}
+def declared(adapter) -> dict:
+    """op -> the dtypes an adapter (class or instance: an instance may know better, e.g. Keras'
+    backend) declares for it, for every implemented op."""
+    cls = adapter if isinstance(adapter, type) else type(adapter)
+    return {op: tuple(adapter.dtypes.get(op, adapter.dtypes.get("*", ()))) for op in implemented(cls)}
 
 
 def observed(adapter, device: str = "cpu") -> dict:
@@ -118,7 +120,7 @@ def _runs(adapter, op: str, dtype: str, device: str) -> bool:
 def check(adapter, device: str = "cpu") -> list:
     """Mismatches between declaration and behaviour, one line each."""
     lines = []
-    claims = declared(type(adapter))
+    claims = declared(adapter)
     for op, works in observed(adapter, device).items():
         claimed = set(claims.get(op, ()))
         for dtype in DTYPES:

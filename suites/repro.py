@@ -81,7 +81,7 @@ def _closure(cls, wanted: set) -> tuple[list, list, set]:
         if owner is None or owner is object:
             continue
         value = vars(owner)[name]
-        if isinstance(value, (str, int, float, bool, type(None))):
+        if isinstance(value, (str, int, float, bool, type(None), tuple, dict)) and _literal(value):
             methods[name] = f"{name} = {value!r}"
             continue
         function = value.__func__ if isinstance(value, (classmethod, staticmethod)) else value

@@ -176,10 +176,14 @@ def _build(path, raw, node, i, where) -> Spec:
     for name in raw.get("gradient", {}).get("wrt", []):
         if name not in inputs:
             raise SpecError(f"{where('gradient', 'wrt')}: {name!r} is not one of the spec's inputs {inputs}")
-    cases = {e["name"] for e in raw.get("examples", [])}
+    cases = {e["name"] for e in raw.get("examples", [])} | ({"hypothesis"} if "hypothesis" in raw or "shards" in raw
+                                                             else set())
     for j, diff in enumerate(raw.get("differences", [])):
         if "case" in diff and diff["case"] not in cases:
             raise SpecError(f"{where('differences', j, 'case')}: no example named {diff['case']!r}")
+        if diff["observed"].get("differs") and diff.get("case") != "hypothesis":
+            raise SpecError(f"{where('differences', j, 'observed', 'differs')}: is for case: hypothesis (generated "
+                            "inputs); an example documents the value it observes")
     for name, override in raw.get("hypothesis", {}).get("inputs", {}).items():
         if name not in args or override.get("index_of", {}).get("arg", name) not in args:
             raise SpecError(f"{where('hypothesis', 'inputs', name)}: names an arg that the spec does not have {args}")

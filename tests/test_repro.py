@@ -15,7 +15,7 @@ RNG = np.random.default_rng(7)
 INPUTS = {"q": RNG.normal(size=(2, 3, 4)), "k": RNG.normal(size=(2, 3, 4)), "v": RNG.normal(size=(2, 3, 4)),
           "m": np.triu(np.ones((2, 3, 3), dtype=bool), 1)}
 DTYPES = {"q": "float32", "k": "float32", "v": "float32", "m": "bool"}
-FRAMEWORKS = ["reference", "torch", "jax", "tensorflow"]
+FRAMEWORKS = ["reference", "torch", "jax", "tensorflow", "keras-tensorflow"]
 
 
 def run_standalone(code: str, tmp_path) -> dict:
@@ -50,7 +50,7 @@ def test_value_snippet_reproduces_the_adapter(name, tmp_path):
     np.testing.assert_array_equal(printed["out"], expected)
 
 
-@pytest.mark.parametrize("name", ["torch", "jax", "tensorflow"])  # the reference has no autodiff
+@pytest.mark.parametrize("name", ["torch", "jax", "tensorflow", "keras-tensorflow"])  # the reference: no autodiff
 def test_gradient_snippet_prints_the_gradients(name, tmp_path):
     adapter = adapter_or_skip(name)
     inputs = {"x": np.array([[0.5, -1.0, 2.0]]), "w": np.array([[1.0], [2.0], [-0.5]])}

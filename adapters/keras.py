@@ -1,0 +1,377 @@
+"""Keras 3: keras.ops (and keras.layers where Keras' idiom is a layer), on the backend that
+KERAS_BACKEND selects (tensorflow, jax or torch; read once, when keras is first imported).
+Gradients use the backend's own autodiff (tf.GradientTape, jax.vjp, torch.autograd), as Keras 3
+documents for custom training loops. Keras has no collective ops: collectives are unsupported.
+
+Written with docs/adding-an-adapter.md, as the guide's proof.
+"""
+import contextlib
+import functools
+import json
+import os
+import pathlib
+
+from adapters.base import (
+    DTYPES,
+    FLOATS,
+    Adapter,
+    Unsupported,
+    as_tuple,
+    conv_padding,
+    dtypes_except,
+    index_grids,
+    leading_block,
+    lift_1d,
+    lstm_suffix,
+    stacked_lstm,
+)
+
+# Measured with `python -m suites coverage --check` per backend (see docs/adding-an-adapter.md).
+BACKEND_DTYPES = {
+    "tensorflow": {"*": DTYPES,  # keras.ops promotes integers and bools where TF's own ops refuse them
+                   **dict.fromkeys(("add", "sub", "mul", "maximum", "minimum", "pow", "neg", "relu", "round", "sign",
+                                    "scatter_add"), dtypes_except("bool")),
+                   **dict.fromkeys(("sigmoid", "softmax", "log_softmax"), FLOATS),
+                   **dict.fromkeys(("conv1d", "conv2d"), dtypes_except("int64", "bool")),
+                   "lstm": ("float16", "float32", "float64")},
+    "jax": {"*": DTYPES,
+            **dict.fromkeys(("sub", "neg", "round", "sign", "softmax", "log_softmax", "scatter_add", "one_hot"),
+                            dtypes_except("bool")),
+            "sigmoid": FLOATS, "lstm": ("float32", "float64")},
+    "torch": {"*": DTYPES,
+              **dict.fromkeys(("sub", "neg", "pow", "relu", "round", "conv1d", "conv2d"), dtypes_except("bool")),
+              **dict.fromkeys(("softmax", "log_softmax"), FLOATS),
+              "lstm": ("float32", "float64")},  # building the layer in half precision needs QR (geqrf) on CPU
+}
+
+
+
+
+def configured_backend() -> str:
+    """The backend keras will load, found as Keras finds it (KERAS_BACKEND, then keras.json),
+    without importing keras."""
+    if os.environ.get("KERAS_BACKEND"):
+        return os.environ["KERAS_BACKEND"]
+    config = pathlib.Path(os.environ.get("KERAS_HOME", pathlib.Path.home() / ".keras")) / "keras.json"
+    try:
+        return json.loads(config.read_text()).get("backend", "tensorflow")
+    except (OSError, ValueError):
+        return "tensorflow"
+
+
+PAD_MODES = {"constant": "constant", "reflect": "reflect", "symmetric": "symmetric", "replicate": "edge"}
+
+
+class KerasAdapter(Adapter):
+    # One name per backend (keras-tensorflow, keras-jax, keras-torch): frameworks differ by
+    # backend, and so do the spec's documented differences and the report's columns.
+    name = f"keras-{configured_backend()}"
+    module = "keras"
+    dtypes = BACKEND_DTYPES.get(configured_backend(), {"*": DTYPES})  # what works depends on the backend
+
+    def __init__(self):
+        import keras
+
+        self.keras, self.ops = keras, keras.ops
+        self.backend = keras.backend.backend()
+        if self.name != f"keras-{self.backend}":
+            raise RuntimeError(f"keras loaded the {self.backend} backend, not the one its configuration names "
+                               f"({self.name}): set KERAS_BACKEND before anything imports keras")
+        self._differentiating = False
+        if self.backend == "jax":
+            import jax
+
+            jax.config.update("jax_enable_x64", True)  # float64 and int64 are dtypes under test
+        self.dtypes = BACKEND_DTYPES.get(self.backend, self.dtypes)  # keras' own answer, if it differs
+
+    def version(self):
+        return f"{self.keras.__version__} ({self.backend} backend)"
+
+    def devices(self):
+        if self.backend == "torch":  # keras.distribution is None on the torch backend
+            import torch
+
+            count = torch.cuda.device_count()
+        else:
+            try:
+                count = len(self.keras.distribution.list_devices("gpu"))
+            except (RuntimeError, ValueError):
+                count = 0
+        return ["cpu"] + [f"gpu:{i}" for i in range(count)]
+
+    def device_scope(self, device):
+        if device == "cpu" and self.devices() == ["cpu"]:
+            # where the CPU is the only device, no scope is the same placement; and under
+            # keras.device the torch backend cannot build an LSTM layer (it makes a Parameter of
+            # an integer variable: "Only Tensors of floating point ... can require gradients")
+            return contextlib.nullcontext()
+        return self.keras.device(device if ":" in device else f"{device}:0")
+
+    def asarray(self, x, dtype, device):
+        return self.ops.convert_to_tensor(x, dtype=dtype)
+
+    def to_numpy(self, x):
+        if self.dtype_of(x) == "bfloat16":  # NumPy has no bfloat16; float32 holds every value exactly
+            x = self.ops.cast(x, "float32")
+        return self.ops.convert_to_numpy(x)
+
+    def dtype_of(self, x):
+        return self.keras.backend.standardize_dtype(x.dtype)
+
+    def sync(self, x):
+        self.ops.convert_to_numpy(x)  # waits for the value on every backend
+
+    def matmul(self, a, b):
+        return self.ops.matmul(a, b)
+
+    def mm(self, a, b):
+        if a.ndim != 2 or b.ndim != 2:
+            raise Unsupported("keras.ops has no strictly 2-D matmul (keras.ops.matmul broadcasts)")
+        return self.ops.matmul(a, b)
+
+    def add(self, a, b):
+        return self.ops.add(a, b)
+
+    def sub(self, a, b):
+        return self.ops.subtract(a, b)
+
+    def mul(self, a, b):
+        return self.ops.multiply(a, b)
+
+    def div(self, a, b):
+        return self.ops.divide(a, b)
+
+    def maximum(self, a, b):
+        return self.ops.maximum(a, b)
+
+    def minimum(self, a, b):
+        return self.ops.minimum(a, b)
+
+    def pow(self, a, b):
+        return self.ops.power(a, b)
+
+    def neg(self, x):
+        return self.ops.negative(x)
+
+    def exp(self, x):
+        return self.ops.exp(x)
+
+    def log(self, x):
+        return self.ops.log(x)
+
+    def tanh(self, x):
+        return self.ops.tanh(x)
+
+    def sigmoid(self, x):
+        return self.ops.sigmoid(x)
+
+    def relu(self, x):
+        return self.ops.relu(x)
+
+    def abs(self, x):
+        return self.ops.absolute(x)
+
+    def sqrt(self, x):
+        return self.ops.sqrt(x)
+
+    def square(self, x):
+        return self.ops.square(x)
+
+    def round(self, x):
+        return self.ops.round(x)
+
+    def sign(self, x):
+        return self.ops.sign(x)
+
+    def sum(self, x, axis=None, keepdims=False):
+        return self.ops.sum(x, axis=axis, keepdims=keepdims)
+
+    def mean(self, x, axis=None, keepdims=False):
+        return self.ops.mean(x, axis=axis, keepdims=keepdims)
+
+    def max(self, x, axis=None, keepdims=False):
+        return self.ops.max(x, axis=axis, keepdims=keepdims)
+
+    def reshape(self, x, shape):
+        return self.ops.reshape(x, tuple(shape))
+
+    def transpose(self, x, axes):
+        return self.ops.transpose(x, tuple(axes))
+
+    def concat(self, xs, axis):
+        return self.ops.concatenate(list(xs), axis=axis)
+
+    def stack(self, xs, axis):
+        return self.ops.stack(list(xs), axis=axis)
+
+    def softmax(self, x, axis=-1):
+        return self.ops.softmax(x, axis=axis)
+
+    def log_softmax(self, x, axis=-1):
+        return self.ops.log_softmax(x, axis=axis)
+
+    def where(self, cond, x, y):
+        return self.ops.where(cond, x, y)
+
+    def argmin(self, x, axis):
+        return self.ops.argmin(x, axis=axis)
+
+    def sequence_mask(self, lengths, max_len):
+        ops = self.ops
+        return ops.less(ops.arange(max_len)[None, :], ops.expand_dims(lengths, -1))
+
+    def causal_mask(self, size):
+        return self.ops.cast(self.ops.tril(self.ops.ones((size, size))), "bool")
+
+    def segment_mask(self, segment_ids):
+        ops = self.ops
+        same = ops.equal(ops.expand_dims(segment_ids, 2), ops.expand_dims(segment_ids, 1))
+        return ops.logical_and(same, ops.expand_dims(ops.not_equal(segment_ids, 0), 2))
+
+    def masked_fill(self, x, mask, value):
+        return self.ops.where(mask, self.ops.cast(value, x.dtype), x)
+
+    def masked_softmax(self, x, mask, axis=-1):
+        # Keras' idiom is the Softmax layer's mask argument; the layer computes in its own dtype
+        return self.keras.layers.Softmax(axis=axis, dtype=self.dtype_of(x))(x, mask=mask)
+
+    def pad(self, x, pad_width, mode="constant", value=0):
+        if mode not in PAD_MODES:
+            raise Unsupported(f"keras.ops.pad has no {mode!r} mode")
+        if mode == "replicate" and self.backend == "tensorflow":
+            raise Unsupported("keras.ops.pad on the TensorFlow backend has no 'edge' mode (its docstring: "
+                              "constant, reflect, symmetric)")
+        if any(v < 0 for w in pad_width for v in w):
+            raise Unsupported("keras.ops.pad takes no negative widths (NumPy's pad refuses them too)")
+        return self.ops.pad(x, [list(w) for w in pad_width], mode=PAD_MODES[mode],
+                            constant_values=value if mode == "constant" else None)
+
+    def pad_sequences(self, seqs, value=0, side="post", max_len=None, truncate="post"):
+        # Keras' own utility is a NumPy preprocessing function: values, not a differentiable tensor
+        if self._differentiating:
+            raise Unsupported("keras.utils.pad_sequences works on NumPy arrays: it has no gradient")
+        out = self.keras.utils.pad_sequences([self.to_numpy(s) for s in seqs], maxlen=max_len,
+                                             dtype=self.dtype_of(seqs[0]), padding=side, truncating=truncate,
+                                             value=value)
+        return self.ops.convert_to_tensor(out)
+
+    def _coordinates(self, index, axis):
+        """The full coordinates [..., rank] of every element of `index` along `axis`."""
+        ops = self.ops
+        index = ops.cast(index, "int64")
+        return ops.stack([index if g is None else ops.broadcast_to(ops.convert_to_tensor(g, "int64"), index.shape)
+                          for g in index_grids(tuple(index.shape), axis)], axis=-1)
+
+    def gather(self, x, axis, index):
+        return self.ops.take_along_axis(x, index, axis=axis)
+
+    def scatter(self, x, axis, index, src):
+        ops = self.ops
+        src = ops.full(tuple(index.shape), src, dtype=x.dtype) if isinstance(src, (int, float)) else \
+            src[leading_block(tuple(index.shape))]
+        return ops.scatter_update(x, *self._updates(index, axis, src))
+
+    def scatter_add(self, x, axis, index, src):
+        return self.ops.scatter_update(x, *self._updates(index, axis, src[leading_block(tuple(index.shape))]),
+                                       reduction="add")
+
+    def _updates(self, index, axis, src):
+        """keras.ops.scatter_update's documented form: coordinates [N, rank] and updates [N]."""
+        return (self.ops.reshape(self._coordinates(index, axis), (-1, len(index.shape))),
+                self.ops.reshape(src, (-1,)))
+
+    def one_hot(self, indices, num_classes, dtype="int64"):
+        return self.ops.one_hot(indices, num_classes, dtype=dtype)
+
+    def stop_gradient(self, x):
+        return self.ops.stop_gradient(x)
+
+    def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True):
+        ops = self.ops
+        hidden = params["weight_hh_l0"].shape[1]
+        seq = x if batch_first else ops.transpose(x, (1, 0, 2))
+
+        def direction(seq, layer, d, k):
+            # one keras.layers.LSTM per direction, run stateless with the given weights (same gate
+            # order i, f, c = g, o; kernels transposed; one bias b_ih + b_hh)
+            cell = _keras_lstm(hidden, bool(d), self.dtype_of(x), seq.shape[-1])
+            s = lstm_suffix(layer, d)
+            weights = [ops.transpose(params[f"weight_ih{s}"]), ops.transpose(params[f"weight_hh{s}"]),
+                       params[f"bias_ih{s}"] + params[f"bias_hh{s}"]]
+            state = None if h0 is None else [h0[k], c0[k]]  # None: Keras' zero initial state
+            (out, h, c), _ = cell.stateless_call(weights, cell.non_trainable_variables, seq, initial_state=state)
+            return (ops.flip(out, 1) if d else out), h, c
+
+        seq, h_n, c_n = stacked_lstm(seq, num_layers, bidirectional, direction, lambda outs: ops.concatenate(outs, -1))
+        return (seq if batch_first else ops.transpose(seq, (1, 0, 2))), ops.stack(h_n), ops.stack(c_n)
+
+    def conv2d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
+        ops = self.ops
+        pads = conv_padding(padding, 2)
+        if any(s > 1 for s in as_tuple(stride, 2)) and any(d > 1 for d in as_tuple(dilation, 2)):
+            raise Unsupported("keras.ops.conv refuses strides > 1 together with dilation_rate > 1")
+        if not isinstance(pads, str):  # explicit widths: keras.ops.conv pads only "valid" / "same"
+            x = ops.pad(x, [[0, 0], [0, 0], *map(list, pads)])
+        # NCHW / OIHW in, NHWC / HWIO for keras.ops.conv (TensorFlow's CPU kernels take channels
+        # last only); groups follow from the channel counts
+        out = ops.conv(ops.transpose(x, (0, 2, 3, 1)), ops.transpose(w, (2, 3, 1, 0)), as_tuple(stride, 2),
+                       pads.lower() if isinstance(pads, str) else "valid", data_format="channels_last",
+                       dilation_rate=as_tuple(dilation, 2))
+        out = ops.transpose(out, (0, 3, 1, 2))
+        return out if b is None else out + ops.reshape(b, (1, -1, 1, 1))
+
+    def conv1d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
+        out = self.conv2d(x[:, :, None], w[:, :, None], b, lift_1d(stride, 1), lift_1d(padding, 0),
+                          lift_1d(dilation, 1), groups)
+        return out[:, :, 0]
+
+    def grad(self, fn, args, wrt, cotangent):
+        if not all(self.dtype_of(args[n]) in FLOATS for n in wrt):
+            raise Unsupported("reverse mode differentiates floating-point tensors only")
+        self._differentiating = True
+        try:
+            return {"tensorflow": _grad_tensorflow, "jax": _grad_jax, "torch": _grad_torch}[self.backend](
+                fn, args, wrt, cotangent)
+        finally:
+            self._differentiating = False
+
+
+@functools.cache
+def _keras_lstm(hidden: int, backwards: bool, dtype: str, features: int):
+    """A built keras.layers.LSTM per configuration, made once (its weights come in stateless_call)."""
+    import keras
+
+    cell = keras.layers.LSTM(hidden, return_sequences=True, return_state=True, go_backwards=backwards, dtype=dtype)
+    cell.build((None, None, features))
+    return cell
+
+
+def _grad_tensorflow(fn, args, wrt, cotangent):
+    import tensorflow as tf
+
+    with tf.GradientTape() as tape:
+        for n in wrt:
+            tape.watch(args[n])
+        value = fn(**args)
+    grads = tape.gradient(value, [args[n] for n in wrt], output_gradients=cotangent,
+                          unconnected_gradients=tf.UnconnectedGradients.ZERO)
+    return value, {n: tf.convert_to_tensor(g) for n, g in zip(wrt, grads)}
+
+
+def _grad_jax(fn, args, wrt, cotangent):
+    import jax
+
+    def of(*chosen):
+        return fn(**{**args, **dict(zip(wrt, chosen))})
+
+    value, pullback = jax.vjp(of, *[args[n] for n in wrt])
+    return value, dict(zip(wrt, pullback(cotangent)))
+
+
+def _grad_torch(fn, args, wrt, cotangent):
+    import torch
+
+    args = {k: (v.detach().requires_grad_(True) if k in wrt else v) for k, v in args.items()}
+    value = fn(**args)
+    grads = torch.autograd.grad(value, [args[n] for n in wrt], cotangent, allow_unused=True)
+    return value.detach(), {n: (torch.zeros_like(args[n]) if g is None else g) for n, g in zip(wrt, grads)}
