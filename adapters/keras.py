@@ -25,6 +25,7 @@ from adapters.base import (
     lstm_suffix,
     stacked_lstm,
 )
+from adapters.tensorflow import refuse_corrupting_matmul
 
 # Measured with `python -m suites coverage --check` per backend (see docs/adding-an-adapter.md).
 BACKEND_DTYPES = {
@@ -122,12 +123,14 @@ class KerasAdapter(Adapter):
         self.ops.convert_to_numpy(x)  # waits for the value on every backend
 
     def matmul(self, a, b):
+        if self.backend == "tensorflow":
+            refuse_corrupting_matmul(_tf(), a, b)  # keras.ops.matmul is tf.matmul there
         return self.ops.matmul(a, b)
 
     def mm(self, a, b):
         if a.ndim != 2 or b.ndim != 2:
             raise Unsupported("keras.ops has no strictly 2-D matmul (keras.ops.matmul broadcasts)")
-        return self.ops.matmul(a, b)
+        return self.matmul(a, b)
 
     def add(self, a, b):
         return self.ops.add(a, b)
@@ -334,6 +337,12 @@ class KerasAdapter(Adapter):
                 fn, args, wrt, cotangent)
         finally:
             self._differentiating = False
+
+
+def _tf():
+    import tensorflow as tf
+
+    return tf
 
 
 @functools.cache

@@ -65,10 +65,12 @@ class TensorFlowAdapter(Adapter):
         x.numpy()  # the only documented way to wait for an eager result
 
     def matmul(self, a, b):
+        refuse_corrupting_matmul(self.tf, a, b)
         # tf.linalg.matmul wants rank >= 2; TF's NumPy-semantics matmul promotes 1-D operands.
         return self.tf.experimental.numpy.matmul(a, b)
 
     def mm(self, a, b):
+        refuse_corrupting_matmul(self.tf, a, b)
         return self.tf.linalg.matmul(a, b)
 
     def add(self, a, b):
@@ -305,6 +307,20 @@ class TensorFlowAdapter(Adapter):
                               unconnected_gradients=self.tf.UnconnectedGradients.ZERO)
         # gathers and ragged ops give IndexedSlices: the dense gradient is the same value
         return value, {n: self.tf.convert_to_tensor(g) for n, g in zip(wrt, grads)}
+
+
+def refuse_corrupting_matmul(tf, a, b) -> None:
+    """Unsupported for the matmuls that corrupt the heap in TF 2.21's oneDNN CPU kernel: a rank-4+
+    lhs with a size-1 batch axis against a lower-rank rhs (the crash comes later, anywhere in
+    the process: a NumPy call of the next case, say). Measured: (5, 1, 5, 2) @ (2, 5) and
+    @ (1, 2, 5) abort or segfault within 100 calls; (5, 3, 5, 2) @ (2, 5), (5, 5, 2) @ (2, 5)
+    and (5, 1, 5, 2) @ (3, 2, 5) do not; TF_ENABLE_ONEDNN_OPTS=0 avoids it."""
+    if not tf.__version__.startswith("2.21.") or os.environ.get("TF_ENABLE_ONEDNN_OPTS") == "0":
+        return
+    if "CPU" in a.device and a.shape.rank >= 4 and b.shape.rank < a.shape.rank and 1 in a.shape[:-2]:
+        raise Unsupported(f"tf.matmul {tuple(a.shape)} @ {tuple(b.shape)} corrupts the heap under oneDNN on CPU "
+                          "in TF 2.21 (https://github.com/tensorflow/tensorflow/issues/117700, fixed by PR "
+                          "#120199 after 2.21.0)")
 
 
 @functools.cache
