@@ -144,13 +144,14 @@ def read_coverage(files) -> dict:
 
 def build(inputs, output) -> pathlib.Path:
     records, broken = read_records(inputs)
-    runs, broken_bench = perf.read_runs(_files(inputs, "*.json"))
+    jsons = _files(inputs, "*.json")
+    runs, broken_bench = perf.read_runs([f for f in jsons if f.name != "coverage.json"])
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
                              undefined=jinja2.StrictUndefined)
     env.filters["num"] = number
     html = env.get_template("index.html").render(
         statuses=STATUSES, records=records, broken=broken, broken_bench=broken_bench, **summarize(records),
-        performance=perf.summarize(runs), coverage=read_coverage(_files(inputs, "coverage.json")),
+        performance=perf.summarize(runs), coverage=read_coverage([f for f in jsons if f.name == "coverage.json"]),
         script=(TEMPLATES / "report.js").read_text(encoding="utf-8"),
         style=(TEMPLATES / "report.css").read_text(encoding="utf-8"),
         generated=datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),

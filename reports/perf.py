@@ -77,7 +77,9 @@ def summarize(runs: list) -> dict:
                            "history": [_history(key, machine, machine_runs)
                                        for machine, machine_runs in sorted(by_machine.items())
                                        if len(machine_runs) > 1]})
-    return {"runs": runs, "benchmarks": benchmarks, "latest": latest}
+    return {"runs": runs, "benchmarks": benchmarks, "latest": latest,
+            "areas": sorted({b["area"] for b in benchmarks}),
+            "adapters": sorted({r["adapter"] for b in benchmarks for r in b["rows"]})}
 
 
 def _history(key: str, machine: str, runs: list):

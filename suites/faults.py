@@ -125,6 +125,11 @@ def crash_record(folder, worker: str, timeout: float) -> dict | None:
         status = "crash"
         message = (f"the process died with {sig} while running this item{where}" if found else
                    "the process died without a fatal-signal report (killed from outside? out of memory?)")
-    return {**identity, "case": "-", "status": status, "signal": sig, "message": message,
+    return fault_record(identity, status, message, sig)
+
+
+def fault_record(identity: dict, status: str, message: str, signal_name: str | None = None) -> dict:
+    """The record of an item that ended without outcomes (crash, timeout): no errors, no inputs."""
+    return {**identity, "case": "-", "status": status, "signal": signal_name, "message": message,
             "max_abs_err": None, "max_rel_err": None, "ulp": None, "worst": None, "seed": None, "example": None,
             "duration": max(time.time() - identity.get("started", time.time()), 0.0)}

@@ -66,18 +66,17 @@ class SpecItem(pytest.Item):
         ctx = runner.Context(self.spec, adapter, device, self.dtype)
         self.seed = zlib.crc32(f"{self.config.parity.seed}:{self.spec.name}:{self.kind}:{self.dtype}".encode())
         start = time.perf_counter()
-        watch = self.config.parity.watch
-        watch.begin(self.identity())
+        watch, identity = self.config.parity.watch, self.identity()
+        watch.begin(identity)
         try:
             outcomes = {"example": self._examples, "collective": self._examples, "property": self._property,
                         "gradient": self._gradient}[self.kind](ctx)
         except faults.CaseTimeout:
-            timeout = self.config.parity.case_timeout
+            message = f"no result within {self.config.parity.case_timeout:g} s (--case-timeout)"
             self.config.parity.recorder.write({
-                **self.identity(), "case": "-", "status": "timeout", "device": device,
-                "message": f"no result within {timeout:g} s (--case-timeout)", "duration": timeout,
+                **faults.fault_record(identity, "timeout", message), "device": device,
                 "versions": {adapter.name: adapter.version()}, **self.config.parity.environment})
-            pytest.fail(f"timeout: no result within {timeout:g} s (--case-timeout)", pytrace=False)
+            pytest.fail(f"timeout: {message}", pytrace=False)
         finally:
             watch.end()
         duration = (time.perf_counter() - start) / max(len(outcomes), 1)
