@@ -241,9 +241,9 @@ class KerasAdapter(Adapter):
     def pad(self, x, pad_width, mode="constant", value=0):
         if mode not in PAD_MODES:
             raise Unsupported(f"keras.ops.pad has no {mode!r} mode")
-        if mode == "replicate" and self.backend == "tensorflow":
-            raise Unsupported("keras.ops.pad on the TensorFlow backend has no 'edge' mode (its docstring: "
-                              "constant, reflect, symmetric)")
+        if mode == "replicate" and self.backend in ("tensorflow", "torch"):
+            raise Unsupported(f"keras.ops.pad on the {self.backend} backend has no 'edge' mode (tensorflow: "
+                              "constant, reflect, symmetric; torch: 'Unrecognised padding mode edge')")
         if any(v < 0 for w in pad_width for v in w):
             raise Unsupported("keras.ops.pad takes no negative widths (NumPy's pad refuses them too)")
         return self.ops.pad(x, [list(w) for w in pad_width], mode=PAD_MODES[mode],

@@ -16,6 +16,9 @@ from hypothesis import strategies as st
 import adapters
 from suites import compare, faults, repro, results, runner, strategies
 
+# Refused examples in a row, with none checked, that make a hypothesis item unsupported as a whole.
+REFUSED_AS_A_WHOLE = 3
+
 
 class SpecFailed(Exception):
     def __init__(self, outcomes):
@@ -125,21 +128,28 @@ class SpecItem(pytest.Item):
         return out
 
     def _hypothesis(self, ctx, strategy, check):
-        """Run `check` on hypothesis cases; a failure is shrunk and comes back as its Outcome."""
-        unsupported, documented, largest = [], [], {}
+        """Run `check` on hypothesis cases; a failure is shrunk and comes back as its Outcome.
+
+        An example the adapter refuses (Unsupported for these inputs: a shape a kernel cannot
+        take) is rejected and hypothesis draws another, so one refused shape does not hide the
+        rest of the item. When the first examples are all refused, the op is refused as a
+        whole: the item is unsupported and stops drawing."""
+        unsupported, documented, largest, checked = [], [], {}, [0]
 
         @hypothesis.seed(self.seed)
         @hypothesis.settings(deadline=None, suppress_health_check=list(hypothesis.HealthCheck))
         @hypothesis.given(strategy, st.integers(0, 2**32 - 1))
         def prop(inputs, seed):
-            if unsupported:
+            if not checked[0] and len(unsupported) >= REFUSED_AS_A_WHOLE:
                 return
             outcome = check(inputs, seed)
             if outcome.status == "unsupported":
                 unsupported.append(outcome)
-            elif outcome.status not in runner.PASSING:
+                hypothesis.reject()
+            checked[0] += 1
+            if outcome.status not in runner.PASSING:
                 raise runner.CaseFailure(outcome)
-            elif outcome.status == "documented" and not documented:
+            if outcome.status == "documented" and not documented:
                 documented.append(outcome)
             for name in ("max_abs_err", "max_rel_err", "ulp"):
                 value = getattr(outcome.comparison, name, None)
@@ -150,13 +160,16 @@ class SpecItem(pytest.Item):
             prop()
         except runner.CaseFailure as failure:
             return failure.outcome
-        if unsupported:
+        except hypothesis.errors.Unsatisfiable:  # a small input space, every example of it refused
+            pass
+        if not checked[0]:
             return unsupported[0]
         if documented:  # some generated inputs meet the spec's documented difference: say so
             return documented[0]
         errors = " ".join(f"{k}={v:.3g}" for k, v in largest.items())
-        return runner.Outcome("pass", "hypothesis", f"{hypothesis.settings().max_examples} examples at most"
-                              + (f"; largest {errors}" if errors else ""), compare.Comparison(True, **largest))
+        refused = f"; {len(unsupported)} refused as unsupported ({unsupported[0].message})" if unsupported else ""
+        return runner.Outcome("pass", "hypothesis", f"{checked[0]} examples" + (f"; largest {errors}" if errors else "")
+                              + refused, compare.Comparison(True, **largest))
 
     def _record(self, ctx, outcome, duration):
         passed = outcome.status in runner.PASSING

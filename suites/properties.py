@@ -24,7 +24,7 @@ def final_steps_are_h_n(ctx, inputs, parts):
     if _bidirectional(ctx):
         pairs.append(("output[first step, H:]", steps[0, ..., hidden:], h_n[-1]))
     for what, value, final in pairs:
-        result = compare.compare(final, value, ctx.dtype)
+        result = compare.compare(final, value, ctx.judged)
         if not result.ok:
             return f"{what} != its h_n: {result.summary()}"
     return None
@@ -43,8 +43,8 @@ def end_padding_keeps_valid_steps(ctx, inputs, parts):
     longer = ctx.run_parts({**inputs, "x": np.pad(x, widths)})[0]
     valid = np.take(longer, np.arange(x.shape[time_axis]), axis=time_axis)[..., :hidden]
     forward = output[..., :hidden]
-    allowed = compare.allowed_error(forward.astype(np.float64), ctx.dtype, tolerance=ctx.tolerance)
-    result = compare.compare(forward, valid, ctx.dtype, allowed)
+    allowed = compare.allowed_error(forward.astype(np.float64), ctx.judged, tolerance=ctx.tolerance)
+    result = compare.compare(forward, valid, ctx.judged, allowed)
     return None if result.ok else f"padding with {END_PADDING} zero steps changed the valid outputs: {result.summary()}"
 
 
@@ -68,7 +68,7 @@ def reduce_scatter_is_all_reduce_sliced(ctx, inputs, parts):
     bound = ctx.error_bound(inputs)  # None for integers: exact
     for rank, (block, out) in enumerate(zip(blocks, parts[0])):
         allowed = None if bound is None else 2 * np.broadcast_to(bound, parts[0].shape)[rank]
-        result = compare.compare(block, out, ctx.dtype, allowed)
+        result = compare.compare(block, out, ctx.judged, allowed)
         if not result.ok:
             return f"rank {rank}'s block differs from all_reduce's: {result.summary()}"
     return None

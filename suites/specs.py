@@ -179,11 +179,19 @@ def _build(path, raw, node, i, where) -> Spec:
     cases = {e["name"] for e in raw.get("examples", [])} | ({"hypothesis"} if "hypothesis" in raw or "shards" in raw
                                                              else set())
     for j, diff in enumerate(raw.get("differences", [])):
+        diff["note"] = diff["note"].strip()  # a folded note (>) ends in a newline
         if "case" in diff and diff["case"] not in cases:
             raise SpecError(f"{where('differences', j, 'case')}: no example named {diff['case']!r}")
         if diff["observed"].get("differs") and diff.get("case") != "hypothesis":
             raise SpecError(f"{where('differences', j, 'observed', 'differs')}: is for case: hypothesis (generated "
                             "inputs); an example documents the value it observes")
+        precision = diff["observed"].get("precision")
+        if precision is not None and (precision not in ("float16", "float32") or len(diff["observed"]) > 1):
+            raise SpecError(f"{where('differences', j, 'observed', 'precision')}: names the narrower dtype a "
+                            "framework computes in (float16 or float32), and stands alone in observed")
+        if diff.get("kind") == "any" and precision is None:
+            raise SpecError(f"{where('differences', j, 'kind')}: any is for an observed precision (values and "
+                            "gradients alike); a value or a gradient is observed by one kind")
     for name, override in raw.get("hypothesis", {}).get("inputs", {}).items():
         if name not in args or override.get("index_of", {}).get("arg", name) not in args:
             raise SpecError(f"{where('hypothesis', 'inputs', name)}: names an arg that the spec does not have {args}")

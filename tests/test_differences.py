@@ -1,0 +1,85 @@
+"""Documented differences of the `precision` kind: a framework that computes float64 in float32 is
+documented where float32's error bound holds, and fails where even that does not (float16)."""
+import textwrap
+
+import numpy as np
+import pytest
+
+from suites import runner
+from suites.specs import load_file
+from tests.adapters.narrow import CastBackMatmul, HalfMatmul, NarrowMatmul
+
+SPEC = """\
+- id: mm
+  op: matmul
+  args: [a, b]
+  dtypes: [float64]
+  examples:
+    - name: case
+      inputs: {a: {shape: [3, 4]}, b: {shape: [4, 2]}}
+  gradient: {wrt: [a, b]}
+  differences:
+    - &narrow
+      adapter: narrow-matmul
+      dtypes: [float64]
+      kind: any
+      observed: {precision: float32}
+      note: computes float64 in float32
+      source: https://example.org/narrow
+    - {<<: *narrow, adapter: cast-back-matmul}
+    - {<<: *narrow, adapter: half-matmul}
+"""
+RNG = np.random.default_rng(7)
+RANDOM = {"a": RNG.standard_normal((3, 4)), "b": RNG.standard_normal((4, 2))}
+EXACT = {"a": np.array([[1.0, 2.0]]), "b": np.array([[3.0], [4.0]])}
+
+
+@pytest.fixture(scope="module")
+def spec(tmp_path_factory):
+    path = tmp_path_factory.mktemp("spec") / "narrow.yaml"
+    path.write_text(textwrap.dedent(SPEC))
+    return load_file(path)[0]
+
+
+def value(spec, adapter_class, inputs):
+    return runner.check_case(runner.Context(spec, adapter_class(), "cpu", "float64"), "case", inputs)
+
+
+def gradient(spec, adapter_class, inputs):
+    ctx = runner.Context(spec, adapter_class(), "cpu", "float64")
+    return runner.check_gradient(ctx, "case", inputs, np.random.default_rng(0))
+
+
+def test_float32_arithmetic_is_documented_in_either_result_dtype(spec):
+    narrow = value(spec, NarrowMatmul, RANDOM)  # a float32 result, as keras.ops.matmul on torch
+    assert narrow.status == "documented", narrow.message
+    assert "dtype float32, expected float64" in narrow.message and "as float32: max_abs_err=" in narrow.message
+    cast_back = value(spec, CastBackMatmul, RANDOM)  # float64 out, as keras.ops.mean
+    assert cast_back.status == "documented", cast_back.message
+    assert "values differ beyond the allowed error" in cast_back.message
+
+
+def test_float16_arithmetic_is_beyond_a_float32_difference(spec):
+    for outcome in (value(spec, HalfMatmul, RANDOM), gradient(spec, HalfMatmul, RANDOM)):
+        assert outcome.status == "fail"
+        assert "behaves neither as expected nor as documented" in outcome.message
+        assert "as float32:" in outcome.message and "values differ" in outcome.message
+
+
+def test_inputs_that_float32_holds_exactly_still_pass(spec):
+    assert value(spec, CastBackMatmul, EXACT).status == "pass"  # 1 * 3 + 2 * 4 = 11 in both precisions
+    assert gradient(spec, CastBackMatmul, EXACT).status == "pass"
+
+
+def test_inputs_beyond_float32s_range_overflow_as_documented(spec):
+    huge = {"a": np.array([[1e39, 1.0]]), "b": np.array([[1.0], [1.0]])}
+    outcome = value(spec, CastBackMatmul, huge)
+    assert outcome.status == "documented"
+    assert "beyond float32's range, where it overflows" in outcome.message
+    assert "+inf positions differ" in outcome.message
+
+
+def test_gradients_in_float32_are_documented(spec):
+    outcome = gradient(spec, NarrowMatmul, RANDOM)
+    assert outcome.status == "documented", outcome.message
+    assert "gradient differs from finite differences" in outcome.message and "as float32:" in outcome.message
