@@ -83,3 +83,11 @@ def test_gradients_in_float32_are_documented(spec):
     outcome = gradient(spec, NarrowMatmul, RANDOM)
     assert outcome.status == "documented", outcome.message
     assert "gradient differs from finite differences" in outcome.message and "as float32:" in outcome.message
+
+
+def test_float32_is_judged_from_the_inputs_rounded_to_it(spec):
+    # found by hypothesis on keras-torch: one product, each input off float32's grid by up to an
+    # ulp, so the result is ~1.5 ulp from the exact product, beyond float32's bound of one rounding
+    product = {"a": np.array([[8360461990663851.0]]), "b": np.array([[9854884190412542.0]])}
+    outcome = value(spec, CastBackMatmul, product)
+    assert outcome.status == "documented", outcome.message
