@@ -134,19 +134,21 @@ class SpecItem(pytest.Item):
         take) is rejected and hypothesis draws another, so one refused shape does not hide the
         rest of the item. When the first examples are all refused, the op is refused as a
         whole: the item is unsupported and stops drawing."""
-        unsupported, documented, largest, checked = [], [], {}, [0]
+        unsupported, documented, largest = [], [], {}
+        checked = 0
 
         @hypothesis.seed(self.seed)
         @hypothesis.settings(deadline=None, suppress_health_check=list(hypothesis.HealthCheck))
         @hypothesis.given(strategy, st.integers(0, 2**32 - 1))
         def prop(inputs, seed):
-            if not checked[0] and len(unsupported) >= REFUSED_AS_A_WHOLE:
+            nonlocal checked
+            if not checked and len(unsupported) >= REFUSED_AS_A_WHOLE:
                 return
             outcome = check(inputs, seed)
             if outcome.status == "unsupported":
                 unsupported.append(outcome)
                 hypothesis.reject()
-            checked[0] += 1
+            checked += 1
             if outcome.status not in runner.PASSING:
                 raise runner.CaseFailure(outcome)
             if outcome.status == "documented" and not documented:
@@ -162,13 +164,13 @@ class SpecItem(pytest.Item):
             return failure.outcome
         except hypothesis.errors.Unsatisfiable:  # a small input space, every example of it refused
             pass
-        if not checked[0]:
+        if not checked:
             return unsupported[0]
         if documented:  # some generated inputs meet the spec's documented difference: say so
             return documented[0]
         errors = " ".join(f"{k}={v:.3g}" for k, v in largest.items())
         refused = f"; {len(unsupported)} refused as unsupported ({unsupported[0].message})" if unsupported else ""
-        return runner.Outcome("pass", "hypothesis", f"{checked[0]} examples" + (f"; largest {errors}" if errors else "")
+        return runner.Outcome("pass", "hypothesis", f"{checked} examples" + (f"; largest {errors}" if errors else "")
                               + refused, compare.Comparison(True, **largest))
 
     def _record(self, ctx, outcome, duration):

@@ -291,6 +291,23 @@ def _metamorphic(ctx, case, inputs, actual, result) -> Outcome:
     return Outcome("pass", case, result.summary(), result, inputs)
 
 
+def _documented(outcome, diff, seen: str) -> Outcome:
+    """The outcome as documented: the spec's note, what was seen, the source."""
+    return Outcome("documented", outcome.case, f"{diff['note']} (observed: {seen}; source: {diff['source']})",
+                   outcome.comparison, outcome.inputs)
+
+
+def _neither(outcome, diff, detail: str, comparison=None) -> Outcome:
+    """A fail: the framework behaves neither as the reference nor as the spec documents."""
+    return Outcome("fail", outcome.case, f"behaves neither as expected nor as documented ({diff['note']}); {detail}",
+                   comparison or outcome.comparison, outcome.inputs)
+
+
+def _no_longer_observed(outcome, diff, what: str) -> Outcome:
+    return Outcome("fail", outcome.case, f"documented difference no longer observed: the {what} now matches; "
+                   f"remove it from the spec ({diff['note']})", outcome.comparison, outcome.inputs)
+
+
 def _apply_difference(outcome, diff, raised, actual, actual_dtype, ctx) -> Outcome:
     """documented while the framework does what the spec says it does; a fail otherwise."""
     observed = diff["observed"]
@@ -298,13 +315,10 @@ def _apply_difference(outcome, diff, raised, actual, actual_dtype, ctx) -> Outco
         if outcome.status == "pass":
             return outcome
         if raised is None and outcome.comparison is not None and outcome.comparison.max_abs_err is not None:
-            return Outcome("documented", outcome.case, f"{diff['note']} (observed: {outcome.message}; source: "
-                           f"{diff['source']})", outcome.comparison, outcome.inputs)
-        return Outcome("fail", outcome.case, f"behaves neither as expected nor as documented ({diff['note']}); "
-                       f"{outcome.message}", outcome.comparison, outcome.inputs)
+            return _documented(outcome, diff, outcome.message)
+        return _neither(outcome, diff, outcome.message)
     if outcome.status == "pass":
-        return Outcome("fail", outcome.case, "documented difference no longer observed: the result now matches; "
-                       f"remove it from the spec ({diff['note']})", outcome.comparison, outcome.inputs)
+        return _no_longer_observed(outcome, diff, "result")
     if observed.get("raises"):
         holds, now = raised is not None, one_line(raised) if raised is not None else _returned(actual)
     elif raised is not None:
@@ -319,11 +333,7 @@ def _apply_difference(outcome, diff, raised, actual, actual_dtype, ctx) -> Outco
             value = compare.round_to(np.asarray(observed["value"]), ctx.result_dtype)
             holds = compare.compare(value, actual, ctx.result_dtype, compare.allowed_error(value, ctx.result_dtype)).ok
         now = _returned(actual)
-    if holds:
-        return Outcome("documented", outcome.case, f"{diff['note']} (observed: {now}; source: {diff['source']})",
-                       outcome.comparison, outcome.inputs)
-    return Outcome("fail", outcome.case, f"behaves neither as expected nor as documented ({diff['note']}); "
-                   f"now: {now}; {outcome.message}", outcome.comparison, outcome.inputs)
+    return _documented(outcome, diff, now) if holds else _neither(outcome, diff, f"now: {now}; {outcome.message}")
 
 
 def _precision_difference(ctx, outcome, diff, judge) -> Outcome:
@@ -340,15 +350,17 @@ def _precision_difference(ctx, outcome, diff, judge) -> Outcome:
     if outcome.status == "fail" and _beyond_range(ctx, outcome.inputs, precision):
         seen = f"inputs or result beyond {precision}'s range, where it overflows; {outcome.message}"
     else:
-        narrowed = {k: compare.round_to(v, precision).astype(v.dtype) if v.dtype.kind == "f" else v
-                    for k, v in ((k, np.asarray(v)) for k, v in outcome.inputs.items())}
-        again = judge(replace(ctx, precision=precision), narrowed)
+        again = judge(replace(ctx, precision=precision), _rounded(outcome.inputs, precision))
         if again.status != "pass":
-            return Outcome("fail", outcome.case, f"behaves neither as expected nor as documented ({diff['note']}); "
-                           f"as {precision}: {again.message}", again.comparison, outcome.inputs)
+            return _neither(outcome, diff, f"as {precision}: {again.message}", again.comparison)
         seen = f"{outcome.message}; as {precision}: {again.message}"
-    return Outcome("documented", outcome.case, f"{diff['note']} (observed: {seen}; source: {diff['source']})",
-                   outcome.comparison, outcome.inputs)
+    return _documented(outcome, diff, seen)
+
+
+def _rounded(inputs: dict, precision: str) -> dict:
+    """The float inputs rounded to `precision` (kept in their dtype); the others as they are."""
+    return {k: compare.round_to(v, precision).astype(v.dtype) if v.dtype.kind == "f" else v
+            for k, v in ((k, np.asarray(v)) for k, v in inputs.items())}
 
 
 def _beyond_range(ctx, inputs: dict, precision: str) -> bool:
@@ -439,23 +451,17 @@ def _gradient_difference(ctx, outcome, diff, grads, raised=None) -> Outcome:
     """documented while the gradient is what the spec says this framework computes (values, or
     an error; or, for generated inputs, wrong values on some of them while the rest pass)."""
     observed = diff["observed"]
-    if observed.get("differs") and (outcome.status == "pass" or (outcome.status == "fail" and raised is None)):
-        return outcome if outcome.status == "pass" else Outcome(
-            "documented", outcome.case, f"{diff['note']} (observed: {outcome.message}; source: {diff['source']})",
-            outcome.comparison, outcome.inputs)
+    differs = observed.get("differs")  # wrong gradients on some generated inputs: the rest must still pass
     if outcome.status == "pass":
-        return Outcome("fail", outcome.case, "documented difference no longer observed: the gradient now matches; "
-                       f"remove it from the spec ({diff['note']})", outcome.comparison, outcome.inputs)
+        return outcome if differs else _no_longer_observed(outcome, diff, "gradient")
+    if differs and outcome.status == "fail":
+        return _documented(outcome, diff, outcome.message)
     now = None
     if observed.get("raises") and raised is not None:
         now = one_line(raised)
     elif "grad" in observed and grads is not None and _match_gradients(ctx, grads, observed["grad"]).ok:
         now = ", ".join(f"d/d{n} = {np.asarray(grads[n]).tolist()}" for n in observed["grad"])
-    if now is not None:
-        return Outcome("documented", outcome.case, f"{diff['note']} (observed: {now}; source: {diff['source']})",
-                       outcome.comparison, outcome.inputs)
-    return Outcome("fail", outcome.case, f"behaves neither as expected nor as documented ({diff['note']}); "
-                   f"{outcome.message}", outcome.comparison, outcome.inputs)
+    return _documented(outcome, diff, now) if now is not None else _neither(outcome, diff, outcome.message)
 
 
 def _full_jacobian(ctx, f, tensors, wide, wrt, out):
