@@ -1,8 +1,13 @@
 """pytest options, hypothesis profiles, spec collection and result recording for Parity.
 
-    pytest suites [--adapter torch,jax] [--device cpu|cuda|gpu] [--dtype float32,...]
-                  [--spec PATH] [--results-dir DIR] [--adapter-path FILE.py]
-                  [--hypothesis-profile ci|dev|thorough] [--hypothesis-seed N]
+    pytest specs [--adapter torch,jax] [--device cpu|cuda|gpu] [--dtype float32,...]
+                 [--results-dir DIR] [--adapter-path FILE.py]
+                 [--hypothesis-profile ci|dev|thorough] [--hypothesis-seed N]
+
+Spec files are pytest's own test files: `pytest specs/matmul.yaml`, `pytest specs/` (any YAML
+file named on the command line, or under specs/ when a folder within it is named). `pytest
+suites [--spec PATH]` runs the specs of --spec (default specs/) through the anchor module
+suites/test_specs.py, with ids that start with the area (matmul/...) instead of the file.
 """
 import os
 import pathlib
@@ -14,7 +19,7 @@ import pytest
 
 import adapters
 from suites import coverage, faults, results
-from suites.specs import SpecError, load_path
+from suites.specs import SpecError, load_differences, load_file, load_path
 
 ROOT = pathlib.Path(__file__).resolve().parent
 ANCHOR = ROOT / "suites" / "test_specs.py"
@@ -84,9 +89,11 @@ def _options(config) -> SimpleNamespace:
     timeout = config.getoption("case_timeout")
     if timeout < 0:
         raise ValueError(f"--case-timeout takes seconds >= 0 (0: no limit). Received: {timeout:g}")
+    shipped = _shipped_differences(chosen)
     return SimpleNamespace(
         adapters=chosen, devices=devices, dtypes=dtypes, seed=int(seed), results_dir=str(folder),
-        specs=load_path(config.getoption("spec") or DEFAULT_SPECS) if _collects_suites(config) else [],
+        specs=shipped(load_path(config.getoption("spec") or DEFAULT_SPECS)) if _collects_suites(config) else [],
+        spec_files={path: shipped(load_file(path)) for path in _spec_files(config)},
         recorder=results.Recorder(folder, worker), environment=results.environment(),
         case_timeout=timeout, watch=faults.Watch(folder, worker, timeout),
     )
@@ -96,6 +103,35 @@ def _collects_suites(config) -> bool:
     """Load specs only when the suites are collected (so `pytest tests` needs no spec)."""
     args = [pathlib.Path(a.split("::")[0]).resolve() for a in config.args] or [pathlib.Path.cwd()]
     return any(a == ANCHOR or a in ANCHOR.parents for a in args)
+
+
+def _shipped_differences(chosen: list):
+    """specs -> the specs with the differences that the chosen adapters ship beside their files."""
+    classes = adapters.classes()
+    files = [(name, classes[name].differences_file()) for name in chosen if name in classes]
+
+    def add(specs: list) -> list:
+        for name, path in files:
+            if path is not None:
+                specs = load_differences(path, name, specs)
+        return specs
+
+    return add
+
+
+def _spec_files(config) -> list:
+    """The YAML spec files that pytest collects as test files: those named on the command line,
+    and those under a named folder that lies within specs/. Loaded (and so validated) before
+    anything runs."""
+    specs_dir = ROOT / "specs"
+    files = []
+    for arg in config.args:
+        path = pathlib.Path(arg.split("::")[0]).resolve()
+        if path.is_file() and path.suffix == ".yaml":
+            files.append(path)
+        elif path.is_dir() and (path == specs_dir or specs_dir in path.parents):
+            files += sorted(path.rglob("*.yaml"))
+    return files
 
 
 def _split(value) -> list:
@@ -120,6 +156,15 @@ def pytest_handlecrashitem(crashitem, report, sched):
     if record:
         parity.recorder.write({**record, **parity.environment})
         report.longrepr = f"{record['test']}: {record['status']}: {record['message']}"
+
+
+def pytest_collect_file(file_path, parent):
+    parity = getattr(parent.config, "parity", None)
+    if parity is not None and pathlib.Path(file_path).resolve() in parity.spec_files:
+        from suites.items import SpecFile
+
+        return SpecFile.from_parent(parent, path=file_path)
+    return None
 
 
 def pytest_pycollect_makemodule(module_path, parent):

@@ -1,6 +1,7 @@
-"""The adapter interface every framework keeps (see the README's "Adding an adapter").
+"""The adapter interface every framework keeps (docs/adding-an-adapter.md is the guide).
 
-An adapter translates the vocabulary below into one framework's own idiomatic API. It may convert
+An adapter translates the vocabulary (adapters/vocabulary.py; docs/vocabulary.md lists every op's
+contract) into one framework's own idiomatic API. It may convert
 layouts, dtypes, argument order and index formats; it never re-implements an op's math, because
 the suite tests the framework, not the adapter. Every vocabulary method exists here and raises
 `Unsupported`, so a framework that cannot express an op is recorded as "unsupported", never as a
@@ -9,8 +10,12 @@ nothing until it is asked for.
 """
 import contextlib
 import importlib.util
+import pathlib
+import sys
 
 import numpy as np
+
+from adapters.vocabulary import VOCABULARY
 
 
 class Unsupported(Exception):
@@ -25,15 +30,8 @@ def dtypes_except(*names) -> tuple:
     """Every dtype but these, in DTYPES order: the usual shape of a dtype declaration."""
     return tuple(d for d in DTYPES if d not in names)
 
-# Tensor ops that specs and expressions may call, in the order of ../ARCHITECTURE.md.
-OPS = (
-    "matmul", "mm", "add", "sub", "mul", "div", "maximum", "minimum", "pow",
-    "neg", "exp", "log", "tanh", "sigmoid", "relu", "abs", "sqrt", "square", "round", "sign",
-    "sum", "mean", "max", "reshape", "transpose", "concat", "stack", "softmax", "log_softmax",
-    "where", "sequence_mask", "causal_mask", "segment_mask", "masked_fill", "masked_softmax",
-    "pad", "pad_sequences", "gather", "scatter", "scatter_add", "one_hot", "argmin", "stop_gradient",
-    "lstm", "conv1d", "conv2d",
-)
+# Tensor ops that specs and expressions may call: the vocabulary's records, in its order.
+OPS = tuple(VOCABULARY)
 
 
 class Adapter:
@@ -51,14 +49,29 @@ class Adapter:
         """True when the framework can be imported (checked without importing it)."""
         return not cls.module or importlib.util.find_spec(cls.module) is not None
 
+    @classmethod
+    def differences_file(cls):
+        """The documented differences this adapter ships, or None: a YAML file beside its module,
+        MODULE.differences.yaml (differences.yaml in a package's folder), mapping spec names
+        (area/id) to entries in the schema of a spec's `differences` (docs/adding-an-adapter.md)."""
+        file = getattr(sys.modules.get(cls.__module__), "__file__", None)
+        if not file:
+            return None
+        path = pathlib.Path(file)
+        path = path.parent / "differences.yaml" if path.name == "__init__.py" else path.with_suffix(".differences.yaml")
+        return path if path.is_file() else None
+
     def unsupported(self, what: str):
         raise Unsupported(f"{self.name} does not implement {what}")
 
     # -- arrays and devices -------------------------------------------------------------------
     def version(self) -> str:
+        """The framework's version, recorded with every result."""
         return "unknown"
 
     def devices(self) -> list[str]:
+        """Where the adapter can run: "cpu" first, then GPUs as "cuda:0" or "gpu:0" (the suite's
+        --device cuda / gpu picks the first that is not the CPU)."""
         return ["cpu"]
 
     def device_scope(self, device: str):
@@ -66,6 +79,8 @@ class Adapter:
         return contextlib.nullcontext()
 
     def asarray(self, x, dtype: str, device: str):
+        """x (a NumPy array, or a number) as the framework's tensor of `dtype` (a NumPy dtype name,
+        bfloat16 included) on `device`; raise Unsupported for a dtype the framework lacks."""
         self.unsupported("asarray")
 
     def to_numpy(self, x):
@@ -113,170 +128,25 @@ class Adapter:
         where it cannot tell (and on CPU)."""
         return None
 
-    # -- linear algebra -----------------------------------------------------------------------
-    def matmul(self, a, b):
-        """NumPy matmul semantics: 1-D operands promoted and the added axis removed, batch broadcast."""
-        self.unsupported("matmul")
-
-    def mm(self, a, b):
-        """Strict matrix product: (n, m) x (m, p) -> (n, p); no broadcasting, no 1-D operands."""
-        self.unsupported("mm")
-
-    # -- elementwise, broadcasting ------------------------------------------------------------
-    def add(self, a, b):
-        self.unsupported("add")
-
-    def sub(self, a, b):
-        self.unsupported("sub")
-
-    def mul(self, a, b):
-        self.unsupported("mul")
-
-    def div(self, a, b):
-        self.unsupported("div")
-
-    def maximum(self, a, b):
-        self.unsupported("maximum")
-
-    def minimum(self, a, b):
-        self.unsupported("minimum")
-
-    def pow(self, a, b):
-        self.unsupported("pow")
-
-    def neg(self, x):
-        self.unsupported("neg")
-
-    def exp(self, x):
-        self.unsupported("exp")
-
-    def log(self, x):
-        self.unsupported("log")
-
-    def tanh(self, x):
-        self.unsupported("tanh")
-
-    def sigmoid(self, x):
-        self.unsupported("sigmoid")
-
-    def relu(self, x):
-        self.unsupported("relu")
-
-    def abs(self, x):
-        self.unsupported("abs")
-
-    def sqrt(self, x):
-        self.unsupported("sqrt")
-
-    def square(self, x):
-        self.unsupported("square")
-
-    def round(self, x):
-        """Round half to even, as NumPy."""
-        self.unsupported("round")
-
-    def sign(self, x):
-        self.unsupported("sign")
-
-    # -- reductions and shapes ----------------------------------------------------------------
-    def sum(self, x, axis=None, keepdims=False):
-        self.unsupported("sum")
-
-    def mean(self, x, axis=None, keepdims=False):
-        self.unsupported("mean")
-
-    def max(self, x, axis=None, keepdims=False):
-        self.unsupported("max")
-
-    def reshape(self, x, shape):
-        self.unsupported("reshape")
-
-    def transpose(self, x, axes):
-        self.unsupported("transpose")
-
-    def concat(self, xs, axis):
-        self.unsupported("concat")
-
-    def stack(self, xs, axis):
-        self.unsupported("stack")
-
-    def softmax(self, x, axis=-1):
-        self.unsupported("softmax")
-
-    def log_softmax(self, x, axis=-1):
-        self.unsupported("log_softmax")
-
-    def where(self, cond, x, y):
-        self.unsupported("where")
-
-    # -- masking and padding ------------------------------------------------------------------
-    def sequence_mask(self, lengths, max_len):
-        """bool [B, max_len], True at valid steps."""
-        self.unsupported("sequence_mask")
-
-    def causal_mask(self, size):
-        """bool [size, size], lower triangle (diagonal included) True."""
-        self.unsupported("causal_mask")
-
-    def segment_mask(self, segment_ids):
-        """bool [B, T, T], True where both positions share a nonzero segment id."""
-        self.unsupported("segment_mask")
-
-    def masked_fill(self, x, mask, value):
-        self.unsupported("masked_fill")
-
-    def masked_softmax(self, x, mask, axis=-1):
-        self.unsupported("masked_softmax")
-
-    def pad(self, x, pad_width, mode="constant", value=0):
-        self.unsupported("pad")
-
-    def pad_sequences(self, seqs, value=0, side="post", max_len=None, truncate="post"):
-        self.unsupported("pad_sequences")
-
-    # -- indexing -----------------------------------------------------------------------------
-    def gather(self, x, axis, index):
-        """torch.gather: out[i][j] = x[i][index[i][j]] (axis 1); index has x's rank and covers the
-        first index.shape[d] entries of every other axis d."""
-        self.unsupported("gather")
-
-    def scatter(self, x, axis, index, src):
-        """torch.Tensor.scatter, out of place: out[i][index[i][j]] = src[i][j] (axis 1); src may be a number."""
-        self.unsupported("scatter")
-
-    def scatter_add(self, x, axis, index, src):
-        self.unsupported("scatter_add")
-
-    def one_hot(self, indices, num_classes, dtype="int64"):
-        """[..., num_classes] with a 1 at each index, in `dtype` (the suite passes the dtype under test)."""
-        self.unsupported("one_hot")
-
-    def argmin(self, x, axis):
-        """int64 index of the smallest value along axis (the first one on ties)."""
-        self.unsupported("argmin")
-
     # -- autodiff -----------------------------------------------------------------------------
-    def stop_gradient(self, x):
-        self.unsupported("stop_gradient")
-
     def grad(self, fn, args: dict, wrt: list, cotangent):
-        """Reverse mode: (fn(**args), {name: cotangent-weighted gradient for each name in wrt})."""
+        """Reverse mode through the framework's own autodiff.
+
+        fn(**args) -> one tensor; args: name -> the adapter's tensors (and other values); wrt: the
+        names to differentiate (floating-point tensors; refuse others with Unsupported); cotangent:
+        a tensor of fn's result shape and dtype. Returns (fn(**args), {name: the cotangent-weighted
+        gradient, a tensor of args[name]'s shape, for each name in wrt}), the vector-Jacobian
+        product that jax.vjp, torch.autograd.grad(grad_outputs=) and tf.GradientTape(
+        output_gradients=) compute."""
         self.unsupported("grad")
-
-    # -- layers -------------------------------------------------------------------------------
-    def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True):
-        self.unsupported("lstm")
-
-    def conv1d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
-        self.unsupported("conv1d")
-
-    def conv2d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
-        self.unsupported("conv2d")
 
     # -- collectives --------------------------------------------------------------------------
     def collective(self, name, shards, device="cpu", **params):
         """Run collective `name` on len(shards) real workers or devices of kind `device`, shard r
-        on rank r; returns the NumPy outputs in rank order."""
+        (a NumPy array) on rank r; returns the NumPy outputs in rank order. Names and params:
+        all_reduce(op: sum | mean | max), all_gather(axis, tiled), reduce_scatter(axis, op),
+        all_to_all(split_axis, concat_axis), ppermute(perm: [(source, target)]), broadcast(root);
+        the semantics of jax.lax's psum, all_gather, psum_scatter, all_to_all, ppermute."""
         self.unsupported(f"collective {name}")
 
     def collective_grad(self, name, shards, cotangents, device="cpu", **params):
@@ -284,10 +154,32 @@ class Adapter:
         output cotangent is cotangents[r]; returns each rank's input gradient, in rank order."""
         self.unsupported(f"the gradient of collective {name}")
 
+    def collective_rank(self, rank: int, world_size: int, announce, device="cpu", **launch):
+        """Join a collective group that spans processes (and hosts) as rank `rank` of
+        `world_size`, and return serve(name, [shard], params) -> [this rank's output]: what
+        `python -m suites.multihost` runs on every rank. `launch` carries the launcher's
+        rendezvous (torchrun's MASTER_ADDR and MASTER_PORT as host and port); `announce(dict)`
+        prints what the other ranks need (a port rank 0 picked)."""
+        self.unsupported("collectives across processes")
+
     def time_collective(self, name, shards, rounds: int, device="cpu", **params) -> list:
         """Seconds per call of collective `name`, measured `rounds` times inside the workers
         after a warm-up, the device synced in the timed region; per round the slowest rank's."""
         self.unsupported(f"timing collective {name}")
+
+
+def _default(op):
+    """Adapter's method for a vocabulary op: the op's signature and semantics, raising Unsupported."""
+    def method(self, *args, **kwargs):
+        self.unsupported(op.name)
+
+    method.__name__, method.__qualname__, method.__doc__ = op.name, f"Adapter.{op.name}", op.semantics
+    method.__signature__ = op.parameters
+    return method
+
+
+for _op in VOCABULARY.values():
+    setattr(Adapter, _op.name, _default(_op))
 
 
 def index_grids(index_shape, axis) -> list:

@@ -6,11 +6,14 @@ documents for custom training loops. Keras has no collective ops: collectives ar
 Written with docs/adding-an-adapter.md, as the guide's proof.
 """
 import contextlib
-import functools
 import json
 import os
 import pathlib
 
+from adapters import jax as jax_adapter
+from adapters import keras_lstm
+from adapters import tensorflow as tf_adapter
+from adapters import torch as torch_adapter
 from adapters.base import (
     DTYPES,
     FLOATS,
@@ -22,10 +25,11 @@ from adapters.base import (
     index_grids,
     leading_block,
     lift_1d,
-    lstm_suffix,
-    stacked_lstm,
 )
 from adapters.tensorflow import refuse_corrupting_matmul
+from adapters.vocabulary import PAD_MODES
+
+BACKEND_VJP = {"tensorflow": tf_adapter.vjp, "jax": jax_adapter.vjp, "torch": torch_adapter.vjp}
 
 # Measured with `python -m suites coverage --check` per backend (see docs/adding-an-adapter.md).
 BACKEND_DTYPES = {
@@ -58,9 +62,6 @@ def configured_backend() -> str:
         return json.loads(config.read_text()).get("backend", "tensorflow")
     except (OSError, ValueError):
         return "tensorflow"
-
-
-PAD_MODES = {"constant": "constant", "reflect": "reflect", "symmetric": "symmetric", "replicate": "edge"}
 
 
 class KerasAdapter(Adapter):
@@ -241,7 +242,7 @@ class KerasAdapter(Adapter):
     def pad(self, x, pad_width, mode="constant", value=0):
         if mode not in PAD_MODES:
             raise Unsupported(f"keras.ops.pad has no {mode!r} mode")
-        if mode == "replicate" and self.backend in ("tensorflow", "torch"):
+        if PAD_MODES[mode] == "edge" and self.backend in ("tensorflow", "torch"):
             raise Unsupported(f"keras.ops.pad on the {self.backend} backend has no 'edge' mode (tensorflow: "
                               "constant, reflect, symmetric; torch: 'Unrecognised padding mode edge')")
         if any(v < 0 for w in pad_width for v in w):
@@ -290,23 +291,7 @@ class KerasAdapter(Adapter):
         return self.ops.stop_gradient(x)
 
     def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True):
-        ops = self.ops
-        hidden = params["weight_hh_l0"].shape[1]
-        seq = x if batch_first else ops.transpose(x, (1, 0, 2))
-
-        def direction(seq, layer, d, k):
-            # one keras.layers.LSTM per direction, run stateless with the given weights (same gate
-            # order i, f, c = g, o; kernels transposed; one bias b_ih + b_hh)
-            cell = _keras_lstm(hidden, bool(d), self.dtype_of(x), seq.shape[-1])
-            s = lstm_suffix(layer, d)
-            weights = [ops.transpose(params[f"weight_ih{s}"]), ops.transpose(params[f"weight_hh{s}"]),
-                       params[f"bias_ih{s}"] + params[f"bias_hh{s}"]]
-            state = None if h0 is None else [h0[k], c0[k]]  # None: Keras' zero initial state
-            (out, h, c), _ = cell.stateless_call(weights, cell.non_trainable_variables, seq, initial_state=state)
-            return (ops.flip(out, 1) if d else out), h, c
-
-        seq, h_n, c_n = stacked_lstm(seq, num_layers, bidirectional, direction, lambda outs: ops.concatenate(outs, -1))
-        return (seq if batch_first else ops.transpose(seq, (1, 0, 2))), ops.stack(h_n), ops.stack(c_n)
+        return keras_lstm.run(x, h0, c0, params, num_layers, bidirectional, batch_first, self.dtype_of(x))
 
     def conv2d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
         ops = self.ops
@@ -333,8 +318,8 @@ class KerasAdapter(Adapter):
             raise Unsupported("reverse mode differentiates floating-point tensors only")
         self._differentiating = True
         try:
-            return {"tensorflow": _grad_tensorflow, "jax": _grad_jax, "torch": _grad_torch}[self.backend](
-                fn, args, wrt, cotangent)
+            # the backend's own autodiff, as the framework's own adapter runs it
+            return BACKEND_VJP[self.backend](fn, args, wrt, cotangent)
         finally:
             self._differentiating = False
 
@@ -343,44 +328,3 @@ def _tf():
     import tensorflow as tf
 
     return tf
-
-
-@functools.cache
-def _keras_lstm(hidden: int, backwards: bool, dtype: str, features: int):
-    """A built keras.layers.LSTM per configuration, made once (its weights come in stateless_call)."""
-    import keras
-
-    cell = keras.layers.LSTM(hidden, return_sequences=True, return_state=True, go_backwards=backwards, dtype=dtype)
-    cell.build((None, None, features))
-    return cell
-
-
-def _grad_tensorflow(fn, args, wrt, cotangent):
-    import tensorflow as tf
-
-    with tf.GradientTape() as tape:
-        for n in wrt:
-            tape.watch(args[n])
-        value = fn(**args)
-    grads = tape.gradient(value, [args[n] for n in wrt], output_gradients=cotangent,
-                          unconnected_gradients=tf.UnconnectedGradients.ZERO)
-    return value, {n: tf.convert_to_tensor(g) for n, g in zip(wrt, grads)}
-
-
-def _grad_jax(fn, args, wrt, cotangent):
-    import jax
-
-    def of(*chosen):
-        return fn(**{**args, **dict(zip(wrt, chosen))})
-
-    value, pullback = jax.vjp(of, *[args[n] for n in wrt])
-    return value, dict(zip(wrt, pullback(cotangent)))
-
-
-def _grad_torch(fn, args, wrt, cotangent):
-    import torch
-
-    args = {k: (v.detach().requires_grad_(True) if k in wrt else v) for k, v in args.items()}
-    value = fn(**args)
-    grads = torch.autograd.grad(value, [args[n] for n in wrt], cotangent, allow_unused=True)
-    return value.detach(), {n: (torch.zeros_like(args[n]) if g is None else g) for n, g in zip(wrt, grads)}

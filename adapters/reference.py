@@ -8,6 +8,7 @@ differences of this oracle instead (suites/gradients.py).
 import numpy as np
 
 from adapters.base import Adapter, Unsupported, dtypes_except, lift_1d, lstm_suffix, stacked_lstm
+from adapters.vocabulary import PAD_MODES
 
 
 class ReferenceAdapter(Adapter):
@@ -169,15 +170,12 @@ class ReferenceAdapter(Adapter):
         total = np.sum(e, axis=axis, keepdims=True)
         return np.where(total > 0, e / np.where(total > 0, total, 1), 0).astype(x.dtype)
 
-    PAD_MODES = {"constant": "constant", "reflect": "reflect", "replicate": "edge", "edge": "edge",
-                 "symmetric": "symmetric"}
-
     def pad(self, x, pad_width, mode="constant", value=0):
         """numpy.pad; pad_width [(before, after)] per axis, non-negative."""
-        if mode not in self.PAD_MODES:
-            raise ValueError(f"pad mode must be one of {', '.join(self.PAD_MODES)}. Received: {mode!r}")
+        if mode not in PAD_MODES:
+            raise ValueError(f"pad mode must be one of {', '.join(PAD_MODES)}. Received: {mode!r}")
         kwargs = {"constant_values": value} if mode == "constant" else {}
-        return np.pad(x, [tuple(w) for w in pad_width], mode=self.PAD_MODES[mode], **kwargs)
+        return np.pad(x, [tuple(w) for w in pad_width], mode=PAD_MODES[mode], **kwargs)
 
     def pad_sequences(self, seqs, value=0, side="post", max_len=None, truncate="post"):
         """[T_i, ...] sequences -> [B, T, ...]: T = max_len or the longest; "pre" pads / truncates at

@@ -13,9 +13,8 @@ import pathlib
 import jinja2
 
 from reports import charts, perf
+from reports.records import FAILING, STATUSES
 
-STATUSES = ("pass", "documented", "fail", "unsupported", "error", "crash", "timeout")
-FAILING = ("fail", "error", "crash", "timeout")
 TEMPLATES = pathlib.Path(__file__).resolve().parent / "templates"
 
 

@@ -5,13 +5,20 @@ problem) and exits 2.
 python -m suites coverage [--adapter a,b] [--adapter-path FILE.py] [--check]: which vocabulary
 ops and dtypes each installed adapter declares; with --check, run a sample of each and print
 every mismatch between declaration and behaviour (exit 1 when there is one).
+
+python -m suites vocabulary [--write]: print docs/vocabulary.md as the vocabulary's records make
+it (adapters/vocabulary.py); --write writes it there.
 """
 import argparse
+import pathlib
 import sys
 
 import adapters
+from adapters import vocabulary
 from suites import coverage
 from suites.specs import SpecError, load_path
+
+VOCABULARY_DOC = pathlib.Path(__file__).resolve().parent.parent / "docs" / "vocabulary.md"
 
 
 def main(argv=None) -> int:
@@ -25,9 +32,18 @@ def main(argv=None) -> int:
                      help="register every Adapter subclass defined in FILE.py (repeatable)")
     cov.add_argument("--check", action="store_true", help="run a sample per op and dtype against the declaration")
     cov.add_argument("--device", default="cpu", help="device for --check (default: cpu)")
+    vocab = sub.add_parser("vocabulary", help="docs/vocabulary.md from the vocabulary's records")
+    vocab.add_argument("--write", action="store_true", help=f"write {VOCABULARY_DOC} instead of printing it")
     args = parser.parse_args(argv)
     if args.command == "coverage":
         return _coverage(args)
+    if args.command == "vocabulary":
+        text = vocabulary.markdown()
+        if args.write:
+            VOCABULARY_DOC.write_text(text, encoding="utf-8")
+        else:
+            print(text, end="")
+        return 0
     try:
         specs = load_path(args.path)
     except SpecError as exc:

@@ -12,11 +12,13 @@ value. A spec's own `tolerance` adds to either.
 NaN and infinity positions are compared exactly, never through nan_to_num; integers and booleans
 compare exactly.
 """
+import functools
 from dataclasses import dataclass
 
 import numpy as np
 
 from adapters.reference import Collectives, ReferenceAdapter
+from adapters.vocabulary import VOCABULARY
 from suites import expr
 
 # Binary formats: explicit mantissa bits and the exponent of the smallest normal number.
@@ -75,6 +77,33 @@ class _NoBound(Exception):
     pass
 
 
+def _sum(op):
+    """add, sub: one rounding; the magnitudes add."""
+    def rule(a, b):
+        return Bound(getattr(REFERENCE, op)(a.value, b.value), a.magnitude + b.magnitude, max(a.n, b.n) + 1)
+    return rule
+
+
+def _product(op):
+    def rule(a, b):
+        return Bound(getattr(REFERENCE, op)(a.value, b.value), a.magnitude * b.magnitude, a.n + b.n + 1)
+    return rule
+
+
+def _square(op):
+    def rule(a):
+        return Bound(getattr(REFERENCE, op)(a.value), a.magnitude ** 2, 2 * a.n + 1)
+    return rule
+
+
+def _exact(op):
+    """neg, abs, maximum, minimum: no rounding of their own, the inputs' error passes through."""
+    def rule(*xs):
+        magnitude = functools.reduce(np.maximum, [x.magnitude for x in xs])
+        return Bound(getattr(REFERENCE, op)(*(x.value for x in xs)), magnitude, max(x.n for x in xs))
+    return rule
+
+
 def _matmul(op):
     def rule(a, b):
         k = a.value.shape[-1] if a.value.ndim else 1
@@ -104,11 +133,13 @@ def _joined(op):
     return rule
 
 
-def _scatter_add(x, axis, index, src):
+def _scatter_add(op):
     """Every target adds up to index.size terms: the sum's rounding count."""
-    index = index.value
-    return Bound(REFERENCE.scatter_add(x.value, axis, index, src.value),
-                 REFERENCE.scatter_add(x.magnitude, axis, index, src.magnitude), max(x.n, src.n) + index.size)
+    def rule(x, axis, index, src):
+        index = index.value
+        return Bound(REFERENCE.scatter_add(x.value, axis, index, src.value),
+                     REFERENCE.scatter_add(x.magnitude, axis, index, src.magnitude), max(x.n, src.n) + index.size)
+    return rule
 
 
 def _conv(op):
@@ -121,29 +152,11 @@ def _conv(op):
     return rule
 
 
-RULES = {
-    "add": lambda a, b: Bound(a.value + b.value, a.magnitude + b.magnitude, max(a.n, b.n) + 1),
-    "sub": lambda a, b: Bound(a.value - b.value, a.magnitude + b.magnitude, max(a.n, b.n) + 1),
-    "mul": lambda a, b: Bound(a.value * b.value, a.magnitude * b.magnitude, a.n + b.n + 1),
-    "neg": lambda a: Bound(-a.value, a.magnitude, a.n),
-    # exact ops: no rounding of their own, the inputs' error passes through
-    "maximum": lambda a, b: Bound(np.maximum(a.value, b.value), np.maximum(a.magnitude, b.magnitude), max(a.n, b.n)),
-    "minimum": lambda a, b: Bound(np.minimum(a.value, b.value), np.maximum(a.magnitude, b.magnitude), max(a.n, b.n)),
-    "abs": lambda a: Bound(np.abs(a.value), a.magnitude, a.n),
-    "square": lambda a: Bound(a.value ** 2, a.magnitude ** 2, 2 * a.n + 1),
-    "matmul": _matmul("matmul"),
-    "mm": _matmul("mm"),
-    "sum": _reduction("sum"),
-    "mean": _reduction("mean"),
-    "reshape": _structural("reshape"),
-    "stop_gradient": _structural("stop_gradient"),
-    "scatter_add": _scatter_add,
-    "conv1d": _conv("conv1d"),
-    "conv2d": _conv("conv2d"),
-    "transpose": _structural("transpose"),
-    "concat": _joined("concat"),
-    "stack": _joined("stack"),
-}
+# The rule families that a vocabulary record's `bound` names; each makes the rule of one op.
+FAMILIES = {"sum": _sum, "product": _product, "square": _square, "exact": _exact, "matmul": _matmul,
+            "reduction": _reduction, "structural": _structural, "joined": _joined, "scatter_add": _scatter_add,
+            "conv": _conv}
+RULES = {op.name: FAMILIES[op.bound](op.name) for op in VOCABULARY.values() if op.bound}
 
 
 def sum_product_bound(tree, inputs: dict):
@@ -291,3 +304,9 @@ def neighbourhood(expected, actual, index: tuple, width: int = 3) -> dict:
 
 def _first(mask) -> tuple:
     return tuple(int(j) for j in np.argwhere(mask)[0]) if mask.ndim else ()
+
+
+def worst(results: list) -> Comparison:
+    """The first failing comparison, else the one with the largest relative error."""
+    failing = [r for r in results if not r.ok]
+    return failing[0] if failing else max(results, key=lambda r: r.max_rel_err or 0.0)

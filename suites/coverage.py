@@ -11,64 +11,13 @@ import pathlib
 
 import numpy as np
 
-from adapters.base import DTYPES, OPS, Adapter, lstm_param_shapes
+from adapters.base import DTYPES, OPS, Adapter
+from adapters.vocabulary import VOCABULARY, Index, Mask, having
 
-
-class Index(np.ndarray):
-    """A sample's index argument: int64, whatever the dtype under test."""
-
-
-class Mask(np.ndarray):
-    """A sample's mask / condition argument: bool, whatever the dtype under test."""
-
-
-INDEX = np.array([[0, 2, 1], [1, 0, 0]]).view(Index)
-MASK = np.array([[True, False, True], [False, False, True]]).view(Mask)
-
-
-def _x(dtype, shape=(2, 3)):
-    """Small positive values (log and sqrt accept them), exact in every dtype; bools for bool."""
-    values = np.arange(1, int(np.prod(shape)) + 1).reshape(shape) % 5 + 1
-    return values.astype(bool) if dtype == "bool" else values
-
-
-def _lstm(dtype):
-    params = {k: np.full(s, 0.25) for k, s in lstm_param_shapes(3, 2).items()}
-    return [_x(dtype, (2, 4, 3)), None, None, params], {}
-
-
-BINARY = ("add", "sub", "mul", "div", "maximum", "minimum", "pow")
-UNARY = ("neg", "exp", "log", "tanh", "sigmoid", "relu", "abs", "sqrt", "square", "round", "sign", "stop_gradient")
-# op -> dtype -> (args, kwargs): NumPy values; tensors are made with the adapter's asarray.
-SAMPLES = {
-    **{op: lambda d: ([_x(d), _x(d)], {}) for op in BINARY},
-    **{op: lambda d: ([_x(d)], {}) for op in UNARY},
-    **{op: lambda d: ([_x(d)], {"axis": 1}) for op in ("sum", "mean", "max", "softmax", "log_softmax", "argmin")},
-    "matmul": lambda d: ([_x(d), _x(d, (3, 2))], {}),
-    "mm": lambda d: ([_x(d), _x(d, (3, 2))], {}),
-    "reshape": lambda d: ([_x(d), (3, 2)], {}),
-    "transpose": lambda d: ([_x(d), (1, 0)], {}),
-    "concat": lambda d: ([[_x(d), _x(d)], 0], {}),
-    "stack": lambda d: ([[_x(d), _x(d)], 0], {}),
-    "where": lambda d: ([MASK, _x(d), _x(d)], {}),
-    "sequence_mask": lambda d: ([np.array([1, 3]).view(Index)], {"max_len": 4}),
-    "segment_mask": lambda d: ([INDEX], {}),
-    "masked_fill": lambda d: ([_x(d), MASK, 0], {}),
-    "masked_softmax": lambda d: ([_x(d), MASK], {}),
-    "pad": lambda d: ([_x(d), ((1, 1), (0, 2))], {}),
-    "pad_sequences": lambda d: ([[_x(d, (3,)), _x(d, (1,))]], {}),
-    "gather": lambda d: ([_x(d), 1, INDEX], {}),
-    "scatter": lambda d: ([_x(d), 1, INDEX[:, :1], _x(d, (2, 1))], {}),  # unique targets per row
-    "scatter_add": lambda d: ([_x(d), 1, INDEX, _x(d)], {}),
-    "one_hot": lambda d: ([INDEX], {"num_classes": 3, "dtype": d}),
-    "lstm": _lstm,
-    "conv1d": lambda d: ([_x(d, (1, 2, 5)), _x(d, (3, 2, 2))], {}),
-    "conv2d": lambda d: ([_x(d, (1, 2, 4, 4)), _x(d, (3, 2, 2, 2))], {}),
-}
-# Ops whose dtype is that of an integer input (lengths, ids, classes), not of a float tensor:
-# their samples take the dtype under test for those inputs.
-INDEX_DTYPED = {"sequence_mask", "segment_mask", "one_hot"}
-NO_DTYPE = {"causal_mask"}  # no tensor input at all
+# From the vocabulary's records: ops without a tensor input (no dtype to ask about), and ops whose
+# dtype under test is that of their integer input (lengths, ids, classes), not of a float tensor.
+NO_DTYPE = having("no_dtype")
+INDEX_DTYPED = having("index_dtyped")
 
 
 def implemented(cls) -> list:
@@ -84,17 +33,15 @@ def declared(adapter) -> dict:
 
 
 def observed(adapter, device: str = "cpu") -> dict:
-    """op -> the dtypes whose sample call returns, for every implemented op with a sample."""
-    out = {}
-    for op in implemented(type(adapter)):
-        if op in NO_DTYPE or op not in SAMPLES:
-            continue
-        out[op] = tuple(d for d in DTYPES if _runs(adapter, op, d, device))
-    return out
+    """op -> {dtype: None where its sample call returns, else the exception's one line}, for
+    every implemented op with a dtype."""
+    return {op: {d: _refusal(adapter, op, d, device) for d in DTYPES}
+            for op in implemented(type(adapter)) if op not in NO_DTYPE}
 
 
-def _runs(adapter, op: str, dtype: str, device: str) -> bool:
-    args, kwargs = SAMPLES[op](dtype)
+def _refusal(adapter, op: str, dtype: str, device: str) -> str | None:
+    """None when the op's sample runs in `dtype`, else why not (the exception, in one line)."""
+    args, kwargs = VOCABULARY[op].sample(dtype)
 
     def convert(value):
         if isinstance(value, np.ndarray):
@@ -112,22 +59,24 @@ def _runs(adapter, op: str, dtype: str, device: str) -> bool:
             out = getattr(adapter, op)(*[convert(a) for a in args], **kwargs)
             for part in out if isinstance(out, tuple) else (out,):
                 adapter.sync(part)
-        return True
-    except Exception:  # noqa: BLE001 - any refusal (Unsupported, the framework's own error) means "does not run"
-        return False
+        return None
+    except Exception as exc:  # noqa: BLE001 - any refusal (Unsupported, the framework's own error) means "does not run"
+        text = str(exc).strip().splitlines()
+        return f"{type(exc).__name__}: {text[0][:200] if text else ''}"
 
 
 def check(adapter, device: str = "cpu") -> list:
-    """Mismatches between declaration and behaviour, one line each."""
+    """Mismatches between declaration and behaviour, one line each (with the exception behind a
+    declared dtype that fails)."""
     lines = []
     claims = declared(adapter)
-    for op, works in observed(adapter, device).items():
+    for op, refusals in observed(adapter, device).items():
         claimed = set(claims.get(op, ()))
-        for dtype in DTYPES:
-            if dtype in works and dtype not in claimed:
+        for dtype, refusal in refusals.items():
+            if refusal is None and dtype not in claimed:
                 lines.append(f"{adapter.name}.{op}: {dtype} works but is not declared")
-            elif dtype in claimed and dtype not in works:
-                lines.append(f"{adapter.name}.{op}: {dtype} is declared but fails")
+            elif refusal is not None and dtype in claimed:
+                lines.append(f"{adapter.name}.{op}: {dtype} is declared but fails: {refusal}")
     return lines
 
 

@@ -10,11 +10,12 @@ import ast
 from dataclasses import dataclass
 
 from adapters.base import OPS
+from adapters.vocabulary import having
 
 MAX_DEPTH = 32
 BINARY = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.Pow: "pow"}
 # Ops whose number operands are tensors (2 * x); elsewhere a number is a plain argument (an axis).
-NUMBER_OPERANDS = {"add", "sub", "mul", "div", "maximum", "minimum", "pow"}
+NUMBER_OPERANDS = having("number_operands")
 
 
 class ExprError(ValueError):

@@ -24,6 +24,8 @@ import signal
 import threading
 import time
 
+from reports.records import record
+
 GRACE = 30.0  # at most this long (and at most the timeout again) between SIGALRM and the watchdog's exit
 SIGNALS = {"Segmentation fault": "SIGSEGV", "Aborted": "SIGABRT", "Bus error": "SIGBUS",
            "Floating point exception": "SIGFPE", "Illegal instruction": "SIGILL"}
@@ -130,6 +132,7 @@ def crash_record(folder, worker: str, timeout: float) -> dict | None:
 
 def fault_record(identity: dict, status: str, message: str, signal_name: str | None = None) -> dict:
     """The record of an item that ended without outcomes (crash, timeout): no errors, no inputs."""
-    return {**identity, "case": "-", "status": status, "signal": signal_name, "message": message,
-            "max_abs_err": None, "max_rel_err": None, "ulp": None, "worst": None, "seed": None, "example": None,
-            "duration": max(time.time() - identity.get("started", time.time()), 0.0)}
+    started = identity.get("started", time.time())
+    fields = {k: v for k, v in identity.items() if k != "started"}
+    return record(**fields, case="-", status=status, signal=signal_name, message=message,
+                  duration=max(time.time() - started, 0.0))

@@ -1,23 +1,22 @@
 """pytest items generated from specs: one per (spec, kind, adapter, device, dtype).
 
-Ids read `matmul/batched-x-broadcast-vector[torch-cpu-float32]` for the explicit examples, with
-`/property` or `/gradient` after the spec id for the hypothesis and gradient kinds. A failure
+Ids read `specs/matmul.yaml::batched-x-broadcast-vector[torch-cpu-float32]` for the explicit
+examples, with `/property` or `/gradient` after the spec id for the hypothesis and gradient kinds
+(`suites/test_specs.py::matmul/batched-x-broadcast-vector[...]` through the anchor module). A failure
 reads as a spec failure (spec, case, adapter, device, dtype, errors, the worst element, the seed
 and the falsifying example), not as a traceback.
 """
 import time
 import zlib
 
-import hypothesis
 import numpy as np
 import pytest
-from hypothesis import strategies as st
 
 import adapters
-from suites import compare, faults, repro, results, runner, strategies
-
-# Refused examples in a row, with none checked, that make a hypothesis item unsupported as a whole.
-REFUSED_AS_A_WHOLE = 3
+from reports.records import PASSING, record
+from suites import compare, differences, faults, gradcheck, inputs, judge, repro, results, strategies
+from suites.outcome import Outcome
+from suites.program import Context
 
 
 class SpecFailed(Exception):
@@ -27,13 +26,16 @@ class SpecFailed(Exception):
 
 
 class SpecFile(pytest.File):
-    """The anchor module suites/test_specs.py: yields the items of every loaded spec."""
+    """A spec file (`pytest specs/matmul.yaml`: items `specs/matmul.yaml::<spec id>[...]`), or the
+    anchor module suites/test_specs.py (every spec of --spec: items named `<area>/<spec id>[...]`)."""
 
     def collect(self):
         options = self.config.parity
-        for spec in options.specs:
+        native = self.path.suffix == ".yaml"
+        for spec in options.spec_files[self.path.resolve()] if native else options.specs:
+            prefix = "" if native else f"{spec.area}/"
             for kind in kinds_of(spec):
-                dtypes = spec.data["gradient"].get("dtypes", spec.dtypes) if kind == "gradient" else spec.dtypes
+                dtypes = spec.gradient_dtypes if kind == "gradient" else spec.dtypes
                 for adapter in options.adapters:
                     for device in options.devices:
                         for dtype in dtypes:
@@ -43,15 +45,14 @@ class SpecFile(pytest.File):
                                 continue
                             suffix = "" if kind in ("example", "collective") else f"/{kind}"
                             yield SpecItem.from_parent(
-                                self, name=f"{spec.name}{suffix}[{adapter}-{device}-{dtype}]", spec=spec, kind=kind,
-                                adapter_name=adapter, device=device, dtype=dtype)
+                                self, name=f"{prefix}{spec.id}{suffix}[{adapter}-{device}-{dtype}]", spec=spec,
+                                kind=kind, adapter_name=adapter, device=device, dtype=dtype)
 
 
 def kinds_of(spec):
-    data = spec.data
-    yield from ([("collective" if spec.collective else "example")] if "examples" in data else [])
-    yield from (["property"] if "hypothesis" in data or "shards" in data else [])
-    yield from (["gradient"] if "gradient" in data else [])
+    yield from ([("collective" if spec.collective else "example")] if spec.examples else [])
+    yield from (["property"] if spec.generated else [])
+    yield from (["gradient"] if spec.gradient else [])
 
 
 class SpecItem(pytest.Item):
@@ -66,7 +67,7 @@ class SpecItem(pytest.Item):
         except adapters.AdapterError as exc:
             pytest.skip(str(exc))
         device = resolve_device(adapter, self.device)
-        ctx = runner.Context(self.spec, adapter, device, self.dtype)
+        ctx = Context(self.spec, adapter, device, self.dtype)
         self.seed = zlib.crc32(f"{self.config.parity.seed}:{self.spec.name}:{self.kind}:{self.dtype}".encode())
         start = time.perf_counter()
         watch, identity = self.config.parity.watch, self.identity()
@@ -82,10 +83,13 @@ class SpecItem(pytest.Item):
             pytest.fail(f"timeout: {message}", pytrace=False)
         finally:
             watch.end()
-        duration = (time.perf_counter() - start) / max(len(outcomes), 1)
+        if not outcomes:  # an item that checks nothing is never a pass
+            outcomes = [Outcome("error", "-", f"checks nothing: no example of {self.spec.name} runs in {self.dtype} "
+                                f"for the {self.kind} check (examples' dtypes), and the spec generates no cases")]
+        duration = (time.perf_counter() - start) / len(outcomes)
         for outcome in outcomes:
             self._record(ctx, outcome, duration)
-        failing = [o for o in outcomes if o.status not in runner.PASSING and o.status != "unsupported"]
+        failing = [o for o in outcomes if o.status not in PASSING and o.status != "unsupported"]
         if failing:
             raise SpecFailed(failing)
         if outcomes and all(o.status == "unsupported" for o in outcomes):
@@ -97,99 +101,45 @@ class SpecItem(pytest.Item):
                 "dtype": self.dtype, "test": self.name, "started": time.time()}
 
     def _examples(self, ctx):
-        out = []
-        for example in self.spec.data["examples"]:
-            if self.dtype in example.get("dtypes", self.spec.dtypes):
-                out.append(runner.check_case(ctx, example["name"], example_inputs(self.spec, example, self.dtype),
-                                             example.get("expect")))
-        return out
+        return [judge.check_case(ctx, e.name, inputs.example(self.spec, e, self.dtype), e.expect)
+                for e in self.spec.examples if e.runs_in(self.dtype, self.spec.dtypes)]
 
     def _strategy(self):
         """The spec's hypothesis cases: shapes from a gufunc signature, or a collective's shards."""
         return (strategies.collective_shards if self.spec.collective else strategies.spec_inputs)(self.spec, self.dtype)
 
     def _property(self, ctx):
-        return [self._hypothesis(ctx, self._strategy(), lambda inputs, seed: runner.check_case(ctx, "hypothesis",
-                                                                                               inputs))]
+        return [judge.hypothesis_cases(self.seed, self._strategy(),
+                                       lambda case, seed: judge.check_case(ctx, "hypothesis", case))]
 
     def _gradient(self, ctx):
         out = []
-        for example in self.spec.data.get("examples", []):
-            if self.dtype not in example.get("dtypes", self.spec.dtypes) or example.get("expect", {}).get("raises"):
+        for example in self.spec.examples:
+            if not example.runs_in(self.dtype, self.spec.dtypes) or example.expect.get("raises"):
                 continue
-            inputs = example_inputs(self.spec, example, self.dtype)
-            if "grad" in example:
-                out.append(runner.check_documented_gradient(ctx, example["name"], inputs, example["grad"]))
+            case = inputs.example(self.spec, example, self.dtype)
+            if example.grad:
+                out.append(gradcheck.check_documented_gradient(ctx, example.name, case, example.grad))
             else:
-                out.append(runner.check_gradient(ctx, example["name"], inputs, np.random.default_rng(self.seed)))
-        if "hypothesis" in self.spec.data or "shards" in self.spec.data:
-            out.append(self._hypothesis(ctx, self._strategy(), lambda inputs, seed:
-                       runner.check_gradient(ctx, "hypothesis", inputs, np.random.default_rng(seed))))
+                out.append(gradcheck.check_gradient(ctx, example.name, case, np.random.default_rng(self.seed)))
+        if self.spec.generated:
+            out.append(judge.hypothesis_cases(self.seed, self._strategy(), lambda case, seed:
+                       gradcheck.check_gradient(ctx, "hypothesis", case, np.random.default_rng(seed))))
         return out
 
-    def _hypothesis(self, ctx, strategy, check):
-        """Run `check` on hypothesis cases; a failure is shrunk and comes back as its Outcome.
-
-        An example the adapter refuses (Unsupported for these inputs: a shape a kernel cannot
-        take) is rejected and hypothesis draws another, so one refused shape does not hide the
-        rest of the item. When the first examples are all refused, the op is refused as a
-        whole: the item is unsupported and stops drawing."""
-        unsupported, documented, largest = [], [], {}
-        checked = 0
-
-        @hypothesis.seed(self.seed)
-        @hypothesis.settings(deadline=None, suppress_health_check=list(hypothesis.HealthCheck))
-        @hypothesis.given(strategy, st.integers(0, 2**32 - 1))
-        def prop(inputs, seed):
-            nonlocal checked
-            if not checked and len(unsupported) >= REFUSED_AS_A_WHOLE:
-                return
-            outcome = check(inputs, seed)
-            if outcome.status == "unsupported":
-                unsupported.append(outcome)
-                hypothesis.reject()
-            checked += 1
-            if outcome.status not in runner.PASSING:
-                raise runner.CaseFailure(outcome)
-            if outcome.status == "documented" and not documented:
-                documented.append(outcome)
-            for name in ("max_abs_err", "max_rel_err", "ulp"):
-                value = getattr(outcome.comparison, name, None)
-                if value is not None:
-                    largest[name] = max(largest.get(name, 0.0), value)
-
-        try:
-            prop()
-        except runner.CaseFailure as failure:
-            return failure.outcome
-        except hypothesis.errors.Unsatisfiable:  # a small input space, every example of it refused
-            pass
-        if not checked:
-            return unsupported[0]
-        if documented:  # some generated inputs meet the spec's documented difference: say so
-            return documented[0]
-        errors = " ".join(f"{k}={v:.3g}" for k, v in largest.items())
-        refused = f"; {len(unsupported)} refused as unsupported ({unsupported[0].message})" if unsupported else ""
-        return runner.Outcome("pass", "hypothesis", f"{checked} examples" + (f"; largest {errors}" if errors else "")
-                              + refused, compare.Comparison(True, **largest))
-
     def _record(self, ctx, outcome, duration):
-        passed = outcome.status in runner.PASSING
+        passed = outcome.status in PASSING
         comparison = outcome.comparison or compare.Comparison(ok=passed)
-        record = {
-            "spec": self.spec.name, "case": outcome.case, "kind": self.kind, "adapter": self.adapter_name,
-            "device": ctx.device, "dtype": self.dtype, "status": outcome.status, "message": outcome.message,
-            "max_abs_err": comparison.max_abs_err, "max_rel_err": comparison.max_rel_err,
-            "ulp": comparison.ulp, "worst": comparison.worst,
-            "seed": self.seed if outcome.case == "hypothesis" else None,
-            "example": None if passed else results.describe_inputs(outcome.inputs, self.dtype),
-            "around": comparison.around, "output": results.output_values(outcome.actual, self.kind),
-            "repro": None if passed else reproductions(self, ctx, outcome),
-            "difference": documented_difference(ctx, self.kind, outcome),
-            "duration": duration, "versions": {ctx.adapter.name: ctx.adapter.version()}, "test": self.name,
-            **self.config.parity.environment,
-        }
-        self.config.parity.recorder.write(record)
+        self.config.parity.recorder.write(record(
+            spec=self.spec.name, case=outcome.case, kind=self.kind, adapter=self.adapter_name, device=ctx.device,
+            dtype=self.dtype, status=outcome.status, message=outcome.message, max_abs_err=comparison.max_abs_err,
+            max_rel_err=comparison.max_rel_err, ulp=comparison.ulp, worst=comparison.worst,
+            seed=self.seed if outcome.case == "hypothesis" else None,
+            example=None if passed else results.describe_inputs(outcome.inputs, self.dtype),
+            around=comparison.around, output=results.output_values(outcome.actual, self.kind),
+            repro=None if passed else reproductions(self, ctx, outcome),
+            difference=differences.for_record(ctx, self.kind, outcome), duration=duration,
+            versions={ctx.adapter.name: ctx.adapter.version()}, test=self.name, **self.config.parity.environment))
 
     def repr_failure(self, excinfo, style=None):
         if not isinstance(excinfo.value, SpecFailed):
@@ -211,14 +161,6 @@ class SpecItem(pytest.Item):
         return self.spec.file, self.spec.line - 1, self.name
 
 
-def documented_difference(ctx, kind: str, outcome) -> dict | None:
-    """The spec's note and source for a "documented" outcome, for the report's differences table."""
-    if outcome.status != "documented":
-        return None
-    diff = ctx.difference(outcome.case, "gradient" if kind == "gradient" else "value") or {}
-    return {"note": diff.get("note"), "source": diff.get("source")}
-
-
 def reproductions(item, ctx, outcome) -> dict:
     """A failing case as standalone code (suites/repro.py) for its adapter and every installed
     built-in one: the snippet, or why there is none."""
@@ -234,22 +176,11 @@ def reproductions(item, ctx, outcome) -> dict:
             continue
         cls = installed[name]
         try:
-            out[name] = {"code": repro.snippet(cls, spec.tree, outcome.inputs, dtypes, item.dtype, ctx.device,
+            out[name] = {"code": repro.snippet(cls, spec.program.tree, outcome.inputs, dtypes, item.dtype, ctx.device,
                                                title, wrt)}
         except repro.NoSnippet as exc:
             out[name] = {"none": str(exc)}
     return out
-
-
-def example_inputs(spec, example, dtype) -> dict:
-    """An example's inputs, filled from a generator seeded by the spec and example names only,
-    so that every adapter and dtype sees the same values."""
-    rng = np.random.default_rng(zlib.crc32(f"{spec.name}/{example['name']}".encode()))
-    values = {name: strategies.fill(inp, dtype, rng) for name, inp in sorted(example["inputs"].items())}
-    for name, (shape, bound) in strategies.derived_inputs(spec, values).items():
-        if name not in values:
-            values[name] = compare.round_to(rng.uniform(-bound, bound, shape), dtype)
-    return values
 
 
 def resolve_device(adapter, requested: str) -> str:

@@ -119,4 +119,4 @@ PROPERTIES = {
 
 def applicable(ctx) -> list:
     """The spec's properties that hold for its configuration."""
-    return [name for name in ctx.spec.data.get("properties", []) if PROPERTIES[name][1](ctx)]
+    return [name for name in ctx.spec.properties if PROPERTIES[name][1](ctx)]

@@ -15,7 +15,7 @@ import types
 
 import numpy as np
 
-from suites import expr, runner
+from suites import expr, program
 
 MAX_VALUES = 4096  # inputs larger than this are not written into a snippet
 PARITY = ("adapters", "suites", "engine", "reports")  # Parity's own packages
@@ -32,7 +32,7 @@ def snippet(adapter_cls, tree, inputs: dict, input_dtypes: dict, dtype: str, dev
     with `wrt`, also the gradients for a cotangent of ones (the adapter's grad, staged)."""
     if not isinstance(tree, expr.Call):
         raise NoSnippet("the spec has no expression to evaluate")
-    if wrt and tree.op in runner.PARTS:
+    if wrt and tree.op in program.PARTS:
         raise NoSnippet(f"{tree.op} returns several parts; its gradient runs in Parity's flattening")
     big = [k for k, v in inputs.items() if np.size(v) > MAX_VALUES]
     if big:
@@ -152,7 +152,7 @@ def _literal(value) -> bool:
 
 
 def _code(node, dtype: str, device: str) -> str:
-    """The expression as calls on `ops`, the way suites/runner.py evaluates it."""
+    """The expression as calls on `ops`, the way suites/program.py evaluates it."""
     if isinstance(node, expr.Name):
         return f"env[{node.id!r}]"
     if isinstance(node, expr.Group):
@@ -164,7 +164,7 @@ def _code(node, dtype: str, device: str) -> str:
     args = [repr(a.value) if isinstance(a, expr.Const) and node.op not in expr.NUMBER_OPERANDS
             else _code(a, dtype, device) for a in node.args]
     kwargs = [f"{k}={v.value!r}" for k, v in node.kwargs]
-    if node.op in runner.DTYPED_OPS:
+    if node.op in program.DTYPED_OPS:
         kwargs.append(f"dtype={dtype!r}")
     return f"ops.{node.op}({', '.join(args + kwargs)})"
 

@@ -3,6 +3,7 @@
 Every problem is a SpecError whose message is one line naming the file, the line and the key,
 e.g. `specs/matmul.yaml:14: [2].examples[0].inputs.a: 'shape' is a required property`.
 """
+import dataclasses
 import itertools
 import json
 import pathlib
@@ -12,8 +13,7 @@ from dataclasses import dataclass, field
 import jsonschema
 import yaml
 
-from adapters.base import lstm_param_shapes
-from suites import expr
+from suites import expr, program
 
 SCHEMA_PATH = pathlib.Path(__file__).resolve().parent.parent / "specs" / "schema.json"
 MAX_INPUT_ELEMENTS = 10_000_000  # 80 MB of float64 per input: a guard against absurd shapes
@@ -23,63 +23,81 @@ class SpecError(Exception):
     """A spec that cannot be run; str() is one line: file:line: key: problem."""
 
 
-@dataclass
+@dataclass(frozen=True)
+class Example:
+    """An explicit example: its inputs (`values`, or a `shape` with a `fill`), what the
+    documentation says of it (`expect`: value, shape, shapes or raises), its documented
+    gradients, and the dtypes it runs in (None: the spec's)."""
+
+    name: str
+    inputs: dict
+    expect: dict
+    grad: dict | None = None
+    dtypes: list | None = None
+
+    def runs_in(self, dtype: str, spec_dtypes) -> bool:
+        return dtype in (self.dtypes or spec_dtypes)
+
+
+@dataclass(frozen=True)
 class Spec:
+    """A validated spec: what to compute (`program`), on which inputs (`examples`, and the
+    `hypothesis` or collective `shards` block that generates more), how to judge it."""
+
     area: str  # the file's stem: matmul, masking, ...
     id: str
-    data: dict  # the validated YAML mapping
-    tree: object  # the parsed op / expression
-    equals: object  # the parsed `equals` expression of a metamorphic property, or None
     file: str
     line: int
+    args: list
+    dtypes: list
+    program: object  # suites/program.py: Expression, Lstm or Collective
+    examples: list = field(default_factory=list)
+    hypothesis: dict | None = None  # shapes from a gufunc signature, magnitudes, input rules
+    shards: dict | None = None  # a collective's generated shards
+    gradient: dict | None = None  # {wrt, dtypes}
+    tolerance: dict = field(default_factory=dict)  # dtype -> rtol / atol / ulp
+    result_dtype: str | None = None
+    properties: list = field(default_factory=list)
     differences: list = field(default_factory=list)
+    benchmark: dict | None = None
+    expression: str = ""  # the op or expression as the spec writes it, for messages
+    equals_text: str | None = None
 
     @property
     def name(self) -> str:
         return f"{self.area}/{self.id}"
 
     @property
+    def params(self) -> dict:
+        return self.program.params
+
+    @property
     def collective(self) -> str | None:
         """The collective's name, for a spec of one (its single arg is the stacked shards)."""
-        return self.data.get("collective")
+        return self.program.name if isinstance(self.program, program.Collective) else None
 
     @property
-    def params(self) -> dict:
-        return self.data.get("params", {})
+    def generated(self) -> dict | None:
+        """The block that generates cases: `hypothesis`, or a collective's `shards`."""
+        return self.hypothesis or self.shards
 
     @property
-    def derived(self) -> list:
-        """Inputs made from the spec rather than listed in its args: an LSTM's initial state and
-        weights (PyTorch names), whose shapes follow from x and the spec's `lstm` block."""
-        return list(self.derived_shapes((1, 1, 1)))
-
-    def derived_shapes(self, x_shape) -> dict:
-        """name -> shape of the derived inputs for an input x of `x_shape`."""
-        block = self.data.get("lstm")
-        if block is None:
-            return {}
-        params = self.data.get("params", {})
-        layers, bidirectional = params.get("num_layers", 1), params.get("bidirectional", False)
-        batch = x_shape[0 if params.get("batch_first", True) else 1]
-        state = (layers * (2 if bidirectional else 1), batch, block["hidden_size"])
-        shapes = {"h0": state, "c0": state} if block.get("state", True) else {}
-        return {**shapes, **lstm_param_shapes(block["input_size"], block["hidden_size"], layers, bidirectional)}
+    def input_rules(self) -> dict:
+        """name -> how to generate that arg (index_of, unique, min / max, dtype, at_least_one)."""
+        return (self.hypothesis or {}).get("inputs", {})
 
     @property
     def wrt(self) -> list:
         """The gradient's inputs; `weights` stands for every derived weight."""
         names = []
-        for name in self.data["gradient"]["wrt"]:
-            names += [n for n in self.derived if n.startswith(("weight_", "bias_"))] if name == "weights" else [name]
+        for name in self.gradient["wrt"]:
+            names += ([n for n in self.program.derived_names() if n.startswith(("weight_", "bias_"))]
+                      if name == "weights" else [name])
         return names
 
     @property
-    def args(self) -> list:
-        return self.data["args"]
-
-    @property
-    def dtypes(self) -> list:
-        return self.data["dtypes"]
+    def gradient_dtypes(self) -> list:
+        return self.gradient.get("dtypes", self.dtypes)
 
 
 def load_path(path) -> list[Spec]:
@@ -154,13 +172,13 @@ def _build(path, raw, node, i, where) -> Spec:
     args = raw["args"]
     try:
         if "collective" in raw:
-            tree = _collective_args(raw, where)
+            made = _collective(raw, where)
         elif "lstm" in raw:
-            tree = _lstm_call(raw, where)
+            made = _lstm(raw, where)
         elif "op" in raw:
-            tree = expr.call(raw["op"], args, raw.get("params", {}))
+            made = program.Expression(expr.call(raw["op"], args, raw.get("params", {})), params=raw.get("params", {}))
         else:
-            tree = expr.parse(raw["expr"], args)
+            made = program.Expression(expr.parse(raw["expr"], args), params=raw.get("params", {}))
     except expr.ExprError as exc:
         raise SpecError(f"{where('op' if 'op' in raw else 'expr')}: {exc}") from None
     try:
@@ -170,34 +188,82 @@ def _build(path, raw, node, i, where) -> Spec:
     hyp = raw.get("hypothesis")
     if hyp:
         _check_signature(hyp["signature"], args, where)
-    spec = Spec(path.stem, raw["id"], raw, tree, equals, str(path), _line(node, [i]), raw.get("differences", []))
-    _check_examples(raw, spec.derived, where)
-    inputs = args + spec.derived + (["weights"] if spec.derived else [])
+    if equals is not None:
+        made = dataclasses.replace(made, equals=equals)
+    derived = made.derived_names()
+    _check_examples(raw, derived, where)
+    inputs = args + derived + (["weights"] if derived else [])
     for name in raw.get("gradient", {}).get("wrt", []):
         if name not in inputs:
             raise SpecError(f"{where('gradient', 'wrt')}: {name!r} is not one of the spec's inputs {inputs}")
     cases = {e["name"] for e in raw.get("examples", [])} | ({"hypothesis"} if "hypothesis" in raw or "shards" in raw
                                                              else set())
-    for j, diff in enumerate(raw.get("differences", [])):
-        diff["note"] = diff["note"].strip()  # a folded note (>) ends in a newline
-        if "case" in diff and diff["case"] not in cases:
-            raise SpecError(f"{where('differences', j, 'case')}: no example named {diff['case']!r}")
-        if diff["observed"].get("differs") and diff.get("case") != "hypothesis":
-            raise SpecError(f"{where('differences', j, 'observed', 'differs')}: is for case: hypothesis (generated "
-                            "inputs); an example documents the value it observes")
-        precision = diff["observed"].get("precision")
-        if precision is not None and (precision not in ("float16", "float32") or len(diff["observed"]) > 1):
-            raise SpecError(f"{where('differences', j, 'observed', 'precision')}: names the narrower dtype a "
-                            "framework computes in (float16 or float32), and stands alone in observed")
-        if diff.get("kind") == "any" and precision is None:
-            raise SpecError(f"{where('differences', j, 'kind')}: any is for an observed precision (values and "
-                            "gradients alike); a value or a gradient is observed by one kind")
+    _check_differences(raw.get("differences", []), cases, lambda j, *keys: where("differences", j, *keys))
     for name, override in raw.get("hypothesis", {}).get("inputs", {}).items():
         if name not in args or override.get("index_of", {}).get("arg", name) not in args:
             raise SpecError(f"{where('hypothesis', 'inputs', name)}: names an arg that the spec does not have {args}")
     if "benchmark" in raw:
         _check_benchmark(raw["benchmark"], args, {**raw.get("params", {}), **raw.get("lstm", {})}, where)
-    return spec
+    examples = [Example(e["name"], e["inputs"], e.get("expect", {}), e.get("grad"), e.get("dtypes"))
+                for e in raw.get("examples", [])]
+    return Spec(path.stem, raw["id"], str(path), _line(node, [i]), args, raw["dtypes"], made, examples,
+                raw.get("hypothesis"), raw.get("shards"), raw.get("gradient"), raw.get("tolerance", {}),
+                raw.get("result_dtype"), raw.get("properties", []), raw.get("differences", []),
+                raw.get("benchmark"), raw.get("op") or raw.get("expr") or raw.get("collective", ""),
+                raw.get("equals"))
+
+
+def _check_differences(entries: list, cases: set, where) -> None:
+    """What a schema cannot say of difference entries; `where(j, *keys)` locates entry j."""
+    for j, diff in enumerate(entries):
+        diff["note"] = diff["note"].strip()  # a folded note (>) ends in a newline
+        if "case" in diff and diff["case"] not in cases:
+            raise SpecError(f"{where(j, 'case')}: no example named {diff['case']!r}")
+        if diff["observed"].get("differs") and diff.get("case") != "hypothesis":
+            raise SpecError(f"{where(j, 'observed', 'differs')}: is for case: hypothesis (generated inputs); an "
+                            "example documents the value it observes")
+        precision = diff["observed"].get("precision")
+        if precision is not None and (precision not in ("float16", "float32") or len(diff["observed"]) > 1):
+            raise SpecError(f"{where(j, 'observed', 'precision')}: names the narrower dtype a framework computes in "
+                            "(float16 or float32), and stands alone in observed")
+        if diff.get("kind") == "any" and precision is None:
+            raise SpecError(f"{where(j, 'kind')}: any is for an observed precision (values and gradients alike); a "
+                            "value or a gradient is observed by one kind")
+
+
+def load_differences(path, adapter: str, specs: list) -> list:
+    """The specs with the differences that an adapter ships in `path` (a YAML mapping of spec
+    names, area/id, to lists of entries in the schema of a spec's `differences`; `adapter` may be
+    left out, and names this adapter when given) added to their own."""
+    path = pathlib.Path(path)
+    try:
+        text = path.read_text()
+        node, data = yaml.compose(text, Loader=yaml.SafeLoader), yaml.safe_load(text)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise SpecError(f"{path}: cannot read: {str(exc).splitlines()[0]}") from None
+    if not isinstance(data, dict):
+        raise SpecError(f"{path}:1: (top level): a mapping of spec names (area/id) to lists of differences")
+    by_name = {spec.name: spec for spec in specs}
+    schema = json.loads(SCHEMA_PATH.read_text())
+    validator = jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/difference"})
+    shipped = {}
+    for name, entries in data.items():
+        entries = [{"adapter": adapter, **e} if isinstance(e, dict) else e for e in entries or []]
+        for j, entry in enumerate(entries):
+            err = jsonschema.exceptions.best_match(validator.iter_errors(entry))
+            if err is not None:
+                raise SpecError(f"{_where(path, node, [name, j, *err.absolute_path])}: {err.message[:300]}")
+            if entry["adapter"] != adapter:
+                raise SpecError(f"{_where(path, node, [name, j, 'adapter'])}: an adapter's file documents its own "
+                                f"adapter, {adapter!r}. Received: {entry['adapter']!r}")
+        if name not in by_name:
+            continue  # a spec this run does not load (another --spec)
+        spec = by_name[name]
+        cases = {e.name for e in spec.examples} | ({"hypothesis"} if spec.generated else set())
+        _check_differences(entries, cases, lambda j, *keys: _where(path, node, [name, j, *keys]))
+        shipped[name] = entries
+    return [dataclasses.replace(s, differences=s.differences + shipped[s.name]) if s.name in shipped else s
+            for s in specs]
 
 
 def _check_examples(raw, derived, where):
@@ -240,27 +306,23 @@ def _check_benchmark(block, args, params, where):
                                 f"names {len(block['dims'][name])}")
 
 
-def _collective_args(raw, where):
+def _collective(raw, where) -> program.Collective:
     """A collective spec has no expression: its one arg is the shards, stacked on a rank axis."""
     if raw["args"] != ["shards"]:
         raise SpecError(f"{where('args')}: a collective spec takes args: [shards] (shard r at index r)")
     for key in ("expand", "equals", "hypothesis", "lstm"):
         if key in raw:
             raise SpecError(f"{where(key)}: not available for collectives (hypothesis goes under `shards`)")
-    return None
+    return program.Collective(raw["collective"], raw.get("params", {}))
 
 
-def _lstm_call(raw, where):
-    """The tree of an LSTM spec: lstm(x, h0, c0, {weights}, **params), with h0 = c0 = None
-    (zeros, the frameworks' default) when the `lstm` block says state: false."""
+def _lstm(raw, where) -> program.Lstm:
+    """An LSTM spec: lstm(x, h0, c0, {weights}, **params), its state and weights derived from the
+    `lstm` block's sizes (state: false runs from the frameworks' zero state)."""
     if raw.get("op") != "lstm" or raw["args"] != ["x"]:
         raise SpecError(f"{where('lstm')}: an `lstm` block goes with op: lstm and args: [x]")
-    state = raw["lstm"].get("state", True)
-    h0, c0 = (expr.Name("h0"), expr.Name("c0")) if state else (expr.Const(None), expr.Const(None))
-    weights = expr.Group(tuple(lstm_param_shapes(1, 1, raw.get("params", {}).get("num_layers", 1),
-                                                 raw.get("params", {}).get("bidirectional", False))))
-    params = tuple((k, expr.Const(expr.constant(v))) for k, v in raw.get("params", {}).items())
-    return expr.Call("lstm", (expr.Name("x"), h0, c0, weights), params)
+    block = raw["lstm"]
+    return program.Lstm.of(block["input_size"], block["hidden_size"], block.get("state", True), raw.get("params", {}))
 
 
 def _check_signature(signature, args, where):

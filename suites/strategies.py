@@ -1,4 +1,4 @@
-"""Hypothesis strategies for spec inputs, and the seeded filler for explicit examples.
+"""Hypothesis strategies for spec inputs (the rules themselves are read by suites/inputs.py).
 
 Shapes come from the spec's gufunc signature through
 hypothesis.extra.numpy.mutually_broadcastable_shapes (never a hand-written broadcasting
@@ -13,6 +13,7 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+from suites import inputs
 from suites.compare import is_float, round_to
 
 WIDTH = {"float16": 16, "bfloat16": 32, "float32": 32, "float64": 64}
@@ -47,51 +48,57 @@ def _at_most(magnitude: float, dtype: str) -> float:
 
 
 def spec_inputs(spec, dtype: str):
-    """A strategy for one case of the spec: {arg name: exact array}."""
-    hyp = spec.data["hypothesis"]
+    """A strategy for one case of the spec: {arg name: exact array}, shapes from its gufunc
+    signature, values by its input rules (suites/inputs.py)."""
+    hyp = spec.hypothesis
     max_size = hyp.get("max_size", DEFAULT_MAX_SIZE)
     shapes = hnp.mutually_broadcastable_shapes(
         signature=hyp["signature"], max_dims=hyp.get("max_dims", 3),
         min_side=hyp.get("min_side", 1), max_side=hyp.get("max_side", 5),
     ).filter(lambda s: all(math.prod(shape) <= max_size for shape in s.input_shapes))
 
-    overrides = hyp.get("inputs", {})
+    rules = spec.input_rules
 
     def fits(s):
         """Unique indices along an axis need no more index entries than the axis has."""
         sizes = dict(zip(spec.args, s.input_shapes))
         return all(sizes[name][o["index_of"]["axis"]] <= sizes[o["index_of"]["arg"]][o["index_of"]["axis"]]
-                   for name, o in overrides.items() if o.get("unique"))
+                   for name, o in rules.items() if o.get("unique"))
 
-    shapes = shapes.filter(fits) if any(o.get("unique") for o in overrides.values()) else shapes
+    shapes = shapes.filter(fits) if any(o.get("unique") for o in rules.values()) else shapes
 
     @st.composite
     def case(draw):
         drawn = dict(zip(spec.args, draw(shapes).input_shapes))
-        magnitude = draw(st.sampled_from(magnitudes(hyp, dtype)))
-        values = {}
-        for name, shape in drawn.items():
-            o = overrides.get(name, {})
-            if "index_of" in o:
-                size = drawn[o["index_of"]["arg"]][o["index_of"]["axis"]]
-                values[name] = draw(indices(shape, size, o["index_of"]["axis"], o.get("unique", False)))
-            elif "min" in o or "max" in o:
-                values[name] = draw(hnp.arrays(np.int64, shape, elements=st.integers(o.get("min", 0), o.get("max", 8))))
-            else:
-                values[name] = draw(array(o.get("dtype", dtype), shape, magnitude))
-            if "at_least_one" in o and values[name].size:
-                values[name] = _with_one(values[name], o["at_least_one"])
-        for name, (shape, bound) in derived_inputs(spec, values).items():
-            values[name] = draw(array(dtype, shape, bound))
-        return values
+        return inputs.generate(spec, drawn, dtype, Drawn(draw, draw(st.sampled_from(magnitudes(hyp, dtype)))))
 
     return case()
+
+
+class Drawn:
+    """Values that hypothesis draws (the Source of suites/inputs.py): exact in their dtype, of
+    the case's magnitude."""
+
+    def __init__(self, draw, magnitude):
+        self.draw, self.magnitude = draw, magnitude
+
+    def array(self, dtype: str, shape):
+        return self.draw(array(dtype, shape, self.magnitude))
+
+    def integers(self, shape, low: int, high: int):
+        return self.draw(hnp.arrays(np.int64, shape, elements=st.integers(low, high)))
+
+    def uniform(self, dtype: str, shape, bound: float):
+        return self.draw(array(dtype, shape, bound))
+
+    def indices(self, shape, size: int, axis: int, unique: bool):
+        return self.draw(indices(shape, size, axis, unique))
 
 
 def collective_shards(spec, dtype: str):
     """A strategy for a collective's case: a world size from the spec's list, one shard shape
     (its `divisible` axes a multiple of the world size), a shard per rank stacked on axis 0."""
-    block = spec.data["shards"]
+    block = spec.shards
 
     @st.composite
     def case(draw):
@@ -105,24 +112,6 @@ def collective_shards(spec, dtype: str):
     return case()
 
 
-def derived_inputs(spec, values: dict) -> dict:
-    """name -> (shape, bound) of the inputs the spec derives from its args (an LSTM's state and
-    weights): weights in [-1/sqrt(H), 1/sqrt(H)], torch.nn.LSTM's initialisation; states in [-1, 1]."""
-    if not spec.derived:
-        return {}
-    shapes = spec.derived_shapes(values["x"].shape)
-    bound = 1 / math.sqrt(spec.data["lstm"]["hidden_size"])
-    return {name: (shape, 1.0 if name in ("h0", "c0") else bound) for name, shape in shapes.items()}
-
-
-def _with_one(mask: np.ndarray, value: bool) -> np.ndarray:
-    """The mask with `value` at the first position of every last-axis row that lacks it."""
-    mask = mask.copy()
-    lacking = ~(mask == value).any(axis=-1)
-    mask[lacking, 0] = value
-    return mask
-
-
 def indices(shape, size: int, axis: int, unique: bool):
     """int64 arrays of `shape` with values in [0, size); `unique`: distinct along `axis`."""
     if not unique or not math.prod(shape):
@@ -132,21 +121,3 @@ def indices(shape, size: int, axis: int, unique: bool):
     rows = st.lists(st.permutations(range(size)).map(lambda p: p[:shape[axis]]), min_size=lines, max_size=lines)
     moved = shape[:axis] + shape[axis + 1:] + (shape[axis],)
     return rows.map(lambda r: np.moveaxis(np.array(r, dtype=np.int64).reshape(moved), -1, axis))
-
-
-def fill(inp: dict, dtype: str, rng: np.random.Generator) -> np.ndarray:
-    """An explicit example's input: its `values`, or its `shape` filled as `fill` says."""
-    dtype = inp.get("dtype", dtype)
-    if "values" in inp:
-        values = np.asarray(inp["values"], dtype=np.float64 if is_float(dtype) else None)
-        return round_to(values, dtype)
-    shape, how = tuple(inp["shape"]), inp.get("fill", "normal")
-    if how == "arange":
-        values = np.arange(math.prod(shape)).reshape(shape)
-    elif how in ("ones", "zeros"):
-        values = (np.ones if how == "ones" else np.zeros)(shape)
-    elif not is_float(dtype):
-        values = rng.integers(-5, 6, size=shape)
-    else:
-        values = rng.standard_normal(shape) if how == "normal" else rng.uniform(-1, 1, shape)
-    return round_to(values, dtype)

@@ -5,7 +5,8 @@ import textwrap
 import numpy as np
 import pytest
 
-from suites import runner
+from suites import gradcheck, judge
+from suites.program import Context
 from suites.specs import load_file
 from tests.adapters.narrow import CastBackMatmul, HalfMatmul, NarrowMatmul
 
@@ -42,12 +43,12 @@ def spec(tmp_path_factory):
 
 
 def value(spec, adapter_class, inputs):
-    return runner.check_case(runner.Context(spec, adapter_class(), "cpu", "float64"), "case", inputs)
+    return judge.check_case(Context(spec, adapter_class(), "cpu", "float64"), "case", inputs)
 
 
 def gradient(spec, adapter_class, inputs):
-    ctx = runner.Context(spec, adapter_class(), "cpu", "float64")
-    return runner.check_gradient(ctx, "case", inputs, np.random.default_rng(0))
+    ctx = Context(spec, adapter_class(), "cpu", "float64")
+    return gradcheck.check_gradient(ctx, "case", inputs, np.random.default_rng(0))
 
 
 def test_float32_arithmetic_is_documented_in_either_result_dtype(spec):

@@ -95,7 +95,7 @@ def test_flax_conversion_slices_gates_and_sums_biases():
 
 def test_keras_conversion_transposes_and_sums_biases():
     pytest.importorskip("tensorflow")
-    from adapters.tensorflow import keras_lstm_weights
+    from adapters.keras_lstm import keras_weights as keras_lstm_weights
 
     params = pytorch_params(3, 2, 1, False)
     kernel, recurrent, bias = keras_lstm_weights(params, "_l0")

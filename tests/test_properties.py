@@ -2,7 +2,8 @@
 import numpy as np
 
 import adapters
-from suites import properties, runner
+from suites import properties
+from suites.program import Context
 from suites.specs import load_path
 
 RNG = np.random.default_rng(3)
@@ -10,12 +11,12 @@ RNG = np.random.default_rng(3)
 
 def context(spec_id, adapter="reference", dtype="float64"):
     spec = next(s for s in load_path("specs/lstm.yaml") if s.id == spec_id)
-    return runner.Context(spec, adapters.get(adapter), "cpu", dtype)
+    return Context(spec, adapters.get(adapter), "cpu", dtype)
 
 
 def lstm_case(ctx):
     x = RNG.standard_normal((2, 4, 3))
-    shapes = ctx.spec.derived_shapes(x.shape)
+    shapes = ctx.spec.program.shapes(x.shape)
     return {"x": x, **{n: RNG.uniform(-0.5, 0.5, s) for n, s in shapes.items()}}
 
 

@@ -128,12 +128,12 @@ def test_expand_makes_one_spec_per_combination(tmp_path):
     specs = load_file(write(tmp_path, LSTM))
     assert [s.id for s in specs] == ["shapes-num-layers1-not-bidirectional", "shapes-num-layers1-bidirectional",
                                      "shapes-num-layers2-not-bidirectional", "shapes-num-layers2-bidirectional"]
-    assert specs[3].data["params"] == {"num_layers": 2, "bidirectional": True}
+    assert specs[3].params == {"num_layers": 2, "bidirectional": True}
 
 
 def test_lstm_specs_derive_state_and_weights_in_pytorch_names(tmp_path):
     spec = load_file(write(tmp_path, LSTM))[3]
-    shapes = spec.derived_shapes((2, 5, 3))
+    shapes = spec.program.shapes((2, 5, 3))
     assert shapes["h0"] == shapes["c0"] == (4, 2, 4)  # D * num_layers, B, H
     assert shapes["weight_ih_l1_reverse"] == (16, 8)  # layer 1 reads both directions
     assert spec.wrt == ["x"] + [n for n in shapes if n.startswith(("weight", "bias"))]

@@ -8,7 +8,7 @@ from suites.benchmarks import machine
 from suites.benchmarks.harness import bench_filter, figures, warm_up
 from suites.benchmarks.workloads import matches, step, work, workloads
 from suites.items import resolve_device
-from suites.runner import one_line
+from suites.outcome import one_line
 
 DEFAULT_SPECS = "specs"
 

@@ -8,13 +8,12 @@ glob per key; a key given twice matches either value).
 import dataclasses
 import fnmatch
 import math
-import zlib
 
 import numpy as np
 
-from suites import expr, strategies
-from suites.compare import is_float, round_to
-from suites.runner import Context
+from suites import expr
+from suites import inputs as spec_inputs
+from suites.program import Context, Lstm
 
 FILTER_KEYS = ("area", "spec", "size", "adapter", "dtype", "mode", "pass")
 PASSES = {"forward": "forward", "backward": "forward-backward"}
@@ -65,17 +64,16 @@ class Workload:
     @property
     def sized_spec(self):
         """The spec with the size's LSTM dimensions (its derived weights follow them)."""
-        if "lstm" not in self.size:
+        if "lstm" not in self.size or not isinstance(self.spec.program, Lstm):
             return self.spec
-        data = {**self.spec.data, "lstm": {**self.spec.data["lstm"], **self.size["lstm"]}}
-        return dataclasses.replace(self.spec, data=data)
+        return dataclasses.replace(self.spec, program=self.spec.program.resized(self.size["lstm"]))
 
 
 def workloads(specs, terms: dict | None = None) -> list:
     """Every workload of these specs that the filter terms keep (adapter terms apply later)."""
     out = []
     for spec in specs:
-        block = spec.data.get("benchmark")
+        block = spec.benchmark
         if not block:
             continue
         for size in block["sizes"]:
@@ -89,39 +87,11 @@ def workloads(specs, terms: dict | None = None) -> list:
 
 
 def inputs(workload: Workload) -> dict:
-    """Seeded inputs of the size's shapes: indices, masks and lengths as the spec's hypothesis
-    block generates them, derived LSTM weights as torch initialises them, normal floats else."""
-    spec, shapes = workload.sized_spec, workload.size["inputs"]
-    rng = np.random.default_rng(zlib.crc32(workload.id.encode()))
-    rules = spec.data.get("hypothesis", {}).get("inputs", {})
-    values = {}
-    for name, shape in shapes.items():
-        rule = rules.get(name, {})
-        if "index_of" in rule:
-            of = rule["index_of"]
-            values[name] = _indices(rng, shape, shapes[of["arg"]][of["axis"]], of["axis"], rule.get("unique"))
-        elif "min" in rule or "max" in rule:
-            values[name] = rng.integers(rule.get("min", 0), rule.get("max", 8) + 1, size=shape)
-        elif rule.get("dtype") == "bool":
-            values[name] = rng.random(shape) < 0.5
-            if "at_least_one" in rule:
-                values[name][..., 0] = rule["at_least_one"]
-        elif not is_float(workload.dtype):
-            values[name] = rng.integers(-100, 101, size=shape).astype(workload.dtype)
-        else:
-            values[name] = round_to(rng.standard_normal(shape), workload.dtype)
-    for name, (shape, bound) in strategies.derived_inputs(spec, values).items():
-        values[name] = round_to(rng.uniform(-bound, bound, shape), workload.dtype)
-    return values
-
-
-def _indices(rng, shape, size: int, axis: int, unique: bool) -> np.ndarray:
-    if not unique:
-        return rng.integers(0, size, size=shape)
-    # distinct along `axis`: the first shape[axis] entries of a random permutation per line
-    keys = rng.random(tuple(size if d == axis % len(shape) else n for d, n in enumerate(shape)))
-    order = np.argsort(keys, axis=axis)
-    return np.take(order, np.arange(shape[axis]), axis=axis)
+    """Seeded inputs of the size's shapes, by the spec's input rules (suites/inputs.py: indices,
+    masks and lengths as its hypothesis cases get them; derived LSTM weights as torch initialises
+    them; normal floats else)."""
+    spec = workload.sized_spec
+    return spec_inputs.generate(spec, workload.size["inputs"], workload.dtype, spec_inputs.Seeded(workload.id))
 
 
 def float_inputs(values: dict) -> list:
@@ -132,8 +102,8 @@ def float_inputs(values: dict) -> list:
 def work(workload: Workload, values: dict, out_shape) -> dict:
     """FLOPs and bytes of one step, from the block's formulas over the dims of the inputs and
     of the result (`out`), the spec's params and the LSTM sizes; None where no formula."""
-    spec, block = workload.sized_spec, workload.spec.data["benchmark"]
-    sizes = {**spec.params, **spec.data.get("lstm", {})}
+    spec, block = workload.sized_spec, workload.spec.benchmark
+    sizes = {**spec.params, **spec.program.sizes}
     shapes = {**{n: np.shape(v) for n, v in values.items()}, "out": tuple(out_shape)}
     for arg, names in block["dims"].items():
         sizes.update(zip(names, shapes[arg]))

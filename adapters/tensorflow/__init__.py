@@ -2,11 +2,9 @@
 for gradients, cpu and gpu devices. Ops are placed by a tf.device scope, not by their inputs.
 Collectives run in a worker process under tf.distribute.MirroredStrategy over world_size logical
 devices, through the replica context."""
-import functools
-import json
 import os
 
-from adapters import workers
+from adapters import keras_lstm, workers
 from adapters.base import (
     DTYPES,
     FLOATS,
@@ -18,9 +16,8 @@ from adapters.base import (
     index_grids,
     leading_block,
     lift_1d,
-    lstm_suffix,
-    stacked_lstm,
 )
+from adapters.tensorflow.collectives import TF_COLLECTIVES
 
 
 class TensorFlowAdapter(Adapter):
@@ -228,22 +225,8 @@ class TensorFlowAdapter(Adapter):
         return self.tf.stop_gradient(x)
 
     def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True):
-        self._keras_is_tensorflow()
-        tf = self.tf
-        hidden = params["weight_hh_l0"].shape[1]
-        seq = x if batch_first else tf.transpose(x, [1, 0, 2])
-
-        def direction(seq, layer, d, k):
-            # one Keras LSTM per direction, as keras.layers.Bidirectional builds them; go_backwards
-            # returns the outputs in reversed time order
-            cell = _keras_lstm(hidden, bool(d), x.dtype.name, seq.shape[-1])
-            weights = keras_lstm_weights(params, lstm_suffix(layer, d))
-            state = None if h0 is None else [h0[k], c0[k]]  # None: Keras' zero initial state
-            (out, h, c), _ = cell.stateless_call(weights, cell.non_trainable_variables, seq, initial_state=state)
-            return (tf.reverse(out, [1]) if d else out), h, c
-
-        seq, h_n, c_n = stacked_lstm(seq, num_layers, bidirectional, direction, lambda outs: tf.concat(outs, -1))
-        return (seq if batch_first else tf.transpose(seq, [1, 0, 2])), tf.stack(h_n), tf.stack(c_n)
+        self._keras_is_tensorflow()  # tf.keras is Keras 3: its LSTM layer, on the TensorFlow backend
+        return keras_lstm.run(x, h0, c0, params, num_layers, bidirectional, batch_first, x.dtype.name)
 
     def conv2d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
         tf = self.tf
@@ -280,7 +263,7 @@ class TensorFlowAdapter(Adapter):
         return workers.slowest(self._pool(len(shards), device).call(name, shards, params, rounds=rounds))
 
     def _pool(self, world, device):
-        return workers.pool("adapters.tensorflow", world, 1, {"device": device})
+        return workers.pool("adapters.tensorflow.collectives", world, 1, {"device": device})
 
     def compile(self, fn):
         return self.tf.function(fn, jit_compile=True)
@@ -299,14 +282,22 @@ class TensorFlowAdapter(Adapter):
     def grad(self, fn, args, wrt, cotangent):
         if not all(args[n].dtype.is_floating for n in wrt):
             raise Unsupported("tf.GradientTape differentiates floating-point tensors only")
-        with self.tf.GradientTape() as tape:
-            for n in wrt:
-                tape.watch(args[n])
-            value = fn(**args)
-        grads = tape.gradient(value, [args[n] for n in wrt], output_gradients=cotangent,
-                              unconnected_gradients=self.tf.UnconnectedGradients.ZERO)
-        # gathers and ragged ops give IndexedSlices: the dense gradient is the same value
-        return value, {n: self.tf.convert_to_tensor(g) for n, g in zip(wrt, grads)}
+        return vjp(fn, args, wrt, cotangent)
+
+
+def vjp(fn, args, wrt, cotangent):
+    """(fn(**args), gradients) by tf.GradientTape with output_gradients: what the tensorflow adapter
+    and Keras on the tensorflow backend run. Gathers and ragged ops give IndexedSlices: the dense
+    gradient is the same value."""
+    import tensorflow as tf
+
+    with tf.GradientTape() as tape:
+        for n in wrt:
+            tape.watch(args[n])
+        value = fn(**args)
+    grads = tape.gradient(value, [args[n] for n in wrt], output_gradients=cotangent,
+                          unconnected_gradients=tf.UnconnectedGradients.ZERO)
+    return value, {n: tf.convert_to_tensor(g) for n, g in zip(wrt, grads)}
 
 
 def refuse_corrupting_matmul(tf, a, b) -> None:
@@ -321,102 +312,3 @@ def refuse_corrupting_matmul(tf, a, b) -> None:
         raise Unsupported(f"tf.matmul {tuple(a.shape)} @ {tuple(b.shape)} corrupts the heap under oneDNN on CPU "
                           "in TF 2.21 (https://github.com/tensorflow/tensorflow/issues/117700, fixed by PR "
                           "#120199 after 2.21.0)")
-
-
-@functools.cache
-def _keras_lstm(hidden: int, backwards: bool, dtype: str, features: int):
-    """A built keras.layers.LSTM per configuration, made once: stateless_call takes the weights,
-    and a layer built anew on every call would create variables inside tf.function's retraces,
-    which tf.function refuses (the benchmarks' compiled mode)."""
-    import tensorflow as tf
-
-    cell = tf.keras.layers.LSTM(hidden, return_sequences=True, return_state=True, go_backwards=backwards, dtype=dtype)
-    cell.build((None, None, features))
-    return cell
-
-
-def keras_lstm_weights(params: dict, suffix: str) -> list:
-    """One direction's PyTorch LSTM weights as keras.layers.LSTM's [kernel, recurrent_kernel,
-    bias]: the same gate order (i, f, c = g, o), kernels transposed to [in, 4H], and one bias
-    b_ih + b_hh."""
-    return [_t(params[f"weight_ih{suffix}"]), _t(params[f"weight_hh{suffix}"]),
-            params[f"bias_ih{suffix}"] + params[f"bias_hh{suffix}"]]
-
-
-def _t(w):
-    import tensorflow as tf
-
-    return tf.transpose(w)
-
-
-# -- collectives: run inside one worker process (adapters/workers.py) ---------------------------
-
-def collective_worker(rank, world_size, announce, device="cpu"):
-    """MirroredStrategy over world_size logical CPU devices (configured before TF initialises
-    its runtime, hence the worker process) or the first world_size GPUs; replica r gets shard r."""
-    import tensorflow as tf
-
-    if device == "cpu":
-        cpu = tf.config.list_physical_devices("CPU")[0]
-        tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * world_size)
-    names = [d.name for d in tf.config.list_logical_devices("CPU" if device == "cpu" else "GPU")][:world_size]
-    if len(names) < world_size:
-        raise RuntimeError(f"{world_size} devices needed, {len(names)} visible")
-    strategy = tf.distribute.MirroredStrategy(names)
-
-    def distribute(arrays):
-        return strategy.experimental_distribute_values_from_function(
-            lambda ctx: tf.constant(arrays[ctx.replica_id_in_sync_group]))
-
-    @functools.cache
-    def steps(name, frozen_params):
-        """The collective's forward and reverse steps, strategy.run inside tf.function as the
-        MirroredStrategy guide runs steps; made once, so each traces once per input shape."""
-        params = json.loads(frozen_params)
-
-        def forward(v):
-            return TF_COLLECTIVES[name](tf.distribute.get_replica_context(), v, **params)
-
-        def backward(v, c):
-            with tf.GradientTape() as tape:
-                tape.watch(v)
-                y = forward(v)
-            return tape.gradient(y, v, output_gradients=c)
-
-        return (tf.function(lambda v: strategy.run(forward, args=(v,))),
-                tf.function(lambda v, c: strategy.run(backward, args=(v, c))))
-
-    def serve(name, shards, params, cotangents=None, rounds=0):
-        forward, backward = steps(name, json.dumps(params, sort_keys=True))
-        values = distribute(shards)
-        if rounds:
-            return [workers.time_rounds(lambda: _wait(strategy.experimental_local_results(forward(values))), rounds)]
-        out = forward(values) if cotangents is None else backward(values, distribute(cotangents))
-        results = strategy.experimental_local_results(out)
-        if any(t is None for t in results):
-            raise RuntimeError("tape.gradient returned None: no gradient flows through this collective")
-        return [t.numpy() for t in results]
-
-    return serve
-
-
-def _wait(tensors):
-    """Block until every replica's result is computed (reading one element of each)."""
-    for t in tensors:
-        t[(0,) * t.shape.rank].numpy() if t.shape.rank else t.numpy()
-
-
-def _all_reduce(replica, x, op="sum"):
-    import tensorflow as tf
-
-    return replica.all_reduce({"sum": tf.distribute.ReduceOp.SUM, "mean": tf.distribute.ReduceOp.MEAN}[op], x)
-
-
-def _all_gather(replica, x, axis=0, tiled=False):
-    """ReplicaContext.all_gather concatenates along axis; stacked is that of an inserted axis."""
-    import tensorflow as tf
-
-    return replica.all_gather(x if tiled else tf.expand_dims(x, axis), axis)
-
-
-TF_COLLECTIVES = {"all_reduce": _all_reduce, "all_gather": _all_gather}

@@ -1,0 +1,237 @@
+"""The vocabulary: one record per op that specs may call and adapters implement.
+
+A record holds everything Parity knows about an op: its argument signature, its semantics (the
+contract an adapter author reads: formats, conventions, defaults), a coverage sample (a small
+call that `python -m suites coverage --check` runs in every dtype), and the flags the runner and
+the comparison need. Every other table derives from these records: `adapters.base.Adapter`'s
+default methods (which raise Unsupported), the expression language's ops, the error-bound rules,
+the coverage samples, and docs/vocabulary.md (`python -m suites vocabulary --write`).
+
+Adding an op: its record here, the reference (adapters/reference.py), the engine, one method per
+adapter, a spec that calls it (docs/adding-an-op.md).
+"""
+import ast
+import inspect
+from dataclasses import dataclass
+
+import numpy as np
+
+
+class Index(np.ndarray):
+    """A sample's index argument: int64, whatever the dtype under test."""
+
+
+class Mask(np.ndarray):
+    """A sample's mask / condition argument: bool, whatever the dtype under test."""
+
+
+INDEX = np.array([[0, 2, 1], [1, 0, 0]]).view(Index)
+MASK = np.array([[True, False, True], [False, False, True]]).view(Mask)
+
+
+def _x(dtype, shape=(2, 3)):
+    """Small positive values (log and sqrt accept them), exact in every dtype; bools for bool."""
+    values = np.arange(1, int(np.prod(shape)) + 1).reshape(shape) % 5 + 1
+    return values.astype(bool) if dtype == "bool" else values
+
+
+def _lstm_sample(dtype):
+    from adapters.base import lstm_param_shapes
+
+    params = {k: np.full(s, 0.25) for k, s in lstm_param_shapes(3, 2).items()}
+    return [_x(dtype, (2, 4, 3)), None, None, params], {}
+
+
+def _binary(d):
+    return [_x(d), _x(d)], {}
+
+
+def _unary(d):
+    return [_x(d)], {}
+
+
+def _along_axis(d):
+    return [_x(d)], {"axis": 1}
+
+
+@dataclass(frozen=True)
+class Op:
+    name: str
+    signature: str  # the adapter method's parameters after self, as Python writes them
+    group: str  # the section of docs/vocabulary.md
+    semantics: str  # the contract: what the result must be, argument formats, conventions
+    # dtype -> (args, kwargs) of a small call (NumPy values; Index / Mask keep their own dtype)
+    sample: object = None
+    no_dtype: bool = False  # no tensor input: its dtype is not a question (coverage skips it)
+    number_operands: bool = False  # a number in an expression is a tensor operand here (2 * x)
+    dtype_param: bool = False  # the result dtype is a parameter: the runner passes the dtype under test
+    index_dtyped: bool = False  # the dtype under test is that of its integer input (lengths, ids)
+    zero_derivative: bool = False  # derivative zero by definition or almost everywhere (held fixed)
+    parts: tuple = ()  # the names of the tensors it returns, for an op that returns several
+    bound: str | None = None  # the sum-product error rule it follows (suites/compare.py), if any
+
+    @property
+    def parameters(self) -> inspect.Signature:
+        """The signature as inspect sees it (parsed with ast, never executed)."""
+        fn = ast.parse(f"def f(self, {self.signature}): pass").body[0].args
+        names = [a.arg for a in fn.args]
+        defaults = [ast.literal_eval(d) for d in fn.defaults]
+        first_default = len(names) - len(defaults)
+        return inspect.Signature([
+            inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                              default=defaults[i - first_default] if i >= first_default else inspect.Parameter.empty)
+            for i, n in enumerate(names)])
+
+
+BROADCAST = "Elementwise, NumPy broadcasting; the result has the operands' promoted dtype."
+REDUCTION = ("axis: None (every axis), an int or a tuple of ints; keepdims keeps the reduced axes with "
+             "size 1.")
+
+_OPS = [
+    # -- linear algebra
+    Op("matmul", "a, b", "linear algebra", sample=lambda d: ([_x(d), _x(d, (3, 2))], {}), bound="matmul",
+       semantics="numpy.matmul: a 1-D first operand is promoted to (1, n) and a 1-D second operand to (n, 1), "
+                 "the added axis removed afterwards; leading (batch) axes broadcast. Scalars are refused."),
+    Op("mm", "a, b", "linear algebra", sample=lambda d: ([_x(d), _x(d, (3, 2))], {}), bound="matmul",
+       semantics="torch.mm: strictly (n, m) x (m, p) -> (n, p); no broadcasting, no 1-D operands."),
+    # -- elementwise, broadcasting
+    Op("add", "a, b", "elementwise", "a + b. " + BROADCAST, _binary, number_operands=True, bound="sum"),
+    Op("sub", "a, b", "elementwise", "a - b. " + BROADCAST, _binary, number_operands=True, bound="sum"),
+    Op("mul", "a, b", "elementwise", "a * b. " + BROADCAST, _binary, number_operands=True, bound="product"),
+    Op("div", "a, b", "elementwise", "a / b (true division). " + BROADCAST, _binary, number_operands=True),
+    Op("maximum", "a, b", "elementwise", "The larger of a and b. " + BROADCAST, _binary, number_operands=True,
+       bound="exact"),
+    Op("minimum", "a, b", "elementwise", "The smaller of a and b. " + BROADCAST, _binary, number_operands=True,
+       bound="exact"),
+    Op("pow", "a, b", "elementwise", "a ** b. " + BROADCAST, _binary, number_operands=True),
+    Op("neg", "x", "elementwise", "-x.", _unary, bound="exact"),
+    Op("exp", "x", "elementwise", "e ** x.", _unary),
+    Op("log", "x", "elementwise", "Natural logarithm.", _unary),
+    Op("tanh", "x", "elementwise", "Hyperbolic tangent.", _unary),
+    Op("sigmoid", "x", "elementwise", "1 / (1 + exp(-x)).", _unary),
+    Op("relu", "x", "elementwise", "max(x, 0).", _unary),
+    Op("abs", "x", "elementwise", "|x|.", _unary, bound="exact"),
+    Op("sqrt", "x", "elementwise", "Square root.", _unary),
+    Op("square", "x", "elementwise", "x * x.", _unary, bound="square"),
+    Op("round", "x", "elementwise", "Round half to even, as numpy.round.", _unary, zero_derivative=True),
+    Op("sign", "x", "elementwise", "-1, 0 or 1 (sign(0) = 0).", _unary, zero_derivative=True),
+    # -- reductions and shapes
+    Op("sum", "x, axis=None, keepdims=False", "reductions and shapes", "Sum. " + REDUCTION, _along_axis,
+       bound="reduction"),
+    Op("mean", "x, axis=None, keepdims=False", "reductions and shapes", "Arithmetic mean. " + REDUCTION,
+       _along_axis, bound="reduction"),
+    Op("max", "x, axis=None, keepdims=False", "reductions and shapes", "Largest value. " + REDUCTION,
+       _along_axis),
+    Op("argmin", "x, axis", "reductions and shapes", "int64 index of the smallest value along axis (the first "
+       "one on ties).", _along_axis, zero_derivative=True),
+    Op("reshape", "x, shape", "reductions and shapes", "numpy.reshape; shape is a tuple, -1 allowed once.",
+       lambda d: ([_x(d), (3, 2)], {}), bound="structural"),
+    Op("transpose", "x, axes", "reductions and shapes", "numpy.transpose with every axis named in axes.",
+       lambda d: ([_x(d), (1, 0)], {}), bound="structural"),
+    Op("concat", "xs, axis", "reductions and shapes", "numpy.concatenate of a list of tensors along axis.",
+       lambda d: ([[_x(d), _x(d)], 0], {}), bound="joined"),
+    Op("stack", "xs, axis", "reductions and shapes", "numpy.stack: the tensors along a new axis.",
+       lambda d: ([[_x(d), _x(d)], 0], {}), bound="joined"),
+    Op("softmax", "x, axis=-1", "reductions and shapes", "exp(x) / sum(exp(x)) along axis.", _along_axis),
+    Op("log_softmax", "x, axis=-1", "reductions and shapes", "x - log(sum(exp(x))) along axis.", _along_axis),
+    Op("where", "cond, x, y", "reductions and shapes", "numpy.where: x where the bool cond is True, else y; "
+       "the three broadcast.", lambda d: ([MASK, _x(d), _x(d)], {})),
+    # -- masking and padding
+    Op("sequence_mask", "lengths, max_len", "masking and padding", "bool [B, max_len], True at the valid steps "
+       "t < lengths[b] (lengths: an integer tensor [B]).", lambda d: ([np.array([1, 3]).view(Index)],
+                                                                     {"max_len": 4}), index_dtyped=True),
+    Op("causal_mask", "size", "masking and padding", "bool [size, size], the lower triangle (diagonal "
+       "included) True: position i attends to j <= i.", lambda d: ([3], {}), no_dtype=True),
+    Op("segment_mask", "segment_ids", "masking and padding", "bool [B, T, T] from integer segment ids [B, T]: "
+       "True where both positions share a nonzero segment id (segment 0 is padding and attends to nothing).",
+       lambda d: ([INDEX], {}), index_dtyped=True),
+    Op("masked_fill", "x, mask, value", "masking and padding", "x with `value` (a number) where the bool mask "
+       "(broadcast to x) is True.", lambda d: ([_x(d), MASK, 0], {})),
+    Op("masked_softmax", "x, mask, axis=-1", "masking and padding", "The framework's own masked-softmax idiom: "
+       "softmax over the positions where the bool mask is True, 0 at the others; a row with no True position "
+       "is all 0 (softmax over nothing), the convention of jax.nn.softmax(where=) and Keras' Softmax(mask=).",
+       lambda d: ([_x(d), MASK], {})),
+    Op("pad", "x, pad_width, mode='constant', value=0", "masking and padding", "numpy.pad: pad_width is "
+       "[(before, after)] per axis of x, in NumPy's axis order (first axis first, unlike torch's F.pad, "
+       "which lists the last axis first), non-negative. mode: constant (with value), reflect (mirror without "
+       "the edge), symmetric (mirror with the edge), replicate (repeat the edge; NumPy's 'edge').",
+       lambda d: ([_x(d), ((1, 1), (0, 2))], {})),
+    Op("pad_sequences", "seqs, value=0, side='post', max_len=None, truncate='post'", "masking and padding",
+       "A list of tensors [T_i, ...] -> one [B, T, ...]: T = max_len or the longest T_i; side 'post' pads at "
+       "the end, 'pre' at the front; sequences longer than max_len lose their end ('post') or their front "
+       "('pre'). The result has the sequences' dtype.", lambda d: ([[_x(d, (3,)), _x(d, (1,))]], {})),
+    # -- indexing
+    Op("gather", "x, axis, index", "indexing", "torch.gather: out[i][j] = x[i][index[i][j]] (axis 1). index is "
+       "int64 with x's rank and covers the first index.shape[d] entries of every other axis d; out has "
+       "index's shape.", lambda d: ([_x(d), 1, INDEX], {})),
+    Op("scatter", "x, axis, index, src", "indexing", "torch.Tensor.scatter, out of place: a copy of x with "
+       "out[i][index[i][j]] = src[i][j] (axis 1); src is a tensor (its leading block of index's shape is "
+       "used) or a number. With duplicate indices the order of writes is the framework's.",
+       lambda d: ([_x(d), 1, INDEX[:, :1], _x(d, (2, 1))], {})),  # unique targets per row
+    Op("scatter_add", "x, axis, index, src", "indexing", "torch.Tensor.scatter_add, out of place: "
+       "out[i][index[i][j]] += src[i][j] (axis 1); duplicate indices all add.",
+       lambda d: ([_x(d), 1, INDEX, _x(d)], {}), bound="scatter_add"),
+    Op("one_hot", "indices, num_classes, dtype='int64'", "indexing", "[..., num_classes] with 1 at each index "
+       "and 0 elsewhere, in `dtype` (the suite passes the dtype under test).",
+       lambda d: ([INDEX], {"num_classes": 3, "dtype": d}), dtype_param=True, index_dtyped=True),
+    # -- autodiff
+    Op("stop_gradient", "x", "autodiff", "x, with no gradient flowing back through it (torch's detach, "
+       "jax.lax.stop_gradient).", _unary, zero_derivative=True, bound="structural"),
+    # -- layers
+    Op("lstm", "x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True", "layers",
+       "torch.nn.LSTM. x [B, T, I] (batch_first) or [T, B, I]; h0, c0 [D*L, B, H] indexed layer * D + "
+       "direction (None: zeros); params: a dict in PyTorch's names and layouts (weight_ih_l0 [4H, I], "
+       "weight_hh_l0 [4H, H], bias_ih_l0 and bias_hh_l0 [4H], '_reverse' for the reverse direction; gate order "
+       "i, f, g, o). Returns (output [B, T, D*H] or [T, B, D*H], h_n, c_n [D*L, B, H]).",
+       _lstm_sample, parts=("output", "h_n", "c_n")),
+    Op("conv1d", "x, w, b=None, stride=1, padding=0, dilation=1, groups=1", "layers",
+       "torch.nn.functional.conv1d: x [N, C, L], w [O, C/groups, k], b [O] or None. padding: an int (both "
+       "sides), 'valid' (none) or 'same' (d (k - 1) in all, the odd one at the end; stride 1 only).",
+       lambda d: ([_x(d, (1, 2, 5)), _x(d, (3, 2, 2))], {}), bound="conv"),
+    Op("conv2d", "x, w, b=None, stride=1, padding=0, dilation=1, groups=1", "layers",
+       "torch.nn.functional.conv2d: x [N, C, H, W], w [O, C/groups, kh, kw], b [O] or None. stride, padding "
+       "and dilation: an int or a pair; padding also 'valid' or 'same' as conv1d's.",
+       lambda d: ([_x(d, (1, 2, 4, 4)), _x(d, (3, 2, 2, 2))], {}), bound="conv"),
+]
+
+VOCABULARY: dict[str, Op] = {op.name: op for op in _OPS}
+# pad's modes as NumPy names them (numpy.pad, jnp.pad, keras.ops.pad take these); "edge" is
+# NumPy's own name for replicate.
+PAD_MODES = {"constant": "constant", "reflect": "reflect", "symmetric": "symmetric", "replicate": "edge",
+             "edge": "edge"}
+
+
+def having(flag: str) -> frozenset:
+    """The names of the ops whose record sets `flag` (a truthy field)."""
+    return frozenset(name for name, op in VOCABULARY.items() if getattr(op, flag))
+
+
+def markdown() -> str:
+    """docs/vocabulary.md: every op's signature and semantics, by group."""
+    lines = ["# The vocabulary", "",
+             "Generated from adapters/vocabulary.py by `python -m suites vocabulary --write`; do not edit.",
+             "Every method below exists on `adapters.base.Adapter` and raises `Unsupported` until an adapter",
+             "overrides it. Dtype names are NumPy's; tensors are the adapter's own (made by its `asarray`).", ""]
+    group = None
+    for op in _OPS:
+        if op.group != group:
+            group = op.group
+            lines += [f"## {group}", ""]
+        flags = [f"returns ({', '.join(op.parts)})" if op.parts else "",
+                 "sum-product error bound" if op.bound else "", "zero derivative" if op.zero_derivative else ""]
+        extra = "; ".join(f for f in flags if f)
+        lines += [f"- `{op.name}({op.signature})`: {op.semantics}" + (f" *({extra})*" if extra else ""), ""]
+    return "\n".join(lines + _interface())
+
+
+def _interface() -> list:
+    """The rest of the adapter interface, from adapters/base.py's docstrings."""
+    from adapters.base import Adapter
+
+    lines = ["## the rest of the interface", "",
+             "Arrays, devices, autodiff, collectives, compilation and timing (adapters/base.py has the defaults).", ""]
+    for name, fn in vars(Adapter).items():
+        if callable(fn) and not name.startswith("_") and name not in VOCABULARY and fn.__doc__:
+            doc = " ".join(fn.__doc__.split())
+            lines += [f"- `{name}{inspect.signature(fn)}`: {doc}".replace("(self, ", "(").replace("(self)", "()"), ""]
+    return lines

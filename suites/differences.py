@@ -1,0 +1,165 @@
+"""Documented differences: where a framework is known to differ, and whether it still does.
+
+A difference (a spec's `differences` entry, or one an adapter ships beside its file) names an
+adapter, optionally a case, dtypes, device and kind of check, what the framework does instead
+(`observed`), a note and a source. A mismatch becomes "documented" only while the framework does
+exactly what is documented; a framework that behaves neither as expected nor as documented
+fails, and one that no longer differs fails too, so that the entry is removed.
+"""
+from dataclasses import replace
+
+import numpy as np
+
+from suites import compare
+from suites.outcome import Outcome, one_line
+
+
+def find(ctx, case: str, kind: str = "value") -> dict | None:
+    """The documented difference for this adapter, case, dtype, device and kind of check."""
+    for diff in ctx.spec.differences:
+        if diff["adapter"] != ctx.adapter.name or diff.get("case", case) != case:
+            continue
+        if diff.get("kind", "value") not in (kind, "any"):
+            continue
+        device = "cpu" if ctx.device == "cpu" else "gpu"
+        if ctx.dtype in diff.get("dtypes", [ctx.dtype]) and diff.get("device", device) == device:
+            return diff
+    return None
+
+
+def for_record(ctx, kind: str, outcome) -> dict | None:
+    """The note and source of a "documented" outcome, for the report's differences table."""
+    if outcome.status != "documented":
+        return None
+    diff = find(ctx, outcome.case, "gradient" if kind == "gradient" else "value") or {}
+    return {"note": diff.get("note"), "source": diff.get("source")}
+
+
+def _documented(outcome, diff, seen: str) -> Outcome:
+    """The outcome as documented: the spec's note, what was seen, the source."""
+    return Outcome("documented", outcome.case, f"{diff['note']} (observed: {seen}; source: {diff['source']})",
+                   outcome.comparison, outcome.inputs)
+
+
+def _neither(outcome, diff, detail: str, comparison=None) -> Outcome:
+    """A fail: the framework behaves neither as the reference nor as the spec documents."""
+    return Outcome("fail", outcome.case, f"behaves neither as expected nor as documented ({diff['note']}); {detail}",
+                   comparison or outcome.comparison, outcome.inputs)
+
+
+def _no_longer_observed(outcome, diff, what: str) -> Outcome:
+    return Outcome("fail", outcome.case, f"documented difference no longer observed: the {what} now matches; "
+                   f"remove it from the spec ({diff['note']})", outcome.comparison, outcome.inputs)
+
+
+def alternatives(judge):
+    """`judge(outcome, diff, ...)` for an `observed` that lists behaviours under `one_of` (the one
+    a machine shows depends on it, e.g. on its CPU's kernels): documented when one of them holds,
+    a pass kept where one alternative is `as_expected`."""
+    def judged(outcome, diff, *args):
+        options = diff["observed"].get("one_of")
+        if not options:
+            return judge(outcome, diff, *args)
+        if outcome.status == "pass" and {"as_expected": True} in options:
+            return outcome
+        tried = [judge(outcome, {**diff, "observed": o}, *args) for o in options if o != {"as_expected": True}]
+        return next((t for t in tried if t.status == "documented"), tried[-1])
+    return judged
+
+
+@alternatives
+def value(outcome, diff, raised, actual, actual_dtype, ctx) -> Outcome:
+    """documented while the framework does what the spec says it does; a fail otherwise."""
+    observed = diff["observed"]
+    if observed.get("differs"):  # wrong values on some generated inputs: the rest must still pass
+        if outcome.status == "pass":
+            return outcome
+        if raised is None and outcome.comparison is not None and outcome.comparison.max_abs_err is not None:
+            return _documented(outcome, diff, outcome.message)
+        return _neither(outcome, diff, outcome.message)
+    if outcome.status == "pass":
+        return _no_longer_observed(outcome, diff, "result")
+    if observed.get("raises"):
+        holds, now = raised is not None, one_line(raised) if raised is not None else returned(actual)
+    elif raised is not None:
+        holds, now = False, one_line(raised)
+    elif "dtype" in observed:  # the values are right, in another dtype
+        holds = observed["dtype"] == actual_dtype and compare.compare(
+            ctx.oracle(outcome.inputs), actual, ctx.result_dtype).ok
+        now = f"{returned(actual)} as {actual_dtype}"
+    else:
+        holds = "shape" not in observed or tuple(observed["shape"]) == actual.shape
+        if holds and "value" in observed:
+            documented = compare.round_to(np.asarray(observed["value"]), ctx.result_dtype)
+            holds = compare.compare(documented, actual, ctx.result_dtype,
+                                    compare.allowed_error(documented, ctx.result_dtype)).ok
+        now = returned(actual)
+    return _documented(outcome, diff, now) if holds else _neither(outcome, diff, f"now: {now}; {outcome.message}")
+
+
+@alternatives
+def gradient(outcome, diff, ctx, grads, raised=None) -> Outcome:
+    """documented while the gradient is what the spec says this framework computes (values, or
+    an error; or, for generated inputs, wrong values on some of them while the rest pass)."""
+    observed = diff["observed"]
+    differs = observed.get("differs")  # wrong gradients on some generated inputs: the rest must still pass
+    if outcome.status == "pass":
+        return outcome if differs else _no_longer_observed(outcome, diff, "gradient")
+    if differs and outcome.status == "fail":
+        return _documented(outcome, diff, outcome.message)
+    now = None
+    if observed.get("raises") and raised is not None:
+        now = one_line(raised)
+    elif "grad" in observed and grads is not None and match_gradients(ctx, grads, observed["grad"]).ok:
+        now = ", ".join(f"d/d{n} = {np.asarray(grads[n]).tolist()}" for n in observed["grad"])
+    return _documented(outcome, diff, now) if now is not None else _neither(outcome, diff, outcome.message)
+
+
+def match_gradients(ctx, grads: dict, expected: dict, atol: float = 0.0) -> compare.Comparison:
+    """Gradients against documented values (from docs, or observed), the worst comparison."""
+    results = []
+    for name, values in expected.items():
+        documented = compare.round_to(np.asarray(values, dtype=np.float64), ctx.judged)
+        allowed = compare.allowed_error(documented, ctx.judged, tolerance={"atol": atol})
+        results.append(compare.compare(documented, grads[name], ctx.judged, allowed))
+    return compare.worst(results)
+
+
+def precision(ctx, outcome, diff, judge) -> Outcome:
+    """documented while the result misses the dtype's error bound but holds to the documented
+    precision's: judged again as a result of that dtype, computed from the inputs rounded to it
+    (the framework's first step), so float32's own bound applies. Beyond that precision's range
+    (inputs or result), computing in it overflows: that is the documented behaviour too. A pass
+    stays a pass: on inputs that the narrower dtype holds exactly, both give the same result.
+
+    `judge(ctx, inputs)` judges the framework's result with a context and the inputs given."""
+    narrow = diff["observed"]["precision"]
+    if outcome.status == "pass":
+        return outcome
+    if outcome.status == "fail" and _beyond_range(ctx, outcome.inputs, narrow):
+        seen = f"inputs or result beyond {narrow}'s range, where it overflows; {outcome.message}"
+    else:
+        again = judge(replace(ctx, precision=narrow), _rounded(outcome.inputs, narrow))
+        if again.status != "pass":
+            return _neither(outcome, diff, f"as {narrow}: {again.message}", again.comparison)
+        seen = f"{outcome.message}; as {narrow}: {again.message}"
+    return _documented(outcome, diff, seen)
+
+
+def _rounded(inputs: dict, dtype: str) -> dict:
+    """The float inputs rounded to `dtype` (kept in their dtype); the others as they are."""
+    return {k: compare.round_to(v, dtype).astype(v.dtype) if v.dtype.kind == "f" else v
+            for k, v in ((k, np.asarray(v)) for k, v in inputs.items())}
+
+
+def _beyond_range(ctx, inputs: dict, dtype: str) -> bool:
+    """Whether a float input or the reference result lies beyond `dtype`'s finite range."""
+    top = np.finfo(np.dtype(dtype)).max
+    values = [np.asarray(v, dtype=np.float64) for v in inputs.values() if np.asarray(v).dtype.kind == "f"]
+    values.append(np.asarray(ctx.oracle(inputs), dtype=np.float64))
+    return any(np.any(np.abs(v[np.isfinite(v)]) > top) for v in values)
+
+
+def returned(actual) -> str:
+    """What a framework returned, for a documented difference: the values when they are few."""
+    return f"returned {actual.tolist()}" if actual.size <= 16 else f"returned shape {actual.shape}"

@@ -1,0 +1,140 @@
+"""Judging gradients: the adapter's reverse pass against central finite differences of the
+float64 reference (suites/gradients.py), or against documented values.
+
+Small cases compare the whole Jacobian (one reverse pass per output element); larger ones
+<vjp(c), v> against the directional difference along a random v. The allowed error is the
+judged dtype's gamma_n times the derivative's magnitude for sum-product programs, a few ulp
+norm-wise for the rest, plus the difference quotient's own estimated error.
+"""
+import numpy as np
+
+from adapters.base import Unsupported
+from suites import compare, differences, gradients
+from suites.outcome import Outcome, one_line
+from suites.program import widen
+
+
+def check_gradient(ctx, case: str, inputs: dict, rng: np.random.Generator) -> Outcome:
+    """The adapter's reverse-mode gradient against central finite differences of the reference."""
+    state = rng.bit_generator.state
+    diff = differences.find(ctx, case, "gradient")
+    outcome = _finite_difference_check(ctx, case, inputs, rng)
+    if not diff or outcome.status == "unsupported":
+        return outcome
+    if "precision" in diff["observed"]:
+        return differences.precision(ctx, outcome, diff, lambda judge, narrowed: _finite_difference_check(
+            judge, case, narrowed, _restored(rng, state)))
+    return differences.gradient(outcome, diff, ctx, None, outcome.raised)
+
+
+def check_documented_gradient(ctx, case: str, inputs: dict, documented: dict) -> Outcome:
+    """The adapter's gradient against documented values (docs, or a convention at a point where
+    the derivative does not exist), for the cotangent given (default: ones)."""
+    wrt = ctx.spec.wrt
+    out = np.asarray(ctx.oracle(inputs))
+    cotangent = np.broadcast_to(np.asarray(documented.get("cotangent", 1.0), dtype=np.float64), out.shape)
+    try:
+        grads = ctx.program.pullback(ctx, ctx.tensors(inputs), wrt)(compare.round_to(cotangent, ctx.dtype))
+    except Unsupported as exc:
+        return Outcome("unsupported", case, str(exc))
+    except Exception as exc:
+        return Outcome("error", case, one_line(exc), inputs=inputs)
+
+    def judge(judge_ctx, _inputs=None):
+        result = differences.match_gradients(judge_ctx, grads, documented["expect"], documented.get("atol", 0.0))
+        return (Outcome("pass", case, result.summary(), result, inputs) if result.ok else
+                Outcome("fail", case, f"gradient differs from the documented value: {result.summary()}", result,
+                        inputs))
+
+    outcome = judge(ctx)
+    diff = differences.find(ctx, case, "gradient")
+    if diff and "precision" in diff["observed"]:
+        return differences.precision(ctx, outcome, diff, judge)
+    return differences.gradient(outcome, diff, ctx, grads) if diff else outcome
+
+
+def _finite_difference_check(ctx, case, inputs, rng) -> Outcome:
+    wrt = ctx.spec.wrt
+    wide = {k: widen(v) for k, v in inputs.items()}
+    out = np.asarray(ctx.oracle(inputs))
+    size_in = sum(inputs[n].size for n in wrt)
+    f = ctx.fixed_oracle(inputs)
+    try:
+        tensors = ctx.tensors(inputs)
+        if size_in * max(out.size, 1) <= gradients.FULL_JACOBIAN_LIMIT:
+            result = _full_jacobian(ctx, f, tensors, wide, wrt, out)
+        else:
+            result = _random_direction(ctx, f, tensors, wide, wrt, out, rng)
+    except Unsupported as exc:
+        return Outcome("unsupported", case, str(exc))
+    except Exception as exc:
+        return Outcome("error", case, one_line(exc), inputs=inputs, raised=exc)
+    if not result.ok:
+        return Outcome("fail", case, f"gradient differs from finite differences: {result.summary()}", result, inputs)
+    return Outcome("pass", case, result.summary(), result, inputs)
+
+
+def _restored(rng: np.random.Generator, state: dict) -> np.random.Generator:
+    """A generator at an earlier state of `rng`: the same random directions for a second judgement."""
+    again = np.random.Generator(type(rng.bit_generator)())
+    again.bit_generator.state = state
+    return again
+
+
+def _full_jacobian(ctx, f, tensors, wide, wrt, out):
+    """Every row of the Jacobian by one reverse pass per output element."""
+    rows = {n: [] for n in wrt}
+    vjp = ctx.program.pullback(ctx, tensors, wrt)
+    for o in range(out.size):
+        basis = np.zeros(out.size)
+        basis[o] = 1.0
+        grads = vjp(basis.reshape(out.shape))
+        for n in wrt:
+            rows[n].append(grads[n].ravel())
+    magnitude = _magnitude_fn(ctx, wide)
+    results = []
+    for n in wrt:
+        expected, fd_err = gradients.jacobian(f, wide, n)
+        actual = np.array(rows[n]).reshape(expected.shape)
+        scale = (gradients.magnitude_jacobian(magnitude, wide, n) if magnitude
+                 else np.full_like(expected, np.abs(expected).max(initial=0)))
+        allowed = _allowed(ctx, wide, out.size, scale) + fd_err + gradients.input_rounding(wide[n]).ravel() * scale
+        results.append(compare.compare(expected, actual, ctx.judged, allowed))
+    return compare.worst(results)
+
+
+def _random_direction(ctx, f, tensors, wide, wrt, out, rng):
+    """<vjp(c), v> against <c, (f(x + h v) - f(x - h v)) / 2h> for random c and v."""
+    cotangent = compare.round_to(rng.standard_normal(out.shape), ctx.dtype)
+    directions = {n: rng.standard_normal(wide[n].shape) for n in wrt}
+    grads = ctx.program.pullback(ctx, tensors, wrt)(cotangent)
+    actual = sum(float(np.sum(grads[n].astype(np.float64) * directions[n])) for n in wrt)
+    derivative, fd_err = gradients.directional(f, wide, directions)
+    expected = float(np.sum(cotangent * derivative))
+    magnitude = _magnitude_fn(ctx, wide)
+    along = (gradients.magnitude_directional(magnitude, wide, directions) if magnitude
+             else np.abs(derivative) + np.abs(derivative).max(initial=0))
+    scale = float(np.sum(np.abs(cotangent) * along))
+    rounding = max(gradients.input_rounding(wide[n]).max(initial=0) for n in wrt)
+    allowed = _allowed(ctx, wide, out.size, scale) + float(np.sum(np.abs(cotangent) * fd_err)) + rounding * scale
+    return compare.compare(np.array(expected), np.array(actual), ctx.judged, allowed)
+
+
+def _magnitude_fn(ctx, wide):
+    """The magnitude expression of a sum-product program as a function of its inputs, else None."""
+    if ctx.program.sum_product(wide) is None:
+        return None
+    return lambda ins: ctx.program.sum_product(ins).magnitude
+
+
+def _allowed(ctx, wide, out_size, scale):
+    """gamma_n times the derivative's magnitude, n being the value's roundings plus the
+    cotangent's reduction; DEFAULT_ULPS ulp-like norm-wise slack where no bound exists; plus the
+    spec's own rtol (relative to that magnitude) and atol."""
+    tolerance = ctx.tolerance
+    spec_allowed = tolerance.get("atol", 0.0) + tolerance.get("rtol", 0.0) * scale
+    bound = ctx.program.sum_product(wide)
+    if bound is None:
+        return 4 * compare.DEFAULT_ULPS * compare.unit_roundoff(ctx.judged) * scale + spec_allowed
+    n = bound.n + out_size
+    return compare.gamma(n, ctx.judged) * scale + n * compare.tiny(ctx.judged) + spec_allowed

@@ -1,0 +1,165 @@
+"""Judging values: one case against the documentation and the float64 reference, and hypothesis
+cases under one policy.
+
+A case is a dict of exact input arrays. The adapter runs the spec's program in the dtype under
+test; the reference evaluates it in float64 on the same values; suites/compare.py judges the
+difference with an error bound; then the spec's properties and its metamorphic `equals`; last,
+a documented difference (suites/differences.py) may turn a mismatch into "documented".
+"""
+import hypothesis
+import numpy as np
+from hypothesis import strategies as st
+
+from adapters.base import Unsupported
+from reports.records import PASSING
+from suites import compare, differences, properties
+from suites.outcome import CaseFailure, Outcome, one_line
+from suites.program import flatten, shapes_of, unflatten
+
+# Refused examples in a row, with none checked, that make a hypothesis item unsupported as a whole.
+REFUSED_AS_A_WHOLE = 3
+
+
+def check_case(ctx, case: str, inputs: dict, expect: dict | None = None) -> Outcome:
+    """Run one case and judge it against `expect` (from documentation) and the reference."""
+    expect = expect or {}
+    raised, actual, actual_dtype, shapes = None, None, None, None
+    try:
+        actual, actual_dtype, shapes = ctx.run(inputs)
+    except Unsupported as exc:
+        return Outcome("unsupported", case, str(exc))
+    except Exception as exc:  # the framework's own error is data here
+        raised = exc
+    outcome = _judge(ctx, case, inputs, expect, raised, actual, actual_dtype, shapes)
+    diff = differences.find(ctx, case)
+    if diff and "precision" in diff["observed"]:
+        # a result may come back in either dtype (float32 ops mixed with float64 ones promote back)
+        outcome = differences.precision(ctx, outcome, diff, lambda judge, narrowed: _judge(
+            judge, case, narrowed, expect, raised, actual,
+            judge.result_dtype if actual_dtype == ctx.result_dtype else actual_dtype, shapes))
+    elif diff:
+        outcome = differences.value(outcome, diff, raised, actual, actual_dtype, ctx)
+    outcome.actual = actual
+    return outcome
+
+
+def _judge(ctx, case, inputs, expect, raised, actual, actual_dtype, shapes) -> Outcome:
+    if expect.get("raises"):
+        if raised is not None:
+            return Outcome("pass", case, f"raised as expected: {one_line(raised)}", inputs=inputs)
+        return Outcome("fail", case, f"expected an error, but it returned shape {actual.shape}", inputs=inputs)
+    if raised is not None:
+        return Outcome("error", case, one_line(raised), inputs=inputs)
+    if "shape" in expect and tuple(expect["shape"]) != actual.shape:
+        return Outcome("fail", case, f"shape {actual.shape}, documented {tuple(expect['shape'])}", inputs=inputs)
+    if "shapes" in expect and [tuple(s) for s in expect["shapes"]] != shapes:
+        return Outcome("fail", case, f"shapes {_named(ctx, shapes)}, documented {_named(ctx, expect['shapes'])}",
+                       inputs=inputs)
+    if "value" in expect:
+        documented = compare.round_to(np.asarray(expect["value"]), ctx.result_dtype)
+        allowed = compare.allowed_error(documented, ctx.result_dtype, tolerance={"atol": expect.get("atol", 0.0)})
+        result = compare.compare(documented, actual, ctx.result_dtype, allowed, actual_dtype)
+        if not result.ok:
+            return Outcome("fail", case, f"differs from the documented value: {result.summary()}", result, inputs)
+    try:
+        reference = ctx.oracle_parts(inputs)
+    except Exception as exc:  # a spec whose valid case the reference refuses is a spec bug
+        return Outcome("error", case, f"the reference cannot evaluate this case: {one_line(exc)}", inputs=inputs)
+    if isinstance(reference, tuple) and shapes_of(reference) != shapes:
+        return Outcome("fail", case, f"shapes {_named(ctx, shapes)}, expected {_named(ctx, shapes_of(reference))}",
+                       inputs=inputs)
+    expected = flatten(reference)
+    allowed = compare.allowed_error(expected, ctx.result_dtype, ctx.error_bound(inputs), ctx.tolerance)
+    result = compare.compare(expected, actual, ctx.result_dtype, allowed, actual_dtype)
+    if shapes is not None and result.worst:
+        result.worst = _part_index(ctx, result.worst[0], shapes)
+    if not result.ok:
+        return Outcome("fail", case, f"differs from the float64 reference: {result.summary()}", result, inputs)
+    checked = properties.applicable(ctx)
+    for name in checked:
+        broken = properties.PROPERTIES[name][0](ctx, inputs, unflatten(actual, shapes) if shapes else [actual])
+        if broken:
+            return Outcome("fail", case, f"the property {name} fails: {broken}", result, inputs)
+    if getattr(ctx.program, "equals", None) is not None:
+        return _metamorphic(ctx, case, inputs, actual, result)
+    summary = result.summary() + (f"; properties hold: {', '.join(checked)}" if checked else "")
+    return Outcome("pass", case, summary, result, inputs)
+
+
+def _named(ctx, shapes) -> str:
+    """Part shapes with the parts' names: output (5, 3, 20), h_n (2, 3, 20), ..."""
+    return ", ".join(f"{n} {tuple(s)}" for n, s in zip(ctx.part_names or range(len(shapes)), shapes))
+
+
+def _part_index(ctx, flat_index: int, shapes) -> tuple:
+    """A flat vector's index as (part name, index within the part)."""
+    for name, shape in zip(ctx.part_names or range(len(shapes)), shapes):
+        size = int(np.prod(shape))
+        if flat_index < size:
+            return (name, *(int(i) for i in np.unravel_index(flat_index, shape)))
+        flat_index -= size
+    return (flat_index,)
+
+
+def _metamorphic(ctx, case, inputs, actual, result) -> Outcome:
+    """The spec's `equals` expression, evaluated by the adapter on the same inputs, must agree
+    with its result: a relation that holds whatever the values (gather after scatter gives src)."""
+    try:
+        other, other_dtype, _ = ctx.run(inputs, ctx.program.equals)
+    except Exception as exc:
+        return Outcome("error", case, f"the property's `equals` fails: {one_line(exc)}", inputs=inputs)
+    allowed = compare.allowed_error(other.astype(np.float64) if compare.is_float(ctx.result_dtype) else other,
+                                    ctx.result_dtype, tolerance=ctx.tolerance)
+    relation = compare.compare(other, actual, ctx.result_dtype, allowed, other_dtype)
+    if not relation.ok:
+        return Outcome("fail", case, f"the property {ctx.spec.expression} == {ctx.spec.equals_text} fails: "
+                       f"{relation.summary()}", relation, inputs)
+    return Outcome("pass", case, result.summary(), result, inputs)
+
+
+def hypothesis_cases(seed: int, strategy, check) -> Outcome:
+    """Run `check(inputs, seed)` on hypothesis cases; a failure is shrunk and comes back as its
+    Outcome; else one pass (with the largest errors seen) or the first documented outcome.
+
+    An example the adapter refuses (Unsupported for these inputs: a shape a kernel cannot take)
+    is rejected and hypothesis draws another, so one refused shape does not hide the rest of the
+    item. When the first examples are all refused, the op is refused as a whole: the item is
+    unsupported and stops drawing."""
+    unsupported, documented, largest = [], [], {}
+    checked = 0
+
+    @hypothesis.seed(seed)
+    @hypothesis.settings(deadline=None, suppress_health_check=list(hypothesis.HealthCheck))
+    @hypothesis.given(strategy, st.integers(0, 2**32 - 1))
+    def prop(inputs, seed):
+        nonlocal checked
+        if not checked and len(unsupported) >= REFUSED_AS_A_WHOLE:
+            return
+        outcome = check(inputs, seed)
+        if outcome.status == "unsupported":
+            unsupported.append(outcome)
+            hypothesis.reject()
+        checked += 1
+        if outcome.status not in PASSING:
+            raise CaseFailure(outcome)
+        if outcome.status == "documented" and not documented:
+            documented.append(outcome)
+        for name in ("max_abs_err", "max_rel_err", "ulp"):
+            value = getattr(outcome.comparison, name, None)
+            if value is not None:
+                largest[name] = max(largest.get(name, 0.0), value)
+
+    try:
+        prop()
+    except CaseFailure as failure:
+        return failure.outcome
+    except hypothesis.errors.Unsatisfiable:  # a small input space, every example of it refused
+        pass
+    if not checked:
+        return unsupported[0]
+    if documented:  # some generated inputs meet the spec's documented difference: say so
+        return documented[0]
+    errors = " ".join(f"{k}={v:.3g}" for k, v in largest.items())
+    refused = f"; {len(unsupported)} refused as unsupported ({unsupported[0].message})" if unsupported else ""
+    return Outcome("pass", "hypothesis", f"{checked} examples" + (f"; largest {errors}" if errors else "") + refused,
+                   compare.Comparison(True, **largest))

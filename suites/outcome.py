@@ -1,0 +1,30 @@
+"""What a check says about one case: an Outcome, before it becomes a record."""
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from suites import compare
+
+
+@dataclass
+class Outcome:
+    status: str  # pass, documented, fail, unsupported, error (reports/records.py)
+    case: str
+    message: str = ""
+    comparison: compare.Comparison | None = None
+    inputs: dict = field(default_factory=dict)  # the exact inputs, for the repro
+    actual: np.ndarray | None = field(default=None, repr=False)  # the adapter's value (cross-framework agreement)
+    raised: Exception | None = field(default=None, repr=False)  # the framework's own error, for a difference
+
+
+class CaseFailure(Exception):
+    """Raised inside hypothesis so that it shrinks the case; carries the Outcome."""
+
+    def __init__(self, outcome: Outcome):
+        super().__init__(outcome.message)
+        self.outcome = outcome
+
+
+def one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0][:300] if text else ''}"

@@ -1,0 +1,331 @@
+"""What the runner executes: a program, and a Context that runs one on one adapter.
+
+A program is what a spec asks every framework to compute, in a form the judges (suites/judge.py,
+suites/gradcheck.py) need not look into: it runs on an adapter, evaluates on the float64
+reference, knows its a-priori error bound and its reverse pass. Kinds of program are classes:
+Expression (a vocabulary op or an expression over it), Lstm (an lstm call whose state and
+weights the spec derives from its sizes), Collective (one collective across ranks). A compiled
+program or a model is one more class, not a flag checked across the core.
+"""
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from adapters.base import lstm_param_shapes
+from adapters.reference import ReferenceAdapter
+from adapters.vocabulary import VOCABULARY, having
+from suites import compare, expr
+
+ORACLE = ReferenceAdapter()
+# From the vocabulary's records: ops whose result dtype is a parameter (they get the dtype under
+# test); ops whose derivative is zero by definition or almost everywhere (finite differences hold
+# them at the unperturbed point, which is what stop_gradient means and what frameworks do for the
+# rest); ops that return several tensors, checked as one flat vector of their parts (one
+# comparison, one tolerance, one cotangent), their part shapes apart.
+DTYPED_OPS = having("dtype_param")
+FIXED_OPS = having("zero_derivative")
+PARTS = {name: op.parts for name, op in VOCABULARY.items() if op.parts}
+
+
+class Program:
+    """The interface every kind of program keeps; Context calls it."""
+
+    params: dict = {}  # the spec's params (configuration the properties read)
+    part_names: tuple = ()  # the names of a result's parts, for one that has several
+
+    def derived(self, values: dict) -> dict:
+        """name -> (shape, bound) of the inputs made from the spec rather than listed in its
+        args, for these arg values: drawn uniformly in [-bound, bound]."""
+        return {}
+
+    def derived_names(self) -> list:
+        return []
+
+    @property
+    def sizes(self) -> dict:
+        """Sizes a benchmark formula may name beyond the inputs' dims."""
+        return {}
+
+    def ops(self) -> set:
+        """The vocabulary ops it calls."""
+        return set()
+
+
+@dataclass(frozen=True)
+class Expression(Program):
+    """A vocabulary op or an expression over it, evaluated by the expression interpreter."""
+
+    tree: object
+    equals: object = None  # a metamorphic property's other expression (same inputs, same result)
+    params: dict = field(default_factory=dict)
+
+    @property
+    def part_names(self) -> tuple:
+        return PARTS.get(self.tree.op, ()) if isinstance(self.tree, expr.Call) else ()
+
+    def ops(self) -> set:
+        return expr.ops_in(self.tree) | expr.ops_in(self.equals)
+
+    def run(self, ctx, inputs: dict, tree=None):
+        forward = ctx.stage(("forward", id(tree)), lambda: lambda env: ctx.evaluate(env, tree, flat=False))
+        out = forward(self.tensors(ctx, inputs))
+        adapter = ctx.adapter
+        if isinstance(out, tuple):
+            parts = [adapter.to_numpy(p) for p in out]
+            return flatten(parts), adapter.dtype_of(out[0]), shapes_of(parts)
+        return adapter.to_numpy(out), adapter.dtype_of(out), None
+
+    def tensors(self, ctx, inputs: dict) -> dict:
+        with ctx.adapter.device_scope(ctx.device):
+            return {k: ctx.adapter.asarray(v, ctx.input_dtype(v), ctx.device) for k, v in inputs.items()}
+
+    def evaluate(self, ctx, env: dict, tree=None, flat=True):
+        """The adapter's tensor; with `flat`, several parts as one flat tensor (the adapter's own
+        reshape and concat), so that one reverse pass takes one cotangent for all of them."""
+        adapter = ctx.adapter
+
+        def constant(c):
+            return adapter.asarray(np.asarray(c), ctx.dtype, ctx.device)
+
+        with adapter.device_scope(ctx.device):
+            out = expr.evaluate(tree or self.tree, env, caller(adapter, ctx.dtype), constant)
+            if flat and isinstance(out, tuple):
+                out = adapter.concat([adapter.reshape(p, (-1,)) for p in out], 0)
+        return out
+
+    def oracle_parts(self, inputs: dict, dtype: str, fixed=None, tree=None):
+        wide = "float64" if compare.is_float(dtype) else "int64"
+        exact = {k: widen(v) for k, v in inputs.items()}
+        return expr.evaluate(tree or self.tree, exact, caller(ORACLE, wide), _wide_constant, fixed)
+
+    def error_bound(self, inputs: dict, dtype: str):
+        return compare.error_bound(self.tree, {k: widen(v) for k, v in inputs.items()}, dtype)
+
+    def sum_product(self, wide: dict):
+        """The sum-product Bound on these float64 inputs, or None where the tree leaves them."""
+        return compare.sum_product_bound(self.tree, wide)
+
+    def fixed_calls(self) -> list:
+        """The subtrees that finite differences hold at their unperturbed values."""
+        return expr.calls(self.tree, FIXED_OPS)
+
+    def pullback(self, ctx, tensors, wrt):
+        """cotangent (NumPy) -> {name: gradient (NumPy)}: the adapter's reverse pass, staged
+        (Context.stage) and called once per cotangent."""
+        adapter = ctx.adapter
+        staged = ctx.stage(("pullback", tuple(wrt)),
+                           lambda: lambda env, cot: adapter.grad(lambda **e: ctx.evaluate(e), env, wrt, cot)[1])
+
+        def vjp(cotangent) -> dict:
+            with adapter.device_scope(ctx.device):
+                grads = staged(tensors, adapter.asarray(cotangent, ctx.dtype, ctx.device))
+            return {n: adapter.to_numpy(g) for n, g in grads.items()}
+
+        return vjp
+
+
+@dataclass(frozen=True)
+class Lstm(Expression):
+    """lstm(x, h0, c0, {weights}, **params): the state and the weights (PyTorch names) are derived
+    from x and the spec's `lstm` sizes; weights in [-1/sqrt(H), 1/sqrt(H)], torch.nn.LSTM's
+    initialisation, states in [-1, 1]. Without state, h0 = c0 = None: the frameworks' zeros."""
+
+    input_size: int = 1
+    hidden_size: int = 1
+    state: bool = True
+
+    @classmethod
+    def of(cls, input_size: int, hidden_size: int, state: bool, params: dict) -> "Lstm":
+        h0, c0 = (expr.Name("h0"), expr.Name("c0")) if state else (expr.Const(None), expr.Const(None))
+        weights = expr.Group(tuple(lstm_param_shapes(1, 1, params.get("num_layers", 1),
+                                                     params.get("bidirectional", False))))
+        kwargs = tuple((k, expr.Const(expr.constant(v))) for k, v in params.items())
+        return cls(expr.Call("lstm", (expr.Name("x"), h0, c0, weights), kwargs), params=params,
+                   input_size=input_size, hidden_size=hidden_size, state=state)
+
+    def resized(self, sizes: dict) -> "Lstm":
+        """The same call for other input and hidden sizes (a benchmark's)."""
+        sizes = {**self.sizes, **sizes}
+        return Lstm.of(sizes["input_size"], sizes["hidden_size"], self.state, self.params)
+
+    @property
+    def sizes(self) -> dict:
+        return {"input_size": self.input_size, "hidden_size": self.hidden_size}
+
+    def shapes(self, x_shape) -> dict:
+        """name -> shape of the derived inputs for an input x of `x_shape`."""
+        layers, bidirectional = self.params.get("num_layers", 1), self.params.get("bidirectional", False)
+        batch = x_shape[0 if self.params.get("batch_first", True) else 1]
+        state = (layers * (2 if bidirectional else 1), batch, self.hidden_size)
+        shapes = {"h0": state, "c0": state} if self.state else {}
+        return {**shapes, **lstm_param_shapes(self.input_size, self.hidden_size, layers, bidirectional)}
+
+    def derived(self, values: dict) -> dict:
+        bound = 1 / math.sqrt(self.hidden_size)
+        return {name: (shape, 1.0 if name in ("h0", "c0") else bound)
+                for name, shape in self.shapes(values["x"].shape).items()}
+
+    def derived_names(self) -> list:
+        return list(self.shapes((1, 1, 1)))
+
+
+@dataclass(frozen=True)
+class Collective(Program):
+    """One collective on len(shards) ranks; its one input `shards` stacks shard r at index r, and
+    so does its result."""
+
+    name: str
+    params: dict = field(default_factory=dict)
+
+    def run(self, ctx, inputs: dict, tree=None):
+        outputs = ctx.collective(self.name, list(inputs["shards"]), **self.params)
+        return np.stack(outputs), outputs[0].dtype.name, None
+
+    def tensors(self, ctx, inputs: dict) -> dict:
+        return dict(inputs)  # the shards stay NumPy: they go to the workers
+
+    def oracle_parts(self, inputs: dict, dtype: str, fixed=None, tree=None):
+        return np.stack(ORACLE.collective(self.name, [widen(s) for s in inputs["shards"]], **self.params))
+
+    def error_bound(self, inputs: dict, dtype: str):
+        return compare.collective_bound(self.name, self.params, widen(inputs["shards"]), dtype)
+
+    def sum_product(self, wide: dict):
+        return None  # its reverse pass is another collective: no sum-product bound of its own
+
+    def fixed_calls(self) -> list:
+        return []
+
+    def pullback(self, ctx, inputs, wrt):
+        """The reverse pass on the workers: stacked cotangents in, stacked gradients out."""
+        shards = [np.asarray(s).astype(ctx.dtype) for s in inputs["shards"]]
+
+        def vjp(cotangent) -> dict:
+            cotangents = [np.asarray(c).astype(ctx.dtype) for c in cotangent]
+            grads = ctx.adapter.collective_grad(self.name, shards, cotangents, device=ctx.device, **self.params)
+            return {"shards": np.stack(grads)}
+
+        return vjp
+
+
+@dataclass
+class Context:
+    """One spec's program on one adapter, device and dtype: what every check runs through."""
+
+    spec: object
+    adapter: object
+    device: str
+    dtype: str
+    staged: dict = field(default_factory=dict, repr=False)
+    # A documented difference's `precision` (a framework that computes float64 in float32):
+    # results are then judged as results of that dtype. Inputs stay in the dtype under test.
+    precision: str | None = None
+
+    @property
+    def program(self) -> Program:
+        return self.spec.program
+
+    @property
+    def judged(self) -> str:
+        """The dtype whose error bounds and tolerances judge the results."""
+        return self.precision or self.dtype
+
+    def stage(self, key, make):
+        """adapter.stage(make()), made once per context: JAX's jit then reuses one compilation
+        for every case of the same shapes (a value and its property re-runs, Jacobian rows)."""
+        if key not in self.staged:
+            self.staged[key] = self.adapter.stage(make())
+        return self.staged[key]
+
+    def input_dtype(self, value: np.ndarray) -> str:
+        """Inputs are drawn in the dtype under test unless they are integer/bool by nature."""
+        return value.dtype.name if value.dtype.kind in "biu" and compare.is_float(self.dtype) else self.dtype
+
+    @property
+    def tolerance(self) -> dict:
+        """The spec's own rtol / atol / ulp for the judged dtype."""
+        return self.spec.tolerance.get(self.judged, {})
+
+    @property
+    def result_dtype(self) -> str:
+        return self.spec.result_dtype or self.judged
+
+    def run(self, inputs: dict, tree=None):
+        """The adapter's result as (NumPy array, dtype name, part shapes): a result of several
+        parts comes back flat, with their shapes; a single array with None."""
+        return self.program.run(self, inputs, tree)
+
+    def run_parts(self, inputs: dict) -> list:
+        """The adapter's result as a list of NumPy arrays, one per part."""
+        actual, _, shapes = self.run(inputs)
+        return unflatten(actual, shapes) if shapes else [actual]
+
+    def collective(self, name: str, shards: list, **params) -> list:
+        """The adapter's collective on these shards (in the dtype under test), rank by rank."""
+        return self.adapter.collective(name, [np.asarray(s).astype(self.dtype) for s in shards], device=self.device,
+                                       **params)
+
+    def tensors(self, inputs: dict) -> dict:
+        return self.program.tensors(self, inputs)
+
+    def evaluate(self, env: dict, tree=None, flat=True):
+        return self.program.evaluate(self, env, tree, flat)
+
+    def oracle(self, inputs: dict, fixed=None, tree=None):
+        """The float64 (or int64) reference value on exactly these inputs (several parts flat)."""
+        return flatten(self.oracle_parts(inputs, fixed, tree))
+
+    def oracle_parts(self, inputs: dict, fixed=None, tree=None):
+        """The reference value as the program returns it: an array, or a tuple of parts."""
+        return self.program.oracle_parts(inputs, self.dtype, fixed, tree)
+
+    def error_bound(self, inputs: dict):
+        """The a-priori error bound of this case (None where there is none)."""
+        return self.program.error_bound(inputs, self.result_dtype)
+
+    @property
+    def part_names(self) -> tuple:
+        return self.program.part_names
+
+    def fixed_oracle(self, inputs: dict):
+        """The reference as a function for finite differences: the FIXED_OPS subtrees keep the
+        values they have at `inputs`."""
+        fixed = {node: self.oracle(inputs, tree=node) for node in self.program.fixed_calls()}
+        return lambda ins: self.oracle(ins, fixed)
+
+
+def caller(target, dtype):
+    """apply(op, args, kwargs) for the expression interpreter: `target`'s method, with the dtype
+    under test for the ops whose result dtype is a parameter."""
+    def apply(op, args, kwargs):
+        if op in DTYPED_OPS:
+            kwargs = {**kwargs, "dtype": dtype}
+        return getattr(target, op)(*args, **kwargs)
+    return apply
+
+
+def flatten(value):
+    """A tuple of arrays as one flat vector; an array as it is."""
+    if isinstance(value, (tuple, list)):
+        return np.concatenate([np.ravel(p) for p in value])
+    return value
+
+
+def unflatten(flat: np.ndarray, shapes) -> list:
+    """The parts of a flat vector of these shapes."""
+    ends = np.cumsum([int(np.prod(s)) for s in shapes])
+    return [p.reshape(s) for p, s in zip(np.split(flat, ends[:-1]), shapes)]
+
+
+def shapes_of(parts) -> list:
+    return [tuple(np.shape(p)) for p in parts]
+
+
+def widen(v: np.ndarray) -> np.ndarray:
+    v = np.asarray(v)
+    return v if v.dtype.kind == "b" else v.astype(np.float64 if v.dtype.kind == "f" else np.int64)
+
+
+def _wide_constant(c):
+    return np.int64(c) if isinstance(c, int) else np.float64(c)

@@ -1,0 +1,52 @@
+"""The vocabulary's records hold every op to a contract, a sample, a reference, an engine
+implementation and a spec; docs/vocabulary.md is generated from them."""
+import pathlib
+
+import pytest
+
+from adapters import vocabulary
+from adapters.base import OPS, Adapter
+from adapters.engine import EngineAdapter
+from adapters.reference import ReferenceAdapter
+from suites import expr
+from suites.specs import load_path
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def called_by_specs() -> set:
+    """Every op that some spec's expression (or its metamorphic `equals`) calls."""
+    return set().union(*(s.program.ops() for s in load_path(ROOT / "specs")))
+
+
+@pytest.mark.parametrize("name", OPS)
+def test_every_op_is_complete(name, called_by_specs):
+    op = vocabulary.VOCABULARY[name]
+    assert op.semantics.strip(), f"{name}: no semantics"
+    args, kwargs = op.sample("float32")
+    assert isinstance(args, list) and isinstance(kwargs, dict), f"{name}: its sample is not (args, kwargs)"
+    assert getattr(ReferenceAdapter, name) is not getattr(Adapter, name), f"{name}: no reference implementation"
+    assert getattr(EngineAdapter, name) is not getattr(Adapter, name), f"{name}: no engine implementation"
+    assert name in called_by_specs, f"{name}: no spec calls it"
+
+
+def test_tables_derive_from_the_records():
+    from suites import compare, coverage, program
+
+    assert set(expr.NUMBER_OPERANDS) == {"add", "sub", "mul", "div", "maximum", "minimum", "pow"}
+    assert set(compare.RULES) == vocabulary.having("bound")
+    assert program.PARTS == {"lstm": ("output", "h_n", "c_n")}
+    assert coverage.NO_DTYPE == {"causal_mask"}
+
+
+def test_default_methods_carry_the_contract():
+    assert Adapter.pad.__doc__ == vocabulary.VOCABULARY["pad"].semantics
+    assert str(vocabulary.VOCABULARY["sum"].parameters) == "(self, x, axis=None, keepdims=False)"
+    with pytest.raises(Exception, match="does not implement matmul"):
+        Adapter().matmul(1, 2)
+
+
+def test_the_vocabulary_page_is_current():
+    page = (ROOT / "docs" / "vocabulary.md").read_text(encoding="utf-8")
+    assert page == vocabulary.markdown(), "docs/vocabulary.md is stale: python -m suites vocabulary --write"
