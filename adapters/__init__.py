@@ -8,6 +8,7 @@ import importlib
 import importlib.metadata
 import importlib.util
 import pathlib
+import sys
 
 from adapters.base import Adapter, Unsupported
 
@@ -63,6 +64,7 @@ def load_path(path) -> list[str]:
     _load_builtins()
     spec = importlib.util.spec_from_file_location(f"parity_adapter_{path.stem}", path)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its classes know their file (inspect, shipped differences)
     spec.loader.exec_module(module)
     found = [obj for obj in vars(module).values()
              if isinstance(obj, type) and issubclass(obj, Adapter) and obj.__module__ == module.__name__]

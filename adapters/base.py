@@ -191,6 +191,14 @@ def index_grids(index_shape, axis) -> list:
     return [None if d == axis else grids[d] for d in range(len(index_shape))]
 
 
+def index_coordinates(index, axis, stack, filled):
+    """The full coordinates [..., rank] of every element of an int64 `index` along `axis`, as
+    tf.gather_nd, tf.tensor_scatter_nd_* and keras.ops.scatter_update take them, in one
+    framework's ops: `filled(grid)` makes a NumPy grid of index_grids an int64 tensor of index's
+    shape, `stack(parts)` stacks tensors on a new last axis."""
+    return stack([index if g is None else filled(g) for g in index_grids(tuple(index.shape), axis)])
+
+
 def leading_block(index_shape) -> tuple:
     """The slice of src (or of x) that an index of this shape covers: its leading block."""
     return tuple(slice(0, n) for n in index_shape)

@@ -10,10 +10,7 @@ import json
 import os
 import pathlib
 
-from adapters import jax as jax_adapter
 from adapters import keras_lstm
-from adapters import tensorflow as tf_adapter
-from adapters import torch as torch_adapter
 from adapters.base import (
     DTYPES,
     FLOATS,
@@ -22,14 +19,14 @@ from adapters.base import (
     as_tuple,
     conv_padding,
     dtypes_except,
-    index_grids,
+    index_coordinates,
     leading_block,
     lift_1d,
 )
-from adapters.tensorflow import refuse_corrupting_matmul
+from adapters.jax import jax_vjp
+from adapters.tensorflow import refuse_corrupting_matmul, tape_vjp
+from adapters.torch import autograd_vjp
 from adapters.vocabulary import PAD_MODES
-
-BACKEND_VJP = {"tensorflow": tf_adapter.vjp, "jax": jax_adapter.vjp, "torch": torch_adapter.vjp}
 
 # Measured with `python -m suites coverage --check` per backend (see docs/adding-an-adapter.md).
 BACKEND_DTYPES = {
@@ -261,10 +258,9 @@ class KerasAdapter(Adapter):
 
     def _coordinates(self, index, axis):
         """The full coordinates [..., rank] of every element of `index` along `axis`."""
-        ops = self.ops
-        index = ops.cast(index, "int64")
-        return ops.stack([index if g is None else ops.broadcast_to(ops.convert_to_tensor(g, "int64"), index.shape)
-                          for g in index_grids(tuple(index.shape), axis)], axis=-1)
+        ops, index = self.ops, self.ops.cast(index, "int64")
+        return index_coordinates(index, axis, lambda parts: ops.stack(parts, axis=-1),
+                                 lambda grid: ops.broadcast_to(ops.convert_to_tensor(grid, "int64"), index.shape))
 
     def gather(self, x, axis, index):
         return self.ops.take_along_axis(x, index, axis=axis)
@@ -319,7 +315,8 @@ class KerasAdapter(Adapter):
         self._differentiating = True
         try:
             # the backend's own autodiff, as the framework's own adapter runs it
-            return BACKEND_VJP[self.backend](fn, args, wrt, cotangent)
+            vjp = {"tensorflow": tape_vjp, "jax": jax_vjp, "torch": autograd_vjp}[self.backend]
+            return vjp(fn, args, wrt, cotangent)
         finally:
             self._differentiating = False
 

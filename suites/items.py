@@ -98,7 +98,7 @@ class SpecItem(pytest.Item):
     def identity(self) -> dict:
         """What a record says about this item, also when the item cannot finish (suites/faults.py)."""
         return {"spec": self.spec.name, "kind": self.kind, "adapter": self.adapter_name, "device": self.device,
-                "dtype": self.dtype, "test": self.name, "started": time.time()}
+                "dtype": self.dtype, "test": self.nodeid, "started": time.time()}
 
     def _examples(self, ctx):
         return [judge.check_case(ctx, e.name, inputs.example(self.spec, e, self.dtype), e.expect)
@@ -139,7 +139,7 @@ class SpecItem(pytest.Item):
             around=comparison.around, output=results.output_values(outcome.actual, self.kind),
             repro=None if passed else reproductions(self, ctx, outcome),
             difference=differences.for_record(ctx, self.kind, outcome), duration=duration,
-            versions={ctx.adapter.name: ctx.adapter.version()}, test=self.name, **self.config.parity.environment))
+            versions={ctx.adapter.name: ctx.adapter.version()}, test=self.nodeid, **self.config.parity.environment))
 
     def repr_failure(self, excinfo, style=None):
         if not isinstance(excinfo.value, SpecFailed):

@@ -5,6 +5,7 @@ import textwrap
 import numpy as np
 import pytest
 
+from adapters.reference import ReferenceAdapter
 from suites import gradcheck, judge
 from suites.program import Context
 from suites.specs import load_file
@@ -92,3 +93,56 @@ def test_float32_is_judged_from_the_inputs_rounded_to_it(spec):
     product = {"a": np.array([[8360461990663851.0]]), "b": np.array([[9854884190412542.0]])}
     outcome = value(spec, CastBackMatmul, product)
     assert outcome.status == "documented", outcome.message
+
+
+ALTERNATIVES = """\
+- id: too-long
+  op: conv1d
+  args: [x, w]
+  dtypes: [float64]
+  examples:
+    - name: case
+      inputs: {x: {shape: [1, 2, 2]}, w: {shape: [1, 2, 3]}}
+      expect: {raises: true}
+  differences:
+    - adapter: empty-conv
+      observed: {one_of: [{shape: [1, 2, 2]}, {shape: [1, 1, 0]}]}
+      note: returns garbage or an empty output, by machine
+      source: https://example.org/conv
+    - adapter: reference
+      observed: {one_of: [{shape: [1, 2, 2]}, {as_expected: true}]}
+      note: raises on some machines only
+      source: https://example.org/conv
+"""
+
+
+class EmptyConv(ReferenceAdapter):
+    name = "empty-conv"
+
+    def conv1d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
+        return np.zeros((1, 1, 0))
+
+
+def test_one_of_documents_whichever_behaviour_this_machine_shows(tmp_path):
+    path = tmp_path / "alternatives.yaml"
+    path.write_text(ALTERNATIVES)
+    spec = load_file(path)[0]
+    inputs = {"x": np.ones((1, 2, 2)), "w": np.ones((1, 2, 3))}
+    expect = spec.examples[0].expect
+
+    def check(adapter):
+        return judge.check_case(Context(spec, adapter, "cpu", "float64"), "case", inputs, expect)
+
+    empty = check(EmptyConv())
+    assert empty.status == "documented" and "returned [[[]]]" in empty.message
+    raises = check(ReferenceAdapter())
+    assert raises.status == "pass", raises.message  # as expected on this machine: a pass stays a pass
+    neither = check(WrongShapeConv())
+    assert neither.status == "fail" and "behaves neither" in neither.message
+
+
+class WrongShapeConv(EmptyConv):
+    name = "empty-conv"  # documented as [1, 2, 2] or [1, 1, 0]; returns neither
+
+    def conv1d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
+        return np.zeros((1, 3, 3))

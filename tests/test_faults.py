@@ -18,7 +18,7 @@ FAULTY = ROOT / "tests" / "adapters" / "faulty.py"
 
 
 def pytest_run(tmp_path, *args, **kwargs):
-    cmd = [sys.executable, "-m", "pytest", "suites", "--results-dir", str(tmp_path), "--hypothesis-profile=ci",
+    cmd = [sys.executable, "-m", "pytest", "specs", "--results-dir", str(tmp_path), "--hypothesis-profile=ci",
            "-q", "-p", "no:cacheprovider", *args]
     return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600, **kwargs)
 
@@ -29,15 +29,15 @@ def test_a_crash_and_two_hangs_cost_one_item_each(tmp_path):
                      "-k", "relu-at-zero or sum-axis-1")
     assert run.returncode == 1, run.stdout + run.stderr
     records = {r["test"]: r for r in read_records([tmp_path])[0]}
-    crash = records["autograd/relu-at-zero[aborting-cpu-float64]"]
+    crash = records["specs/autograd.yaml::relu-at-zero[aborting-cpu-float64]"]
     assert crash["status"] == "crash" and crash["signal"] == "SIGABRT"
     assert "relu (tests/adapters/faulty.py:" in crash["message"]  # where it died
-    assert records["autograd/relu-at-zero[hanging-cpu-float64]"]["status"] == "timeout"  # SIGALRM ended it
-    stuck = records["autograd/relu-at-zero[stuck-cpu-float64]"]  # deaf to signals: the watchdog ended it
+    assert records["specs/autograd.yaml::relu-at-zero[hanging-cpu-float64]"]["status"] == "timeout"  # SIGALRM ended it
+    stuck = records["specs/autograd.yaml::relu-at-zero[stuck-cpu-float64]"]  # deaf to signals: the watchdog ended it
     assert stuck["status"] == "timeout" and "the process was ended" in stuck["message"]
     for adapter in ("aborting", "hanging", "stuck"):  # the other items all ran, after the faults too
-        assert records[f"autograd/sum-axis-1[{adapter}-cpu-float64]"]["status"] == "pass"
-        assert records[f"autograd/relu-at-zero/gradient[{adapter}-cpu-float64]"]["status"] == "unsupported"
+        assert records[f"specs/autograd.yaml::sum-axis-1[{adapter}-cpu-float64]"]["status"] == "pass"
+        assert records[f"specs/autograd.yaml::relu-at-zero/gradient[{adapter}-cpu-float64]"]["status"] == "unsupported"
     page = build([tmp_path], tmp_path / "out").read_text()
     assert "1 crash" in page and "2 timeout" in page and "signal SIGABRT" in page
 

@@ -268,10 +268,10 @@ class JaxAdapter(Adapter):
     def grad(self, fn, args, wrt, cotangent):
         if not all(self.jnp.issubdtype(args[n].dtype, self.jnp.inexact) for n in wrt):
             raise Unsupported("jax.vjp differentiates floating-point arrays only")
-        return vjp(fn, args, wrt, cotangent)
+        return jax_vjp(fn, args, wrt, cotangent)
 
 
-def vjp(fn, args, wrt, cotangent):
+def jax_vjp(fn, args, wrt, cotangent):
     """(fn(**args), gradients) by jax.vjp: what the jax adapter and Keras on the jax backend run."""
     import jax
 

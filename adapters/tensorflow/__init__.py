@@ -13,7 +13,7 @@ from adapters.base import (
     as_tuple,
     conv_padding,
     dtypes_except,
-    index_grids,
+    index_coordinates,
     leading_block,
     lift_1d,
 )
@@ -201,10 +201,9 @@ class TensorFlowAdapter(Adapter):
 
     def _coordinates(self, index, axis):
         """tf.tensor_scatter_nd_* and gather_nd take [..., rank] coordinates."""
-        tf = self.tf
-        index = tf.cast(index, tf.int64)
-        return tf.stack([index if g is None else tf.broadcast_to(tf.constant(g, tf.int64), tf.shape(index))
-                         for g in index_grids(index.shape, axis)], axis=-1)
+        tf, index = self.tf, self.tf.cast(index, self.tf.int64)
+        return index_coordinates(index, axis, lambda parts: tf.stack(parts, axis=-1),
+                                 lambda grid: tf.broadcast_to(tf.constant(grid, tf.int64), tf.shape(index)))
 
     def gather(self, x, axis, index):
         return self.tf.gather_nd(x, self._coordinates(index, axis))
@@ -282,10 +281,10 @@ class TensorFlowAdapter(Adapter):
     def grad(self, fn, args, wrt, cotangent):
         if not all(args[n].dtype.is_floating for n in wrt):
             raise Unsupported("tf.GradientTape differentiates floating-point tensors only")
-        return vjp(fn, args, wrt, cotangent)
+        return tape_vjp(fn, args, wrt, cotangent)
 
 
-def vjp(fn, args, wrt, cotangent):
+def tape_vjp(fn, args, wrt, cotangent):
     """(fn(**args), gradients) by tf.GradientTape with output_gradients: what the tensorflow adapter
     and Keras on the tensorflow backend run. Gathers and ragged ops give IndexedSlices: the dense
     gradient is the same value."""

@@ -265,10 +265,10 @@ class TorchAdapter(Adapter):
     def grad(self, fn, args, wrt, cotangent):
         if not all(args[n].dtype.is_floating_point for n in wrt):
             raise Unsupported("torch.autograd differentiates floating-point tensors only")
-        return vjp(fn, args, wrt, cotangent)
+        return autograd_vjp(fn, args, wrt, cotangent)
 
 
-def vjp(fn, args, wrt, cotangent):
+def autograd_vjp(fn, args, wrt, cotangent):
     """(fn(**args), gradients) by torch.autograd.grad with grad_outputs: what the torch adapter and
     Keras on the torch backend both run. An input the output does not depend on gets None from
     autograd: its gradient is 0."""

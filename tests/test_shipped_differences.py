@@ -1,0 +1,39 @@
+"""An adapter from elsewhere (--adapter-path, an entry point) ships its documented differences in
+a file beside it, in the schema of a spec's own; they merge with the specs'."""
+import json
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+from suites.specs import SpecError, load_differences, load_path
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SHIPPING = ROOT / "tests" / "adapters" / "shipping.py"
+
+
+def test_a_shipped_difference_documents_the_adapters_behaviour(tmp_path):
+    cmd = [sys.executable, "-m", "pytest", "specs/matmul.yaml", "--adapter-path", str(SHIPPING), "--adapter",
+           "shipping", "--dtype", "float64", "-k", "vector-x-vector[", "--results-dir", str(tmp_path), "-p",
+           "no:cacheprovider", "-p", "no:xdist"]
+    run = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    records = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
+    assert {r["status"] for r in records} == {"documented"}
+    assert records[0]["difference"] == {"note": "shipping's matmul takes matrices only",
+                                        "source": "https://example.org/shipping"}
+
+
+def test_a_shipped_file_is_checked_like_a_spec(tmp_path):
+    specs = load_path(ROOT / "specs" / "matmul.yaml")
+    bad = tmp_path / "bad.differences.yaml"
+    bad.write_text("matmul/vector-x-vector:\n  - {case: nope, observed: {raises: true}, note: n, "
+                   "source: https://example.org}\n")
+    with pytest.raises(SpecError, match=r"bad.differences.yaml:2: matmul/vector-x-vector\[0\].case: no example"):
+        load_differences(bad, "shipping", specs)
+    other = tmp_path / "other.differences.yaml"
+    other.write_text("matmul/vector-x-vector:\n  - {adapter: torch, observed: {raises: true}, note: n, "
+                     "source: https://example.org}\n")
+    with pytest.raises(SpecError, match="documents its own adapter, 'shipping'. Received: 'torch'"):
+        load_differences(other, "shipping", specs)
