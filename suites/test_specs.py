@@ -1,5 +1,6 @@
-"""Anchor of the conformance suites.
+"""Anchor of `pytest suites [--spec PATH]`.
 
 conftest.py replaces this module with suites.items.SpecFile, which yields one test per
-(spec, kind, adapter, device, dtype) from the YAML specs chosen with --spec (default specs/).
+(spec, kind, adapter, device, dtype) from the YAML specs chosen with --spec (default specs/),
+named <area>/<spec id>[...]. `pytest specs/` collects the spec files themselves instead.
 """
