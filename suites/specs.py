@@ -11,16 +11,13 @@ import warnings
 from dataclasses import dataclass, field
 
 import jsonschema
-import yaml
 
 from suites import expr, program
+from suites.yamlfile import SpecError, line, parse
+from suites.yamlfile import where as locate
 
 SCHEMA_PATH = pathlib.Path(__file__).resolve().parent.parent / "specs" / "schema.json"
 MAX_INPUT_ELEMENTS = 10_000_000  # 80 MB of float64 per input: a guard against absurd shapes
-
-
-class SpecError(Exception):
-    """A spec that cannot be run; str() is one line: file:line: key: problem."""
 
 
 @dataclass(frozen=True)
@@ -119,22 +116,15 @@ def load_file(path) -> list[Spec]:
         text = path.read_text()
     except (OSError, UnicodeDecodeError) as exc:
         raise SpecError(f"{path}: cannot read: {exc}") from None
-    try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark else 1
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise SpecError(f"{path}:{line}: invalid YAML: {problem}") from None
+    node, data = parse(text, path)
     _validate(data, node, path)
     specs, seen = [], {}
     for i, entry in enumerate(data):
-        where = lambda *keys: _where(path, node, [i, *keys])  # noqa: E731
+        where = lambda *keys: locate(path, node, [i, *keys])  # noqa: E731
         for raw in expand(entry):
             if raw["id"] in seen:
                 raise SpecError(f"{where('id')}: duplicate spec id {raw['id']!r} (first at line {seen[raw['id']]})")
-            seen[raw["id"]] = _line(node, [i])
+            seen[raw["id"]] = line(node, [i])
             specs.append(_build(path, raw, node, i, where))
     return specs
 
@@ -165,7 +155,7 @@ def _validate(data, node, path):
     schema = json.loads(SCHEMA_PATH.read_text())
     err = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(data))
     if err is not None:
-        raise SpecError(f"{_where(path, node, list(err.absolute_path))}: {err.message[:300]}")
+        raise SpecError(f"{locate(path, node, list(err.absolute_path))}: {err.message[:300]}")
 
 
 def _build(path, raw, node, i, where) -> Spec:
@@ -206,7 +196,7 @@ def _build(path, raw, node, i, where) -> Spec:
         _check_benchmark(raw["benchmark"], args, {**raw.get("params", {}), **raw.get("lstm", {})}, where)
     examples = [Example(e["name"], e["inputs"], e.get("expect", {}), e.get("grad"), e.get("dtypes"))
                 for e in raw.get("examples", [])]
-    return Spec(path.stem, raw["id"], str(path), _line(node, [i]), args, raw["dtypes"], made, examples,
+    return Spec(path.stem, raw["id"], str(path), line(node, [i]), args, raw["dtypes"], made, examples,
                 raw.get("hypothesis"), raw.get("shards"), raw.get("gradient"), raw.get("tolerance", {}),
                 raw.get("result_dtype"), raw.get("properties", []), raw.get("differences", []),
                 raw.get("benchmark"), raw.get("op") or raw.get("expr") or raw.get("collective", ""),
@@ -238,9 +228,9 @@ def load_differences(path, adapter: str, specs: list) -> list:
     path = pathlib.Path(path)
     try:
         text = path.read_text()
-        node, data = yaml.compose(text, Loader=yaml.SafeLoader), yaml.safe_load(text)
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        raise SpecError(f"{path}: cannot read: {str(exc).splitlines()[0]}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SpecError(f"{path}: cannot read: {exc}") from None
+    node, data = parse(text, path)
     if not isinstance(data, dict):
         raise SpecError(f"{path}:1: (top level): a mapping of spec names (area/id) to lists of differences")
     by_name = {spec.name: spec for spec in specs}
@@ -252,15 +242,15 @@ def load_differences(path, adapter: str, specs: list) -> list:
         for j, entry in enumerate(entries):
             err = jsonschema.exceptions.best_match(validator.iter_errors(entry))
             if err is not None:
-                raise SpecError(f"{_where(path, node, [name, j, *err.absolute_path])}: {err.message[:300]}")
+                raise SpecError(f"{locate(path, node, [name, j, *err.absolute_path])}: {err.message[:300]}")
             if entry["adapter"] != adapter:
-                raise SpecError(f"{_where(path, node, [name, j, 'adapter'])}: an adapter's file documents its own "
+                raise SpecError(f"{locate(path, node, [name, j, 'adapter'])}: an adapter's file documents its own "
                                 f"adapter, {adapter!r}. Received: {entry['adapter']!r}")
         if name not in by_name:
             continue  # a spec this run does not load (another --spec)
         spec = by_name[name]
         cases = {e.name for e in spec.examples} | ({"hypothesis"} if spec.generated else set())
-        _check_differences(entries, cases, lambda j, *keys: _where(path, node, [name, j, *keys]))
+        _check_differences(entries, cases, lambda j, *keys: locate(path, node, [name, j, *keys]))
         shipped[name] = entries
     return [dataclasses.replace(s, differences=s.differences + shipped[s.name]) if s.name in shipped else s
             for s in specs]
@@ -347,22 +337,3 @@ def _size(shape) -> int:
     for s in shape:
         size *= s
     return size
-
-
-def _line(node, keys) -> int:
-    """1-based line of the YAML node at `keys` (the deepest that exists)."""
-    for key in keys:
-        child = None
-        if isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
-            child = node.value[key]
-        elif isinstance(node, yaml.MappingNode):
-            child = next((v for k, v in node.value if k.value == key), None)
-        if child is None:
-            break
-        node = child
-    return node.start_mark.line + 1 if node is not None else 1
-
-
-def _where(path, node, keys) -> str:
-    key = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in keys).lstrip(".")
-    return f"{path}:{_line(node, keys)}: {key or '(top level)'}"
