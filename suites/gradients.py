@@ -5,8 +5,9 @@ evaluations per input element); larger ones a random-direction check in the mann
 check_grads: <vjp(c), v> against <c, (f(x + h v) - f(x - h v)) / 2h>. The differences run in
 float64 on the reference, so the step is float64's, h = cbrt(eps) * max(1, |x|); the
 tolerance is the adapter dtype's (suites/compare.py) plus an estimate of the difference
-quotient's own error: rounding of f (eps * |f| / h), rounding of x + h (eps * (|x| + h) / h times
-the derivative's magnitude) and truncation (the change from h to h/2).
+quotient's own error: rounding of f (its noise, measured on a tiny grid as ECnoise does, over
+h), rounding of x + h (eps * (|x| + h) / h times the derivative's magnitude) and truncation (the
+change from h to h/2).
 
 The magnitude of a sum-product expression's derivative comes from forward differences of its
 magnitude expression at |x| (magnitude_jacobian): its coefficients are all positive, so the
@@ -16,6 +17,9 @@ import numpy as np
 
 EPS = np.finfo(np.float64).eps
 FULL_JACOBIAN_LIMIT = 64  # inputs x outputs elements up to which the whole Jacobian is compared
+NOISE_GRID = 12  # points of the grid whose 6th differences measure f's rounding noise
+NOISE_SPACING = 1e-7  # the grid's spacing, relative: far below the step, far above an ulp
+NOISE_FACTOR = 8  # rounding error of a difference quotient at step h/2, in noise levels / h
 
 
 def step(x: np.ndarray) -> np.ndarray:
@@ -29,11 +33,12 @@ def jacobian(f, inputs: dict, name: str):
     jac = np.zeros((out.size, x.size))
     err = np.zeros_like(jac)
     h = step(x).ravel()
+    rounding = _rounding(f, inputs, {name: np.ones_like(x)}, out).ravel()
     for i in range(x.size):
         d1 = _directional(f, inputs, name, _basis(x, i), h[i])
         d2 = _directional(f, inputs, name, _basis(x, i), h[i] / 2)
         jac[:, i] = d2.ravel()
-        err[:, i] = np.abs(d1 - d2).ravel() + 4 * EPS * np.abs(out).ravel().max(initial=0) / h[i]
+        err[:, i] = np.abs(d1 - d2).ravel() + rounding / h[i]
     return jac, err
 
 
@@ -67,7 +72,32 @@ def directional(f, inputs: dict, directions: dict):
     d1 = _directional_many(f, inputs, directions, h)
     d2 = _directional_many(f, inputs, directions, h / 2)
     out = np.asarray(f(inputs))
-    return d2, np.abs(d1 - d2) + 4 * EPS * np.abs(out).max(initial=0) / h
+    return d2, np.abs(d1 - d2) + _rounding(f, inputs, directions, out) / h
+
+
+def noise(f, inputs: dict, directions: dict) -> np.ndarray:
+    """The rounding noise of f's float64 evaluation near `inputs`, per output element, measured
+    as Moré and Wild's ECnoise does ("Estimating computational noise", SIAM J. Sci. Comput. 33,
+    2011): on a grid x + k delta v, delta far below the step and far above an ulp, the 6th
+    differences of f are its rounding errors, not its curvature; for independent errors of
+    deviation sigma they have variance C(12, 6) sigma^2. The largest of the grid's six, so that
+    one small draw does not make the noise look small. (Where f is affine in x its errors can line
+    up along the grid and vanish from the differences: _rounding keeps a floor.)"""
+    scale = max(max(1.0, float(np.abs(inputs[n]).max(initial=0))) for n in directions)
+    length = max(float(np.abs(v).max(initial=0)) for v in directions.values()) or 1.0
+    delta = NOISE_SPACING * scale / length
+    values = np.array([np.asarray(f({n: x + k * delta * directions[n] if n in directions else x
+                                     for n, x in inputs.items()}), dtype=np.float64) for k in range(NOISE_GRID)])
+    sixth = np.abs(np.diff(values, n=6, axis=0))
+    return np.where(np.isfinite(sixth), sixth, 0.0).max(axis=0) / np.sqrt(924)
+
+
+def _rounding(f, inputs, directions, out) -> np.ndarray:
+    """What rounding adds to a central difference quotient at step h, times h: the measured noise
+    of f (scaled by NOISE_FACTOR), and never less than 4 ulp of the largest |f|. |f| alone is not
+    enough: f = a - b rounds with the magnitude of a and b, whatever a - b is."""
+    floor = 4 * EPS * np.abs(out[np.isfinite(out)]).max(initial=0)
+    return np.maximum(NOISE_FACTOR * noise(f, inputs, directions), floor)
 
 
 def _basis(x, i):
