@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import jsonschema
 
 from suites import expr, program
-from suites.yamlfile import SpecError, line, parse
+from suites.yamlfile import SpecError, line, read
 from suites.yamlfile import where as locate
 
 SCHEMA_PATH = pathlib.Path(__file__).resolve().parent.parent / "specs" / "schema.json"
@@ -112,11 +112,7 @@ def load_path(path) -> list[Spec]:
 
 def load_file(path) -> list[Spec]:
     path = pathlib.Path(path)
-    try:
-        text = path.read_text()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SpecError(f"{path}: cannot read: {exc}") from None
-    node, data = parse(text, path)
+    node, data = read(path)
     _validate(data, node, path)
     specs, seen = [], {}
     for i, entry in enumerate(data):
@@ -226,11 +222,7 @@ def load_differences(path, adapter: str, specs: list) -> list:
     names, area/id, to lists of entries in the schema of a spec's `differences`; `adapter` may be
     left out, and names this adapter when given) added to their own."""
     path = pathlib.Path(path)
-    try:
-        text = path.read_text()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SpecError(f"{path}: cannot read: {exc}") from None
-    node, data = parse(text, path)
+    node, data = read(path)
     if not isinstance(data, dict):
         raise SpecError(f"{path}:1: (top level): a mapping of spec names (area/id) to lists of differences")
     by_name = {spec.name: spec for spec in specs}

@@ -16,6 +16,15 @@ class SpecError(Exception):
     """A spec that cannot be run; str() is one line: file:line: key: problem."""
 
 
+def read(path) -> tuple:
+    """(node, data) of the YAML file at `path`, or a SpecError of one line."""
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SpecError(f"{path}: cannot read: {exc}") from None
+    return parse(text, path)
+
+
 def parse(text: str, path) -> tuple:
     """(node, data) of a YAML file's text, or a SpecError of one line: too large, too deep,
     aliases that expand too far, or invalid YAML at its line."""
