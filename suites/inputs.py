@@ -77,12 +77,12 @@ class Seeded:
         return np.take(np.argsort(keys, axis=axis), np.arange(shape[axis]), axis=axis)
 
 
-def example(spec, example, dtype: str) -> dict:
+def example(spec, given, dtype: str) -> dict:
     """An explicit example's inputs (`values`, or a `shape` filled as `fill` says), and the
     derived ones it does not give, from a generator seeded by the spec and example names only,
     so that every adapter and dtype sees the same values."""
-    source = Seeded(f"{spec.name}/{example.name}")
-    values = {name: fill(inp, dtype, source.rng) for name, inp in sorted(example.inputs.items())}
+    source = Seeded(f"{spec.name}/{given.name}")
+    values = {name: fill(inp, dtype, source.rng) for name, inp in sorted(given.inputs.items())}
     return add_derived(spec, values, dtype, source)
 
 

@@ -92,7 +92,7 @@ class SpecItem(pytest.Item):
         failing = [o for o in outcomes if o.status not in PASSING and o.status != "unsupported"]
         if failing:
             raise SpecFailed(failing)
-        if outcomes and all(o.status == "unsupported" for o in outcomes):
+        if all(o.status == "unsupported" for o in outcomes):
             pytest.skip(f"unsupported: {outcomes[0].message}")
 
     def identity(self) -> dict:

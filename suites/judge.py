@@ -80,7 +80,7 @@ def _judge(ctx, case, inputs, expect, raised, actual, actual_dtype, shapes) -> O
         broken = properties.PROPERTIES[name][0](ctx, inputs, unflatten(actual, shapes) if shapes else [actual])
         if broken:
             return Outcome("fail", case, f"the property {name} fails: {broken}", result, inputs)
-    if getattr(ctx.program, "equals", None) is not None:
+    if ctx.program.equals is not None:
         return _metamorphic(ctx, case, inputs, actual, result)
     summary = result.summary() + (f"; properties hold: {', '.join(checked)}" if checked else "")
     return Outcome("pass", case, summary, result, inputs)

@@ -33,6 +33,7 @@ class Program:
 
     params: dict = {}  # the spec's params (configuration the properties read)
     part_names: tuple = ()  # the names of a result's parts, for one that has several
+    equals = None  # a metamorphic property's other program (Expression's), checked against the result
 
     def derived(self, values: dict) -> dict:
         """name -> (shape, bound) of the inputs made from the spec rather than listed in its
