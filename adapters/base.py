@@ -43,6 +43,9 @@ class Adapter:
     # named. `python -m suites coverage` prints it; its --check (tests/test_coverage.py) runs a
     # sample per op and dtype and fails on a dtype that works undeclared or is declared and fails.
     dtypes: dict = {}
+    # Documented behaviours of an op wherever a spec calls it, with NumPy models of them
+    # (adapters/behaviours.py): a fail that a model explains is "documented".
+    behaviours: tuple = ()
 
     @classmethod
     def available(cls) -> bool:
@@ -137,7 +140,9 @@ class Adapter:
         a tensor of fn's result shape and dtype. Returns (fn(**args), {name: the cotangent-weighted
         gradient, a tensor of args[name]'s shape, for each name in wrt}), the vector-Jacobian
         product that jax.vjp, torch.autograd.grad(grad_outputs=) and tf.GradientTape(
-        output_gradients=) compute."""
+        output_gradients=) compute. Where the framework returns no gradient (None: an input the
+        value does not depend on, an op without a gradient), the entry is None, never zeros:
+        "no gradient" is an observation (docs/adding-an-adapter.md)."""
         self.unsupported("grad")
 
     # -- collectives --------------------------------------------------------------------------

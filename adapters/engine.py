@@ -204,6 +204,5 @@ class EngineAdapter(Adapter):
         leaves = {n: self.engine.Tensor(args[n].data, requires_grad=True) for n in wrt}
         value = fn(**{**args, **leaves})
         value.backward(cotangent.data)
-        zeros = np.zeros_like  # a leaf the value does not depend on gets no .grad: its gradient is 0
-        return value.detach(), {n: self.engine.Tensor(zeros(t.data) if t.grad is None else t.grad)
-                                for n, t in leaves.items()}
+        # a leaf the value does not depend on gets no .grad: "no gradient", as the engine says it
+        return value.detach(), {n: None if t.grad is None else self.engine.Tensor(t.grad) for n, t in leaves.items()}

@@ -11,6 +11,7 @@ import os
 import pathlib
 
 from adapters import keras_lstm
+from adapters.behaviours import KERAS_TENSORFLOW_BIAS_ADD
 from adapters.base import (
     DTYPES,
     FLOATS,
@@ -45,8 +46,7 @@ BACKEND_DTYPES = {
               **dict.fromkeys(("softmax", "log_softmax"), FLOATS),
               "lstm": ("float32", "float64")},  # building the layer in half precision needs QR (geqrf) on CPU
 }
-
-
+BACKEND_BEHAVIOURS = {"tensorflow": (KERAS_TENSORFLOW_BIAS_ADD,)}
 
 
 def configured_backend() -> str:
@@ -67,6 +67,7 @@ class KerasAdapter(Adapter):
     name = f"keras-{configured_backend()}"
     module = "keras"
     dtypes = BACKEND_DTYPES.get(configured_backend(), {"*": DTYPES})  # what works depends on the backend
+    behaviours = BACKEND_BEHAVIOURS.get(configured_backend(), ())
 
     def __init__(self):
         import keras

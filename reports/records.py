@@ -5,9 +5,11 @@ timeouts) and the report reads them; both take the fields and statuses from here
 module imports nothing of Parity's, so the report never imports suites/ or adapters/.
 """
 # What became of a case, in the order the report lists them.
-STATUSES = ("pass", "documented", "fail", "unsupported", "error", "crash", "timeout")
+STATUSES = ("pass", "documented", "suspect", "fail", "unsupported", "error", "crash", "timeout")
 PASSING = frozenset({"pass", "documented"})  # agrees with the reference, or differs exactly as documented
 FAILING = ("fail", "error", "crash", "timeout")  # what fails a run (unsupported is a skip)
+# suspect: every framework agrees and the reference does not (suites/suspect.py): the oracle is
+# looked at, no framework fails; the run warns and the report shows it beside the failures.
 
 # Every record has these fields (None where they do not apply), then the run's environment
 # (python, numpy, machine, platform, commit).

@@ -11,7 +11,7 @@ from dataclasses import replace
 import numpy as np
 
 from suites import compare
-from suites.outcome import Outcome, one_line
+from suites.outcome import NoGradient, Outcome, one_line
 
 
 def find(ctx, case: str, kind: str = "value") -> dict | None:
@@ -27,18 +27,35 @@ def find(ctx, case: str, kind: str = "value") -> dict | None:
     return None
 
 
-def for_record(ctx, kind: str, outcome) -> dict | None:
-    """The note and source of a "documented" outcome, for the report's differences table."""
-    if outcome.status != "documented":
-        return None
-    diff = find(ctx, outcome.case, "gradient" if kind == "gradient" else "value") or {}
-    return {"note": diff.get("note"), "source": diff.get("source")}
+def modelled(ctx, outcome, judge) -> Outcome:
+    """A fail that one of the adapter's documented behaviours (adapters/behaviours.py) explains:
+    `judge(ctx)` judges the case again with the reference computing the behaviour's op by its
+    model; documented when that passes, the fail as it was otherwise. An error too: a reverse
+    pass given a cotangent of the reference's shape may raise where the model's shape fits."""
+    if outcome.status not in ("fail", "error"):
+        return outcome
+    for behaviour in ctx.adapter.behaviours:
+        if behaviour.op in ctx.program.ops():
+            again = judge(replace(ctx, behaviour=behaviour))
+            if again.status == "pass":
+                return _documented(outcome, {"note": behaviour.note, "source": behaviour.source},
+                                   f"{outcome.message}; as the model of {behaviour.op} computes: {again.message}")
+    return outcome
+
+
+def regime(diff: dict) -> str:
+    """What kind of difference an entry documents (the report groups by it): its own `regime`,
+    else precision or no-gradient by what it observes, else the op's semantics."""
+    observed = diff.get("observed", {})
+    return diff.get("regime") or ("precision" if "precision" in observed else
+                                  "no-gradient" if "no_gradient" in observed else "semantics")
 
 
 def _documented(outcome, diff, seen: str) -> Outcome:
     """The outcome as documented: the spec's note, what was seen, the source."""
     return Outcome("documented", outcome.case, f"{diff['note']} (observed: {seen}; source: {diff['source']})",
-                   outcome.comparison, outcome.inputs)
+                   outcome.comparison, outcome.inputs,
+                   difference={"note": diff["note"], "source": diff["source"], "regime": regime(diff)})
 
 
 def _neither(outcome, diff, detail: str, comparison=None) -> Outcome:
@@ -108,7 +125,10 @@ def gradient(outcome, diff, ctx, grads, raised=None) -> Outcome:
     if differs and outcome.status == "fail":
         return _documented(outcome, diff, outcome.message)
     now = None
-    if observed.get("raises") and raised is not None:
+    if "no_gradient" in observed:  # None for exactly these args
+        if isinstance(raised, NoGradient) and sorted(raised.names) == sorted(observed["no_gradient"]):
+            now = str(raised)
+    elif observed.get("raises") and raised is not None and not isinstance(raised, NoGradient):
         now = one_line(raised)
     elif "grad" in observed and grads is not None and match_gradients(ctx, grads, observed["grad"]).ok:
         now = ", ".join(f"d/d{n} = {np.asarray(grads[n]).tolist()}" for n in observed["grad"])

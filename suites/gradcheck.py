@@ -10,7 +10,7 @@ import numpy as np
 
 from adapters.base import Unsupported
 from suites import compare, differences, gradients
-from suites.outcome import Outcome, one_line
+from suites.outcome import NoGradient, Outcome, one_line
 from suites.program import widen
 
 
@@ -19,7 +19,10 @@ def check_gradient(ctx, case: str, inputs: dict, rng: np.random.Generator) -> Ou
     state = rng.bit_generator.state
     diff = differences.find(ctx, case, "gradient")
     outcome = _finite_difference_check(ctx, case, inputs, rng)
-    if not diff or outcome.status == "unsupported":
+    if not diff:
+        return differences.modelled(ctx, outcome, lambda judge: _finite_difference_check(
+            judge, case, inputs, _restored(rng, state)))
+    if outcome.status == "unsupported":
         return outcome
     if "precision" in diff["observed"]:
         return differences.precision(ctx, outcome, diff, lambda judge, narrowed: _finite_difference_check(
@@ -33,21 +36,25 @@ def check_documented_gradient(ctx, case: str, inputs: dict, documented: dict) ->
     wrt = ctx.spec.wrt
     out = np.asarray(ctx.oracle(inputs))
     cotangent = np.broadcast_to(np.asarray(documented.get("cotangent", 1.0), dtype=np.float64), out.shape)
+    diff = differences.find(ctx, case, "gradient")
     try:
         grads = ctx.program.pullback(ctx, ctx.tensors(inputs), wrt)(compare.round_to(cotangent, ctx.dtype))
     except Unsupported as exc:
         return Outcome("unsupported", case, str(exc))
+    except NoGradient as exc:
+        outcome = _no_gradient(case, exc, inputs, f"documented: {documented['expect']}")
+        return differences.gradient(outcome, diff, ctx, None, exc) if diff else outcome
     except Exception as exc:
         return Outcome("error", case, one_line(exc), inputs=inputs)
+    actual = np.concatenate([np.ravel(grads[n]) for n in wrt])
 
     def judge(judge_ctx, _inputs=None):
         result = differences.match_gradients(judge_ctx, grads, documented["expect"], documented.get("atol", 0.0))
-        return (Outcome("pass", case, result.summary(), result, inputs) if result.ok else
+        return (Outcome("pass", case, result.summary(), result, inputs, actual) if result.ok else
                 Outcome("fail", case, f"gradient differs from the documented value: {result.summary()}", result,
-                        inputs))
+                        inputs, actual))
 
     outcome = judge(ctx)
-    diff = differences.find(ctx, case, "gradient")
     if diff and "precision" in diff["observed"]:
         return differences.precision(ctx, outcome, diff, judge)
     return differences.gradient(outcome, diff, ctx, grads) if diff else outcome
@@ -62,16 +69,26 @@ def _finite_difference_check(ctx, case, inputs, rng) -> Outcome:
     try:
         tensors = ctx.tensors(inputs)
         if size_in * max(out.size, 1) <= gradients.FULL_JACOBIAN_LIMIT:
-            result = _full_jacobian(ctx, f, tensors, wide, wrt, out)
+            result, actual = _full_jacobian(ctx, f, tensors, wide, wrt, out)
         else:
-            result = _random_direction(ctx, f, tensors, wide, wrt, out, rng)
+            result, actual = _random_direction(ctx, f, tensors, wide, wrt, out, rng)
     except Unsupported as exc:
         return Outcome("unsupported", case, str(exc))
+    except NoGradient as exc:
+        largest = {n: float(np.abs(gradients.jacobian(f, wide, n)[0]).max(initial=0)) for n in exc.names}
+        return _no_gradient(case, exc, inputs, "by finite differences of the reference: " + ", ".join(
+            f"max |d/d{n}| = {v:.3g}" for n, v in largest.items()))
     except Exception as exc:
         return Outcome("error", case, one_line(exc), inputs=inputs, raised=exc)
     if not result.ok:
-        return Outcome("fail", case, f"gradient differs from finite differences: {result.summary()}", result, inputs)
-    return Outcome("pass", case, result.summary(), result, inputs)
+        return Outcome("fail", case, f"gradient differs from finite differences: {result.summary()}", result, inputs,
+                       actual)
+    return Outcome("pass", case, result.summary(), result, inputs, actual)
+
+
+def _no_gradient(case, exc, inputs, expected: str) -> Outcome:
+    """A fail that says the framework returned no gradient, and what the gradient is."""
+    return Outcome("fail", case, f"{exc} ({expected})", inputs=inputs, raised=exc)
 
 
 def _restored(rng: np.random.Generator, state: dict) -> np.random.Generator:
@@ -82,7 +99,8 @@ def _restored(rng: np.random.Generator, state: dict) -> np.random.Generator:
 
 
 def _full_jacobian(ctx, f, tensors, wide, wrt, out):
-    """Every row of the Jacobian by one reverse pass per output element."""
+    """Every row of the Jacobian by one reverse pass per output element: the comparison, and the
+    adapter's Jacobian (flat, for comparing frameworks with each other)."""
     rows = {n: [] for n in wrt}
     vjp = ctx.program.pullback(ctx, tensors, wrt)
     for o in range(out.size):
@@ -100,11 +118,12 @@ def _full_jacobian(ctx, f, tensors, wide, wrt, out):
                  else np.full_like(expected, np.abs(expected).max(initial=0)))
         allowed = _allowed(ctx, wide, out.size, scale) + fd_err + gradients.input_rounding(wide[n]).ravel() * scale
         results.append(compare.compare(expected, actual, ctx.judged, allowed))
-    return compare.worst(results)
+    return compare.worst(results), np.concatenate([np.ravel(rows[n]) for n in wrt])
 
 
 def _random_direction(ctx, f, tensors, wide, wrt, out, rng):
-    """<vjp(c), v> against <c, (f(x + h v) - f(x - h v)) / 2h> for random c and v."""
+    """<vjp(c), v> against <c, (f(x + h v) - f(x - h v)) / 2h> for random c and v: the comparison,
+    and the adapter's <vjp(c), v>."""
     cotangent = compare.round_to(rng.standard_normal(out.shape), ctx.dtype)
     directions = {n: rng.standard_normal(wide[n].shape) for n in wrt}
     grads = ctx.program.pullback(ctx, tensors, wrt)(cotangent)
@@ -117,14 +136,14 @@ def _random_direction(ctx, f, tensors, wide, wrt, out, rng):
     scale = float(np.sum(np.abs(cotangent) * along))
     rounding = max(gradients.input_rounding(wide[n]).max(initial=0) for n in wrt)
     allowed = _allowed(ctx, wide, out.size, scale) + float(np.sum(np.abs(cotangent) * fd_err)) + rounding * scale
-    return compare.compare(np.array(expected), np.array(actual), ctx.judged, allowed)
+    return compare.compare(np.array(expected), np.array(actual), ctx.judged, allowed), np.array(actual)
 
 
 def _magnitude_fn(ctx, wide):
     """The magnitude expression of a sum-product program as a function of its inputs, else None."""
-    if ctx.program.sum_product(wide) is None:
+    if ctx.sum_product(wide) is None:
         return None
-    return lambda ins: ctx.program.sum_product(ins).magnitude
+    return lambda ins: ctx.sum_product(ins).magnitude
 
 
 def _allowed(ctx, wide, out_size, scale):
@@ -133,7 +152,7 @@ def _allowed(ctx, wide, out_size, scale):
     spec's own rtol (relative to that magnitude) and atol."""
     tolerance = ctx.tolerance
     spec_allowed = tolerance.get("atol", 0.0) + tolerance.get("rtol", 0.0) * scale
-    bound = ctx.program.sum_product(wide)
+    bound = ctx.sum_product(wide)
     if bound is None:
         return 4 * compare.DEFAULT_ULPS * compare.unit_roundoff(ctx.judged) * scale + spec_allowed
     n = bound.n + out_size

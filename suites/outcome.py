@@ -15,6 +15,23 @@ class Outcome:
     inputs: dict = field(default_factory=dict)  # the exact inputs, for the repro
     actual: np.ndarray | None = field(default=None, repr=False)  # the adapter's value (cross-framework agreement)
     raised: Exception | None = field(default=None, repr=False)  # the framework's own error, for a difference
+    difference: dict | None = None  # a documented outcome's note and source, for the report
+
+
+class NoGradient(Exception):
+    """The framework returned no gradient (None) for these inputs: an observation, not zeros."""
+
+    def __init__(self, names):
+        super().__init__(f"no gradient: the framework returns None for {', '.join(f'd/d{n}' for n in names)}")
+        self.names = list(names)
+
+
+def gradients_of(grads: dict) -> dict:
+    """The gradients as returned, NoGradient where the framework returned None for some."""
+    missing = [n for n, g in grads.items() if g is None]
+    if missing:
+        raise NoGradient(missing)
+    return grads
 
 
 class CaseFailure(Exception):

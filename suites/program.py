@@ -15,7 +15,7 @@ import numpy as np
 from adapters.base import lstm_param_shapes
 from adapters.reference import ReferenceAdapter
 from adapters.vocabulary import VOCABULARY, having
-from suites import compare, expr
+from suites import compare, expr, outcome
 
 ORACLE = ReferenceAdapter()
 # From the vocabulary's records: ops whose result dtype is a parameter (they get the dtype under
@@ -95,10 +95,10 @@ class Expression(Program):
                 out = adapter.concat([adapter.reshape(p, (-1,)) for p in out], 0)
         return out
 
-    def oracle_parts(self, inputs: dict, dtype: str, fixed=None, tree=None):
+    def oracle_parts(self, inputs: dict, dtype: str, fixed=None, tree=None, reference=ORACLE):
         wide = "float64" if compare.is_float(dtype) else "int64"
         exact = {k: widen(v) for k, v in inputs.items()}
-        return expr.evaluate(tree or self.tree, exact, caller(ORACLE, wide), _wide_constant, fixed)
+        return expr.evaluate(tree or self.tree, exact, caller(reference, wide), _wide_constant, fixed)
 
     def error_bound(self, inputs: dict, dtype: str):
         return compare.error_bound(self.tree, {k: widen(v) for k, v in inputs.items()}, dtype)
@@ -121,7 +121,7 @@ class Expression(Program):
         def vjp(cotangent) -> dict:
             with adapter.device_scope(ctx.device):
                 grads = staged(tensors, adapter.asarray(cotangent, ctx.dtype, ctx.device))
-            return {n: adapter.to_numpy(g) for n, g in grads.items()}
+            return {n: adapter.to_numpy(g) for n, g in outcome.gradients_of(grads).items()}
 
         return vjp
 
@@ -186,8 +186,8 @@ class Collective(Program):
     def tensors(self, ctx, inputs: dict) -> dict:
         return dict(inputs)  # the shards stay NumPy: they go to the workers
 
-    def oracle_parts(self, inputs: dict, dtype: str, fixed=None, tree=None):
-        return np.stack(ORACLE.collective(self.name, [widen(s) for s in inputs["shards"]], **self.params))
+    def oracle_parts(self, inputs: dict, dtype: str, fixed=None, tree=None, reference=ORACLE):
+        return np.stack(reference.collective(self.name, [widen(s) for s in inputs["shards"]], **self.params))
 
     def error_bound(self, inputs: dict, dtype: str):
         return compare.collective_bound(self.name, self.params, widen(inputs["shards"]), dtype)
@@ -222,6 +222,9 @@ class Context:
     # A documented difference's `precision` (a framework that computes float64 in float32):
     # results are then judged as results of that dtype. Inputs stay in the dtype under test.
     precision: str | None = None
+    # An adapter's documented behaviour (adapters/behaviours.py): the reference then computes its
+    # op with the behaviour's model.
+    behaviour: object = None
 
     @property
     def program(self) -> Program:
@@ -279,11 +282,17 @@ class Context:
 
     def oracle_parts(self, inputs: dict, fixed=None, tree=None):
         """The reference value as the program returns it: an array, or a tuple of parts."""
-        return self.program.oracle_parts(inputs, self.dtype, fixed, tree)
+        reference = Modelled(self.behaviour) if self.behaviour else ORACLE
+        return self.program.oracle_parts(inputs, self.dtype, fixed, tree, reference)
 
     def error_bound(self, inputs: dict):
-        """The a-priori error bound of this case (None where there is none)."""
-        return self.program.error_bound(inputs, self.result_dtype)
+        """The a-priori error bound of this case (None where there is none, and for a behaviour's
+        model, whose result the program's bound does not describe)."""
+        return None if self.behaviour else self.program.error_bound(inputs, self.result_dtype)
+
+    def sum_product(self, wide: dict):
+        """The program's sum-product bound on these float64 inputs (None as for error_bound)."""
+        return None if self.behaviour else self.program.sum_product(wide)
 
     @property
     def part_names(self) -> tuple:
@@ -294,6 +303,16 @@ class Context:
         values they have at `inputs`."""
         fixed = {node: self.oracle(inputs, tree=node) for node in self.program.fixed_calls()}
         return lambda ins: self.oracle(ins, fixed)
+
+
+class Modelled:
+    """The reference with one op computed by a behaviour's model."""
+
+    def __init__(self, behaviour):
+        self.behaviour = behaviour
+
+    def __getattr__(self, op):
+        return self.behaviour.model if op == self.behaviour.op else getattr(ORACLE, op)
 
 
 def caller(target, dtype):

@@ -26,8 +26,10 @@ def magnitudes(hyp: dict, dtype: str) -> list:
     return m.get(dtype, [1]) if isinstance(m, dict) else m
 
 
-def array(dtype: str, shape, magnitude):
-    """Arrays of `shape` with values in [-magnitude, magnitude], exact in `dtype` (float64 or int)."""
+def array(dtype: str, shape, magnitude, specials=()):
+    """Arrays of `shape` with values in [-magnitude, magnitude], exact in `dtype` (float64 or int);
+    float arrays hold the spec's special values too (nan, inf, -inf, -0), wherever hypothesis puts
+    them."""
     if dtype == "bool":
         return hnp.arrays(np.bool_, shape)
     if not is_float(dtype):
@@ -36,6 +38,8 @@ def array(dtype: str, shape, magnitude):
     magnitude = _at_most(magnitude, dtype)
     elements = st.floats(-magnitude, magnitude, width=WIDTH[dtype], allow_nan=False, allow_infinity=False,
                          allow_subnormal=False)
+    if specials:
+        elements = elements | st.sampled_from([float(s) for s in specials])
     storage = np.float32 if dtype == "bfloat16" else np.dtype(dtype)
     return hnp.arrays(storage, shape, elements=elements).map(lambda x: round_to(x, dtype))
 
@@ -47,9 +51,10 @@ def _at_most(magnitude: float, dtype: str) -> float:
     return float(np.nextafter(m, storage(0)) if m > magnitude else m)
 
 
-def spec_inputs(spec, dtype: str):
+def spec_inputs(spec, dtype: str, specials: bool = True):
     """A strategy for one case of the spec: {arg name: exact array}, shapes from its gufunc
-    signature, values by its input rules (suites/inputs.py)."""
+    signature, values by its input rules (suites/inputs.py); with the spec's special values
+    unless `specials` is False (finite differences need finite inputs)."""
     hyp = spec.hypothesis
     max_size = hyp.get("max_size", DEFAULT_MAX_SIZE)
     shapes = hnp.mutually_broadcastable_shapes(
@@ -70,20 +75,21 @@ def spec_inputs(spec, dtype: str):
     @st.composite
     def case(draw):
         drawn = dict(zip(spec.args, draw(shapes).input_shapes))
-        return inputs.generate(spec, drawn, dtype, Drawn(draw, draw(st.sampled_from(magnitudes(hyp, dtype)))))
+        magnitude = draw(st.sampled_from(magnitudes(hyp, dtype)))
+        return inputs.generate(spec, drawn, dtype, Drawn(draw, magnitude, hyp.get("specials", ()) if specials else ()))
 
     return case()
 
 
 class Drawn:
     """Values that hypothesis draws (the Source of suites/inputs.py): exact in their dtype, of
-    the case's magnitude."""
+    the case's magnitude, with the spec's special values in the args' float arrays."""
 
-    def __init__(self, draw, magnitude):
-        self.draw, self.magnitude = draw, magnitude
+    def __init__(self, draw, magnitude, specials=()):
+        self.draw, self.magnitude, self.specials = draw, magnitude, specials
 
     def array(self, dtype: str, shape):
-        return self.draw(array(dtype, shape, self.magnitude))
+        return self.draw(array(dtype, shape, self.magnitude, self.specials))
 
     def integers(self, shape, low: int, high: int):
         return self.draw(hnp.arrays(np.int64, shape, elements=st.integers(low, high)))
@@ -107,7 +113,7 @@ def collective_shards(spec, dtype: str):
         sides = [draw(st.integers(1, block.get("max_side", 4))) for _ in range(ndim)]
         shape = [side * world if axis in block.get("divisible", []) else side for axis, side in enumerate(sides)]
         magnitude = draw(st.sampled_from(magnitudes(block, dtype)))
-        return {"shards": draw(array(dtype, (world, *shape), magnitude))}
+        return {"shards": draw(array(dtype, (world, *shape), magnitude, block.get("specials", ())))}
 
     return case()
 

@@ -22,7 +22,7 @@ def test_a_shipped_difference_documents_the_adapters_behaviour(tmp_path):
     records = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
     assert {r["status"] for r in records} == {"documented"}
     assert records[0]["difference"] == {"note": "shipping's matmul takes matrices only",
-                                        "source": "https://example.org/shipping"}
+                                        "source": "https://example.org/shipping", "regime": "semantics"}
 
 
 def test_a_shipped_file_is_checked_like_a_spec(tmp_path):

@@ -287,16 +287,17 @@ class TensorFlowAdapter(Adapter):
 def tape_vjp(fn, args, wrt, cotangent):
     """(fn(**args), gradients) by tf.GradientTape with output_gradients: what the tensorflow adapter
     and Keras on the tensorflow backend run. Gathers and ragged ops give IndexedSlices: the dense
-    gradient is the same value."""
+    gradient is the same value. An unconnected input, or one reached only through an op without
+    a registered gradient (round, floor, casts), gets None, tape.gradient's default: "no
+    gradient", as TensorFlow says it, not zeros."""
     import tensorflow as tf
 
     with tf.GradientTape() as tape:
         for n in wrt:
             tape.watch(args[n])
         value = fn(**args)
-    grads = tape.gradient(value, [args[n] for n in wrt], output_gradients=cotangent,
-                          unconnected_gradients=tf.UnconnectedGradients.ZERO)
-    return value, {n: tf.convert_to_tensor(g) for n, g in zip(wrt, grads)}
+    grads = tape.gradient(value, [args[n] for n in wrt], output_gradients=cotangent)
+    return value, {n: None if g is None else tf.convert_to_tensor(g) for n, g in zip(wrt, grads)}
 
 
 def refuse_corrupting_matmul(tf, a, b) -> None:

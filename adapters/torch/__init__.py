@@ -271,13 +271,13 @@ class TorchAdapter(Adapter):
 def autograd_vjp(fn, args, wrt, cotangent):
     """(fn(**args), gradients) by torch.autograd.grad with grad_outputs: what the torch adapter and
     Keras on the torch backend both run. An input the output does not depend on gets None from
-    autograd: its gradient is 0."""
+    autograd (allow_unused): "no gradient", as torch says it, not zeros."""
     import torch
 
     leaves = {n: args[n].detach().requires_grad_(True) for n in wrt}
     value = fn(**{**args, **leaves})
     grads = torch.autograd.grad(value, list(leaves.values()), grad_outputs=cotangent, allow_unused=True)
-    return value.detach(), {n: torch.zeros_like(leaves[n]) if g is None else g for n, g in zip(wrt, grads)}
+    return value.detach(), dict(zip(wrt, grads))
 
 
 def _dims(x, axis):

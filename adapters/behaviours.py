@@ -1,0 +1,50 @@
+"""Documented behaviours of an op on one adapter, wherever a spec calls it, modelled in NumPy.
+
+A spec's `differences` document that spec's cases. Some differences belong to an op, whatever
+expression calls it: keras.ops.add on TensorFlow becomes tf.nn.bias_add for operands that look
+like a bias, in every spec that adds, on whatever inputs hypothesis draws. A Behaviour records
+that once: the op, a NumPy model of what the framework computes (read from its source), a note
+and the source. An adapter lists its behaviours in its class's `behaviours`.
+
+The judge (suites/differences.py, `modelled`) uses the model, never trusts it: a case that fails
+against the reference is judged again against the reference with the op replaced by the model;
+it is "documented" only when it passes there, so a framework that differs in any other way still
+fails. A fixed framework passes and the behaviour no longer shows; the spec example that pins it
+(an `observed` value) then fails as "no longer observed".
+"""
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Behaviour:
+    op: str  # the vocabulary op whose result the model replaces
+    model: Callable  # NumPy arrays in (the op's args), the framework's result out
+    note: str
+    source: str
+
+
+def bias_add(x1, x2):
+    """keras.ops.add(x1, x2) on TensorFlow: where x2 squeezes to a vector as long as x1's axis 1
+    or last axis (x1 of rank 2 or more), tf.nn.bias_add adds that vector along x1's last axis
+    (NHWC) when it matches, else along axis 1 (NCHW), whatever x2's own layout or rank; the
+    result has x1's shape. NumPy's broadcasting otherwise."""
+    x1, x2 = np.asarray(x1), np.asarray(x2)
+    squeezed = [d for d in x2.shape if d > 1]
+    if len(squeezed) == 1 and x1.ndim > 1 and squeezed[0] in (x1.shape[1], x1.shape[-1]):
+        bias = x2.reshape(-1)
+        if x1.shape[-1] != squeezed[0]:
+            bias = bias.reshape((-1,) + (1,) * (x1.ndim - 2))
+        return x1 + bias
+    return x1 + x2
+
+
+KERAS_TENSORFLOW_BIAS_ADD = Behaviour(
+    "add", bias_add,
+    "keras.ops.add on the TensorFlow backend is tf.nn.bias_add whenever the second operand squeezes to "
+    "a vector as long as the first's axis 1 or last axis: that vector is added along that axis whatever "
+    "its own layout, and the result keeps the first operand's shape (a column added along the rows; "
+    "a higher-rank second operand's axes lost)",
+    "https://github.com/keras-team/keras/blob/v3.15.1/keras/src/backend/tensorflow/numpy.py#L108")

@@ -1,0 +1,39 @@
+"""A documented behaviour (adapters/behaviours.py) documents exactly what its model computes,
+wherever a spec calls its op, and nothing else: a framework that differs otherwise still fails."""
+import json
+
+import numpy as np
+
+from adapters.behaviours import bias_add
+from tests.test_wrong_adapter import ROOT, run_suite
+
+BIASED = ROOT / "tests" / "adapters" / "biased.py"
+SELECTION = ("--spec", "specs/matmul.yaml", "-k", "broadcast-add/property", "--dtype", "float64",
+             "--hypothesis-profile=dev", "--hypothesis-seed=1")
+
+
+def records(tmp_path) -> list:
+    return [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
+
+
+def test_the_model_is_keras_source_on_its_documented_example():
+    # keras/src/backend/tensorflow/numpy.py add: [2, 2] + a column [[0], [1]] squeezes to the
+    # vector [0, 1], added along the last axis (the spec example column-plus-matrix observes it)
+    assert bias_add(np.zeros((2, 2)), np.array([[0.0], [1.0]])).tolist() == [[0, 1], [0, 1]]
+    assert bias_add(np.zeros((1, 2, 1)), np.ones(2)).shape == (1, 2, 1)  # along axis 1 (NCHW)
+    assert bias_add(np.zeros((3, 1)), np.ones((1, 2))).shape == (3, 2)  # no match: broadcasting
+
+
+def test_what_the_model_computes_is_documented(tmp_path):
+    run = run_suite(tmp_path, *SELECTION, path=BIASED, adapter="bias-adding")
+    assert run.returncode == 0, run.stdout + run.stderr
+    documented = [r for r in records(tmp_path) if r["status"] == "documented"]
+    assert documented, "seed 1 draws operands that meet the bias_add rule"
+    assert documented[0]["difference"]["source"].endswith("tensorflow/numpy.py#L108")
+    assert "as the model of add computes" in documented[0]["message"]
+
+
+def test_another_difference_where_the_behaviour_applies_still_fails(tmp_path):
+    run = run_suite(tmp_path, *SELECTION, path=BIASED, adapter="bias-subtracting")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert {r["status"] for r in records(tmp_path)} == {"fail"}

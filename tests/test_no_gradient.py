@@ -1,0 +1,52 @@
+""""No gradient" is an observation: a framework that returns None for an arg (torch's unused
+input, TensorFlow's unconnected one or Round's registered None gradient) fails as such, never as
+zeros, and is documented by `observed: {no_gradient: [args]}` for exactly those args."""
+import textwrap
+
+import numpy as np
+import pytest
+
+from adapters.engine import EngineAdapter
+from suites import gradcheck
+from suites.program import Context
+from suites.specs import load_file
+
+SPEC = """\
+- id: held
+  expr: "x * 2 + stop_gradient(y)"
+  args: [x, y]
+  dtypes: [float64]
+  examples:
+    - name: case
+      inputs: {x: {values: [1.0, 2.0]}, y: {values: [3.0, 4.0]}}
+  gradient: {wrt: [x, y]}
+"""
+DOCUMENTED = """\
+  differences:
+    - adapter: engine
+      kind: gradient
+      observed: {no_gradient: [%s]}
+      note: the engine leaves .grad None on a leaf the value does not depend on
+      source: engine/tensor.py
+"""
+INPUTS = {"x": np.array([1.0, 2.0]), "y": np.array([3.0, 4.0])}
+
+
+def judged(tmp_path, text):
+    path = tmp_path / "held.yaml"
+    path.write_text(textwrap.dedent(text))
+    ctx = Context(load_file(path)[0], EngineAdapter(), "cpu", "float64")
+    return gradcheck.check_gradient(ctx, "case", INPUTS, np.random.default_rng(0))
+
+
+def test_none_is_a_fail_that_says_so(tmp_path):
+    outcome = judged(tmp_path, SPEC)
+    assert outcome.status == "fail"
+    assert outcome.message == ("no gradient: the framework returns None for d/dy (by finite differences of the "
+                               "reference: max |d/dy| = 0)")
+
+
+@pytest.mark.parametrize("args, status", [("y", "documented"), ("x", "fail"), ("x, y", "fail")])
+def test_documented_for_exactly_those_args(tmp_path, args, status):
+    outcome = judged(tmp_path, SPEC + DOCUMENTED % args)
+    assert outcome.status == status, outcome.message
