@@ -12,8 +12,8 @@ it is "documented" only when it passes there, so a framework that differs in any
 fails. A fixed framework passes and the behaviour no longer shows; the spec example that pins it
 (an `observed` value) then fails as "no longer observed".
 """
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 

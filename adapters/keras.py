@@ -11,7 +11,6 @@ import os
 import pathlib
 
 from adapters import keras_lstm
-from adapters.behaviours import KERAS_TENSORFLOW_BIAS_ADD
 from adapters.base import (
     DTYPES,
     FLOATS,
@@ -24,6 +23,7 @@ from adapters.base import (
     leading_block,
     lift_1d,
 )
+from adapters.behaviours import KERAS_TENSORFLOW_BIAS_ADD
 from adapters.jax import jax_vjp
 from adapters.tensorflow import refuse_corrupting_matmul, tape_vjp
 from adapters.torch import autograd_vjp

@@ -101,7 +101,7 @@ class SpecItem(pytest.Item):
             raise SpecFailed(failing)
         for outcome in outcomes:
             if outcome.status == "suspect":
-                warnings.warn(OracleSuspect(f"{self.nodeid}: {outcome.message}"))
+                warnings.warn(OracleSuspect(f"{self.nodeid}: {outcome.message}"), stacklevel=1)
         if all(o.status == "unsupported" for o in outcomes):
             pytest.skip(f"unsupported: {outcomes[0].message}")
 
