@@ -24,6 +24,7 @@ class Behaviour:
     model: Callable  # NumPy arrays in (the op's args), the framework's result out
     note: str
     source: str
+    regime: str = "semantics"  # the kind of difference (specs/schema.json, a difference's regime)
 
 
 def bias_add(x1, x2):
@@ -48,3 +49,48 @@ KERAS_TENSORFLOW_BIAS_ADD = Behaviour(
     "its own layout, and the result keeps the first operand's shape (a column added along the rows; "
     "a higher-rank second operand's axes lost)",
     "https://github.com/keras-team/keras/blob/v3.15.1/keras/src/backend/tensorflow/numpy.py#L108")
+
+
+def masked_fill_softmax(x, mask, axis=-1):
+    """x.masked_fill(~mask, -inf).softmax(axis), PyTorch's idiom for a masked softmax: softmax
+    subtracts the row's max and divides by the row's sum over every position, so a fully
+    masked row (all -inf) is NaN, and a kept NaN or +inf makes the whole row NaN, its masked
+    positions included."""
+    x = np.where(np.broadcast_to(np.asarray(mask, dtype=bool), np.shape(x)), x, -np.inf)
+    with np.errstate(invalid="ignore", over="ignore"):
+        e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+        return e / np.sum(e, axis=axis, keepdims=True)
+
+
+TORCH_MASKED_FILL_SOFTMAX = Behaviour(
+    "masked_softmax", masked_fill_softmax,
+    "the PyTorch idiom x.masked_fill(~m, -inf).softmax(-1) normalises over every position: a fully "
+    "masked row is NaN (softmax of all -inf), and a kept NaN or +inf makes the whole row NaN, masked "
+    "positions included, where jax.nn.softmax(where=) keeps them 0",
+    "https://pytorch.org/docs/stable/generated/torch.nn.functional.softmax.html", "special-value")
+
+
+def filled_softmax(filler):
+    """softmax(where(mask, x, filler)) with masked positions zeroed after: Keras' Softmax(mask=)
+    (filler -1e9, -3e4 in float16) and the engine's masked_softmax (the dtype's lowest finite).
+    Where every kept position is -inf, the finite filler is the row's max: the kept positions
+    get exp(-inf) = 0, not the NaN of -inf - (-inf)."""
+    def model(x, mask, axis=-1):
+        mask = np.broadcast_to(np.asarray(mask, dtype=bool), np.shape(x))
+        filled = np.where(mask, x, filler(np.asarray(x).dtype))
+        with np.errstate(invalid="ignore", over="ignore"):
+            e = np.exp(filled - np.max(filled, axis=axis, keepdims=True))
+            return np.where(mask, e / np.sum(e, axis=axis, keepdims=True), 0)
+    return model
+
+
+KERAS_MASKED_SOFTMAX = Behaviour(
+    "masked_softmax", filled_softmax(lambda dtype: -3e4 if dtype == np.float16 else -1e9),
+    "Keras' Softmax(mask=) sets masked positions to -1e9 before the softmax and zeroes them after: "
+    "where every kept position is -inf, -1e9 is the row's max and the row is 0, not NaN",
+    "https://github.com/keras-team/keras/blob/v3.15.1/keras/src/layers/activations/softmax.py", "special-value")
+ENGINE_MASKED_SOFTMAX = Behaviour(
+    "masked_softmax", filled_softmax(lambda dtype: np.finfo(dtype).min),
+    "the engine's masked_softmax sets masked positions to the dtype's lowest finite value before the "
+    "softmax and zeroes them after: where every kept position is -inf, the row is 0, not NaN",
+    "engine/sequence.py (masked_softmax)", "special-value")

@@ -5,11 +5,13 @@ import numpy as np
 
 from adapters import workers
 from adapters.base import Adapter, Unsupported, dtypes_except
+from adapters.behaviours import ENGINE_MASKED_SOFTMAX
 
 
 class EngineAdapter(Adapter):
     name = "engine"
     module = "numpy"  # the engine lives in this repository and needs NumPy only
+    behaviours = (ENGINE_MASKED_SOFTMAX,)
     dtypes = {"*": dtypes_except("bfloat16"),
               **dict.fromkeys(("sub", "neg", "sigmoid", "sign", "softmax", "log_softmax"),
                               dtypes_except("bfloat16", "bool")),

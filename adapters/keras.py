@@ -23,7 +23,7 @@ from adapters.base import (
     leading_block,
     lift_1d,
 )
-from adapters.behaviours import KERAS_TENSORFLOW_BIAS_ADD
+from adapters.behaviours import KERAS_MASKED_SOFTMAX, KERAS_TENSORFLOW_BIAS_ADD
 from adapters.jax import jax_vjp
 from adapters.tensorflow import refuse_corrupting_matmul, tape_vjp
 from adapters.torch import autograd_vjp
@@ -46,7 +46,8 @@ BACKEND_DTYPES = {
               **dict.fromkeys(("softmax", "log_softmax"), FLOATS),
               "lstm": ("float32", "float64")},  # building the layer in half precision needs QR (geqrf) on CPU
 }
-BACKEND_BEHAVIOURS = {"tensorflow": (KERAS_TENSORFLOW_BIAS_ADD,)}
+BACKEND_BEHAVIOURS = {"tensorflow": (KERAS_TENSORFLOW_BIAS_ADD, KERAS_MASKED_SOFTMAX), "jax": (KERAS_MASKED_SOFTMAX,),
+                      "torch": (KERAS_MASKED_SOFTMAX,)}
 
 
 def configured_backend() -> str:

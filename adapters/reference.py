@@ -163,12 +163,16 @@ class ReferenceAdapter(Adapter):
     def masked_softmax(self, x, mask, axis=-1):
         """Softmax over the True positions; masked positions get 0, and so does every position of a
         row with no True position (softmax over nothing): the convention of jax.nn.softmax(where=)
-        and Keras' Softmax(mask=)."""
+        and Keras' Softmax(mask=). The textbook formula over the kept positions, IEEE arithmetic
+        throughout: a kept NaN or +inf makes the kept positions NaN (inf - inf), and so do kept
+        positions that are all -inf (-inf - (-inf)); jax.nn.softmax(where=) does exactly this."""
         mask = np.broadcast_to(np.asarray(mask, dtype=bool), x.shape)
         top = np.max(np.where(mask, x, -np.inf), axis=axis, keepdims=True)
-        e = np.where(mask, np.exp(x - np.where(np.isfinite(top), top, 0)), 0)
-        total = np.sum(e, axis=axis, keepdims=True)
-        return np.where(total > 0, e / np.where(total > 0, total, 1), 0).astype(x.dtype)
+        kept = mask.any(axis=axis, keepdims=True)
+        with np.errstate(invalid="ignore"):
+            e = np.where(mask, np.exp(x - np.where(kept, top, 0)), 0)
+            total = np.sum(e, axis=axis, keepdims=True)
+            return np.where(mask & kept, e / np.where(kept, total, 1), 0).astype(x.dtype)
 
     def pad(self, x, pad_width, mode="constant", value=0):
         """numpy.pad; pad_width [(before, after)] per axis, non-negative."""

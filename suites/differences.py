@@ -38,7 +38,8 @@ def modelled(ctx, outcome, judge) -> Outcome:
         if behaviour.op in ctx.program.ops():
             again = judge(replace(ctx, behaviour=behaviour))
             if again.status == "pass":
-                return _documented(outcome, {"note": behaviour.note, "source": behaviour.source},
+                return _documented(outcome, {"note": behaviour.note, "source": behaviour.source,
+                                             "regime": behaviour.regime},
                                    f"{outcome.message}; as the model of {behaviour.op} computes: {again.message}")
     return outcome
 

@@ -17,12 +17,14 @@ from adapters.base import (
     leading_block,
     lift_1d,
 )
+from adapters.behaviours import KERAS_MASKED_SOFTMAX
 from adapters.tensorflow.collectives import TF_COLLECTIVES
 
 
 class TensorFlowAdapter(Adapter):
     name = "tensorflow"
     module = "tensorflow"
+    behaviours = (KERAS_MASKED_SOFTMAX,)  # masked_softmax is tf.keras.layers.Softmax(mask=)
     dtypes = {"*": DTYPES,
               **dict.fromkeys(("matmul", "mm", "add", "sub", "mul", "div", "maximum", "minimum", "pow", "neg", "relu",
                                "abs", "square", "round", "sign", "sum", "mean", "max", "segment_mask", "scatter_add"),

@@ -2,6 +2,7 @@
 torch.distributed, one process per rank (gloo on CPU, NCCL on GPU)."""
 from adapters import workers
 from adapters.base import DTYPES, FLOATS, Adapter, Unsupported, dtypes_except
+from adapters.behaviours import TORCH_MASKED_FILL_SOFTMAX
 from adapters.torch.collectives import TORCH_COLLECTIVES, TORCH_GRADIENTS, collective_worker
 
 
@@ -13,6 +14,7 @@ class TorchAdapter(Adapter):
                                "conv2d"), dtypes_except("bool")),
               **dict.fromkeys(("mean", "softmax", "log_softmax", "masked_softmax", "lstm"), FLOATS),
               "one_hot": ("int64",)}  # F.one_hot takes int64 indices only
+    behaviours = (TORCH_MASKED_FILL_SOFTMAX,)
 
     def __init__(self):
         import torch
