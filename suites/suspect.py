@@ -34,8 +34,10 @@ def questioned(ctx, outcome: Outcome, again, candidates) -> Outcome:
         if result.status != "fail" or result.actual is None:
             return outcome
         others.append((other.adapter.name, result.actual))
+    if len(others) < MIN_OTHERS:
+        return outcome
     mine = again(ctx).actual  # this adapter again, with the others' random directions
-    if len(others) < MIN_OTHERS or mine is None:
+    if mine is None:
         return outcome
     if not all(_agree(mine, actual, ctx.judged) for _, actual in others):
         return outcome
