@@ -46,6 +46,9 @@ class Adapter:
     # Documented behaviours of an op wherever a spec calls it, with NumPy models of them
     # (adapters/behaviours.py): a fail that a model explains is "documented".
     behaviours: tuple = ()
+    # The adapter this one runs in another configuration (jax-32 of jax): the differences the
+    # specs document for that one are this one's too.
+    variant_of: str | None = None
 
     @classmethod
     def available(cls) -> bool:

@@ -17,6 +17,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from adapters.reference import ReferenceAdapter
+
+REFERENCE = ReferenceAdapter()
 
 @dataclass(frozen=True)
 class Behaviour:
@@ -25,6 +28,19 @@ class Behaviour:
     note: str
     source: str
     regime: str = "semantics"  # the kind of difference (specs/schema.json, a difference's regime)
+    result_dtype: str | None = None  # the dtype the framework's result has instead of the one under test
+
+
+def framework_default(op, defaults: dict, note, source, result_dtype=None) -> Behaviour:
+    """A framework's own defaults for parameters a spec leaves out (regime "default"): the
+    reference's op with `defaults` filled in where the call gives none (a default may be a
+    function of the op's first argument), its result in `result_dtype` if given. A call that
+    passes the parameter gets the reference's own result, so only an omission is explained."""
+    def model(*args, **kwargs):
+        filled = {k: v(args[0]) if callable(v) else v for k, v in defaults.items() if k not in kwargs}
+        result = getattr(REFERENCE, op)(*args, **kwargs, **filled)
+        return result if result_dtype is None else np.asarray(result).astype(result_dtype)
+    return Behaviour(op, model, note, source, "default", result_dtype)
 
 
 def bias_add(x1, x2):
@@ -94,3 +110,31 @@ ENGINE_MASKED_SOFTMAX = Behaviour(
     "the engine's masked_softmax sets masked positions to the dtype's lowest finite value before the "
     "softmax and zeroes them after: where every kept position is -inf, the row is 0, not NaN",
     "engine/sequence.py (masked_softmax)", "special-value")
+
+
+def _implicit_softmax_dim(x):
+    """torch.nn.functional._get_softmax_dim: dim 0 for 0-, 1- and 3-d input, else 1."""
+    return 0 if np.ndim(x) in (0, 1, 3) else 1
+
+
+TORCH_SOFTMAX = "https://github.com/pytorch/pytorch/blob/v2.13.0/torch/nn/functional.py#L2124"
+TORCH_SOFTMAX_IMPLICIT_DIM, TORCH_LOG_SOFTMAX_IMPLICIT_DIM = (framework_default(
+    op, {"axis": _implicit_softmax_dim},
+    f"torch.nn.functional.{op} without dim picks one (with a deprecation warning): dim 0 for 0-, 1- and 3-d "
+    "input, else dim 1, not the last axis as jax.nn, tf.nn and keras.ops do: a [batch, time, classes] "
+    "tensor is normalised over the batch", TORCH_SOFTMAX) for op in ("softmax", "log_softmax"))
+TORCH_PAD_SEQUENCE_TIME_MAJOR = framework_default(
+    "pad_sequences", {"batch_first": False},
+    "torch.nn.utils.rnn.pad_sequence defaults to batch_first=False: the batch is time-major [T, B, ...]",
+    "https://pytorch.org/docs/stable/generated/torch.nn.utils.rnn.pad_sequence.html")
+TORCH_LSTM_TIME_MAJOR = framework_default(
+    "lstm", {"batch_first": False},
+    "torch.nn.LSTM defaults to batch_first=False: input and output are read as [T, B, ...], so a "
+    "batch-major [B, T, I] tensor runs its batch as time steps",
+    "https://pytorch.org/docs/stable/generated/torch.nn.LSTM.html")
+KERAS_PAD_SEQUENCES_DEFAULTS = framework_default(
+    "pad_sequences", {"side": "pre", "truncate": "pre"},
+    "keras.utils.pad_sequences defaults to padding='pre', truncating='pre' and dtype='int32': sequences "
+    "are padded and cut at the front, and float values are truncated to int32",
+    "https://github.com/keras-team/keras/blob/v3.15.1/keras/src/utils/sequence_utils.py#L12",
+    result_dtype="int32")

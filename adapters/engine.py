@@ -146,8 +146,8 @@ class EngineAdapter(Adapter):
     def pad(self, x, pad_width, mode="constant", value=0):
         return self.sequence.pad(x, pad_width, mode, value)
 
-    def pad_sequences(self, seqs, value=0, side="post", max_len=None, truncate="post"):
-        return self.sequence.pad_sequences(seqs, value, side, max_len, truncate)
+    def pad_sequences(self, seqs, value=0, side="post", max_len=None, truncate="post", batch_first=True):
+        return self.sequence.pad_sequences(seqs, value, side, max_len, truncate, batch_first)
 
     def gather(self, x, axis, index):
         return self.indexing.gather(x, axis, index)

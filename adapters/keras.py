@@ -23,7 +23,7 @@ from adapters.base import (
     leading_block,
     lift_1d,
 )
-from adapters.behaviours import KERAS_MASKED_SOFTMAX, KERAS_TENSORFLOW_BIAS_ADD
+from adapters.behaviours import KERAS_MASKED_SOFTMAX, KERAS_PAD_SEQUENCES_DEFAULTS, KERAS_TENSORFLOW_BIAS_ADD
 from adapters.jax import jax_vjp
 from adapters.tensorflow import refuse_corrupting_matmul, tape_vjp
 from adapters.torch import autograd_vjp
@@ -46,8 +46,9 @@ BACKEND_DTYPES = {
               **dict.fromkeys(("softmax", "log_softmax"), FLOATS),
               "lstm": ("float32", "float64")},  # building the layer in half precision needs QR (geqrf) on CPU
 }
-BACKEND_BEHAVIOURS = {"tensorflow": (KERAS_TENSORFLOW_BIAS_ADD, KERAS_MASKED_SOFTMAX), "jax": (KERAS_MASKED_SOFTMAX,),
-                      "torch": (KERAS_MASKED_SOFTMAX,)}
+KERAS_BEHAVIOURS = (KERAS_MASKED_SOFTMAX, KERAS_PAD_SEQUENCES_DEFAULTS)
+BACKEND_BEHAVIOURS = {"tensorflow": (KERAS_TENSORFLOW_BIAS_ADD, *KERAS_BEHAVIOURS), "jax": KERAS_BEHAVIOURS,
+                      "torch": KERAS_BEHAVIOURS}
 
 
 def configured_backend() -> str:
@@ -249,14 +250,15 @@ class KerasAdapter(Adapter):
         return self.ops.pad(x, [list(w) for w in pad_width], mode=PAD_MODES[mode],
                             constant_values=value if mode == "constant" else None)
 
-    def pad_sequences(self, seqs, value=0, side="post", max_len=None, truncate="post"):
-        # Keras' own utility is a NumPy preprocessing function: values, not a differentiable tensor
+    def pad_sequences(self, seqs, value=0, side="pre", max_len=None, truncate="pre", batch_first=True):
+        # Keras' own utility, with its own defaults ("pre", and dtype int32: it is never passed, as
+        # a user calling it with float sequences does not); a NumPy preprocessing function: values,
+        # not a differentiable tensor
         if self._differentiating:
             raise Unsupported("keras.utils.pad_sequences works on NumPy arrays: it has no gradient")
-        out = self.keras.utils.pad_sequences([self.to_numpy(s) for s in seqs], maxlen=max_len,
-                                             dtype=self.dtype_of(seqs[0]), padding=side, truncating=truncate,
-                                             value=value)
-        return self.ops.convert_to_tensor(out)
+        out = self.keras.utils.pad_sequences([self.to_numpy(s) for s in seqs], maxlen=max_len, padding=side,
+                                             truncating=truncate, value=value)
+        return self.ops.convert_to_tensor(out if batch_first else out.swapaxes(0, 1))
 
     def _coordinates(self, index, axis):
         """The full coordinates [..., rank] of every element of `index` along `axis`."""

@@ -181,9 +181,9 @@ class ReferenceAdapter(Adapter):
         kwargs = {"constant_values": value} if mode == "constant" else {}
         return np.pad(x, [tuple(w) for w in pad_width], mode=PAD_MODES[mode], **kwargs)
 
-    def pad_sequences(self, seqs, value=0, side="post", max_len=None, truncate="post"):
-        """[T_i, ...] sequences -> [B, T, ...]: T = max_len or the longest; "pre" pads / truncates at
-        the front, "post" at the end."""
+    def pad_sequences(self, seqs, value=0, side="post", max_len=None, truncate="post", batch_first=True):
+        """[T_i, ...] sequences -> [B, T, ...] ([T, B, ...] unless batch_first): T = max_len or the
+        longest; "pre" pads / truncates at the front, "post" at the end."""
         length = max(len(s) for s in seqs) if max_len is None else max_len
         out = np.full((len(seqs), length, *np.shape(seqs[0])[1:]), value, dtype=np.asarray(seqs[0]).dtype)
         for row, s in enumerate(seqs):
@@ -192,7 +192,7 @@ class ReferenceAdapter(Adapter):
                 out[row, :len(kept)] = kept
             else:
                 out[row, length - len(kept):] = kept
-        return out
+        return out if batch_first else np.swapaxes(out, 0, 1)
 
     def gather(self, x, axis, index):
         """torch.gather: out[i][j] = x[i][index[i][j]] (axis 1); index has x's rank and indexes

@@ -7,6 +7,12 @@ the comparison need. Every other table derives from these records: `adapters.bas
 default methods (which raise Unsupported), the expression language's ops, the error-bound rules,
 the coverage samples, and docs/vocabulary.md (`python -m suites vocabulary --write`).
 
+Defaults: the signature's defaults are Parity's conventions, which the reference computes. A
+parameter a spec leaves out is left to the framework: each adapter's method has its framework's
+own default there and calls the framework's API with it (torch's pad_sequence is time-major,
+Keras' pad_sequences pads at the front), and documents each default that differs as a behaviour
+(adapters/behaviours.py, regime "default"). A spec that checks semantics passes every parameter.
+
 Adding an op: its record here, the reference (adapters/reference.py), the engine, one method per
 adapter, a spec that calls it (docs/adding-an-op.md).
 """
@@ -156,10 +162,12 @@ _OPS = [
        "which lists the last axis first), non-negative. mode: constant (with value), reflect (mirror without "
        "the edge), symmetric (mirror with the edge), replicate (repeat the edge; NumPy's 'edge').",
        lambda d: ([_x(d), ((1, 1), (0, 2))], {})),
-    Op("pad_sequences", "seqs, value=0, side='post', max_len=None, truncate='post'", "masking and padding",
-       "A list of tensors [T_i, ...] -> one [B, T, ...]: T = max_len or the longest T_i; side 'post' pads at "
-       "the end, 'pre' at the front; sequences longer than max_len lose their end ('post') or their front "
-       "('pre'). The result has the sequences' dtype.", lambda d: ([[_x(d, (3,)), _x(d, (1,))]], {})),
+    Op("pad_sequences", "seqs, value=0, side='post', max_len=None, truncate='post', batch_first=True",
+       "masking and padding",
+       "A list of tensors [T_i, ...] -> one [B, T, ...] ([T, B, ...] where batch_first is false): T = max_len "
+       "or the longest T_i; side 'post' pads at the end, 'pre' at the front; sequences longer than max_len "
+       "lose their end ('post') or their front ('pre'). The result has the sequences' dtype.",
+       lambda d: ([[_x(d, (3,)), _x(d, (1,))]], {})),
     # -- indexing
     Op("gather", "x, axis, index", "indexing", "torch.gather: out[i][j] = x[i][index[i][j]] (axis 1). index is "
        "int64 with x's rank and covers the first index.shape[d] entries of every other axis d; out has "
@@ -211,7 +219,9 @@ def markdown() -> str:
     lines = ["# The vocabulary", "",
              "Generated from adapters/vocabulary.py by `python -m suites vocabulary --write`; do not edit.",
              "Every method below exists on `adapters.base.Adapter` and raises `Unsupported` until an adapter",
-             "overrides it. Dtype names are NumPy's; tensors are the adapter's own (made by its `asarray`).", ""]
+             "overrides it. Dtype names are NumPy's; tensors are the adapter's own (made by its `asarray`).",
+             "The defaults shown are Parity's conventions, which the reference computes; a parameter a spec",
+             "leaves out takes each framework's own default (documented where it differs).", ""]
     group = None
     for op in _OPS:
         if op.group != group:

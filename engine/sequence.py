@@ -2,7 +2,7 @@
 gradient); masked_fill, masked_softmax, pad and pad_sequences are on the tape."""
 import numpy as np
 
-from engine.ops import softmax, tensor, where
+from engine.ops import softmax, tensor, transpose, where
 from engine.tensor import Tensor
 
 
@@ -66,10 +66,10 @@ def pad(x, pad_width, mode="constant", value=0):
     return Tensor.record(np.pad(x.data, pad_width, mode=np_mode), (x,), backward, "pad")
 
 
-def pad_sequences(seqs, value=0, side="post", max_len=None, truncate="post"):
-    """A list of [T_i, ...] sequences as one [B, T, ...] batch; T = max_len or the longest.
-    side / truncate: "post" pads / cuts at the end (PyTorch's pad_sequence), "pre" at the front
-    (Keras' pad_sequences default)."""
+def pad_sequences(seqs, value=0, side="post", max_len=None, truncate="post", batch_first=True):
+    """A list of [T_i, ...] sequences as one [B, T, ...] batch ([T, B, ...] unless batch_first);
+    T = max_len or the longest. side / truncate: "post" pads / cuts at the end (PyTorch's
+    pad_sequence), "pre" at the front (Keras' pad_sequences default)."""
     if side not in ("post", "pre") or truncate not in ("post", "pre"):
         raise ValueError(f"side and truncate take 'post' or 'pre'. Received: {side!r}, {truncate!r}")
     seqs = [tensor(s) for s in seqs]
@@ -93,4 +93,5 @@ def pad_sequences(seqs, value=0, side="post", max_len=None, truncate="post"):
             grads.append(gs)
         return tuple(grads)
 
-    return Tensor.record(out, seqs, backward, "pad_sequences")
+    padded = Tensor.record(out, seqs, backward, "pad_sequences")
+    return padded if batch_first else transpose(padded, (1, 0, *range(2, out.ndim)))

@@ -217,10 +217,15 @@ def _check_differences(entries: list, cases: set, where) -> None:
                             "value or a gradient is observed by one kind")
 
 
+EVERY_SPEC = "*"  # in an adapter's differences file: entries for every spec
+
+
 def load_differences(path, adapter: str, specs: list) -> list:
     """The specs with the differences that an adapter ships in `path` (a YAML mapping of spec
     names, area/id, to lists of entries in the schema of a spec's `differences`; `adapter` may be
-    left out, and names this adapter when given) added to their own."""
+    left out, and names this adapter when given) added to their own. The name "*" documents a
+    convention of the adapter's as a whole (JAX's 32-bit default): its entries, which name no
+    case, apply to every spec, only where a case fails (a pass stays a pass)."""
     path = pathlib.Path(path)
     node, data = read(path)
     if not isinstance(data, dict):
@@ -228,7 +233,7 @@ def load_differences(path, adapter: str, specs: list) -> list:
     by_name = {spec.name: spec for spec in specs}
     schema = json.loads(SCHEMA_PATH.read_text())
     validator = jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/difference"})
-    shipped = {}
+    shipped, everywhere = {}, []
     for name, entries in data.items():
         entries = [{"adapter": adapter, **e} if isinstance(e, dict) else e for e in entries or []]
         for j, entry in enumerate(entries):
@@ -238,14 +243,21 @@ def load_differences(path, adapter: str, specs: list) -> list:
             if entry["adapter"] != adapter:
                 raise SpecError(f"{locate(path, node, [name, j, 'adapter'])}: an adapter's file documents its own "
                                 f"adapter, {adapter!r}. Received: {entry['adapter']!r}")
+        if name == EVERY_SPEC:
+            for j, entry in enumerate(entries):
+                if "case" in entry:
+                    raise SpecError(f"{locate(path, node, [name, j, 'case'])}: an entry for every spec names no case")
+            _check_differences(entries, set(), lambda j, *keys: locate(path, node, [name, j, *keys]))
+            everywhere = [{**e, "every_spec": True} for e in entries]
+            continue
         if name not in by_name:
             continue  # a spec this run does not load (another --spec)
         spec = by_name[name]
         cases = {e.name for e in spec.examples} | ({"hypothesis"} if spec.generated else set())
         _check_differences(entries, cases, lambda j, *keys: locate(path, node, [name, j, *keys]))
         shipped[name] = entries
-    return [dataclasses.replace(s, differences=s.differences + shipped[s.name]) if s.name in shipped else s
-            for s in specs]
+    return [dataclasses.replace(s, differences=s.differences + shipped.get(s.name, []) + everywhere)
+            if s.name in shipped or everywhere else s for s in specs]
 
 
 def _check_examples(raw, derived, where):

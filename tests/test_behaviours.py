@@ -4,7 +4,12 @@ import json
 
 import numpy as np
 
-from adapters.behaviours import bias_add
+from adapters.behaviours import (
+    KERAS_PAD_SEQUENCES_DEFAULTS,
+    TORCH_PAD_SEQUENCE_TIME_MAJOR,
+    TORCH_SOFTMAX_IMPLICIT_DIM,
+    bias_add,
+)
 from tests.test_wrong_adapter import ROOT, run_suite
 
 BIASED = ROOT / "tests" / "adapters" / "biased.py"
@@ -37,3 +42,17 @@ def test_another_difference_where_the_behaviour_applies_still_fails(tmp_path):
     run = run_suite(tmp_path, *SELECTION, path=BIASED, adapter="bias-subtracting")
     assert run.returncode == 1, run.stdout + run.stderr
     assert {r["status"] for r in records(tmp_path)} == {"fail"}
+
+
+def test_a_framework_default_fills_in_only_what_the_call_leaves_out():
+    seqs = [np.array([1, 2, 3]), np.array([3, 4])]
+    # pad_sequence's docs: batch_first=False (the default) gives T x B
+    assert TORCH_PAD_SEQUENCE_TIME_MAJOR.model(seqs).tolist() == [[1, 3], [2, 4], [3, 0]]
+    assert TORCH_PAD_SEQUENCE_TIME_MAJOR.model(seqs, batch_first=True).tolist() == [[1, 2, 3], [3, 4, 0]]
+    # keras.utils.pad_sequences: padding="pre", dtype="int32" (1.5 -> 1, -2.5 -> -2)
+    keras = KERAS_PAD_SEQUENCES_DEFAULTS.model([np.array([1.5, -2.5]), np.array([3.25])])
+    assert keras.dtype == np.int32 and keras.tolist() == [[1, -2], [0, 3]]
+    # torch's implicit softmax dim: 0 for a 3-d input (two entries along it: 1/2 each), 1 for 4-d
+    assert np.all(TORCH_SOFTMAX_IMPLICIT_DIM.model(np.zeros((2, 1, 4))) == 0.5)
+    assert np.all(TORCH_SOFTMAX_IMPLICIT_DIM.model(np.zeros((1, 4, 1, 2))) == 0.25)
+    assert np.all(TORCH_SOFTMAX_IMPLICIT_DIM.model(np.zeros((2, 1, 4)), axis=-1) == 0.25)

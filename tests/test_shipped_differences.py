@@ -37,3 +37,35 @@ def test_a_shipped_file_is_checked_like_a_spec(tmp_path):
                      "source: https://example.org}\n")
     with pytest.raises(SpecError, match="documents its own adapter, 'shipping'. Received: 'torch'"):
         load_differences(other, "shipping", specs)
+
+
+NARROWING = ROOT / "tests" / "adapters" / "narrowing.py"
+
+
+def run_narrowing(tmp_path, adapter: str) -> tuple:
+    cmd = [sys.executable, "-m", "pytest", "specs/matmul.yaml", "--adapter-path", str(NARROWING), "--adapter",
+           adapter, "--dtype", "float32,float64", "-k", "batched-x-broadcast-vector[", "--results-dir",
+           str(tmp_path), "-p", "no:cacheprovider", "-p", "no:xdist"]
+    run = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    records = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
+    return run, {r["dtype"]: r for r in records if r["kind"] == "example"}
+
+
+def test_an_entry_for_every_spec_documents_only_the_fails_it_explains(tmp_path):
+    run, by_dtype = run_narrowing(tmp_path / "right", "narrowing")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert by_dtype["float32"]["status"] == "pass"  # a pass stays a pass: no "no longer observed"
+    assert by_dtype["float64"]["status"] == "documented"
+    assert by_dtype["float64"]["difference"]["regime"] == "default"
+    run, by_dtype = run_narrowing(tmp_path / "wrong", "narrowing-wrongly")
+    assert run.returncode == 1
+    # another difference stays the fail it was, not "neither as expected nor as documented"
+    assert by_dtype["float64"]["status"] == "fail"
+    assert by_dtype["float64"]["message"].startswith("differs from the float64 reference")
+
+
+def test_an_entry_for_every_spec_names_no_case(tmp_path):
+    bad = tmp_path / "bad.differences.yaml"
+    bad.write_text('"*":\n  - {case: docs, observed: {raises: true}, note: n, source: https://example.org}\n')
+    with pytest.raises(SpecError, match=r'bad.differences.yaml:2: \*\[0\].case: an entry for every spec names no case'):
+        load_differences(bad, "shipping", load_path(ROOT / "specs" / "matmul.yaml"))

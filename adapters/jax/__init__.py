@@ -1,6 +1,13 @@
 """JAX: jax.numpy / jax.lax ops, jax.vjp for gradients, cpu and gpu devices; collectives with
-jax.shard_map over world_size devices in a worker process (XLA's host device count on CPU)."""
+jax.shard_map over world_size devices in a worker process (XLA's host device count on CPU).
+
+Two configurations, one per process (x64 is a global switch, read when arrays are made): `jax`
+turns x64 on, so that float64 and int64 are dtypes under test; with PARITY_JAX_X64=0 the adapter
+is `jax-32`, JAX as it runs by default, where float64 and int64 inputs silently become float32
+and int32 (documented for every spec in jax-32.differences.yaml)."""
 import functools
+import os
+import pathlib
 
 from adapters import workers
 from adapters.base import (
@@ -19,9 +26,12 @@ from adapters.base import (
 from adapters.jax.collectives import JAX_COLLECTIVES
 from adapters.vocabulary import PAD_MODES
 
+X64 = os.environ.get("PARITY_JAX_X64", "1") != "0"
+
 
 class JaxAdapter(Adapter):
-    name = "jax"
+    name = "jax" if X64 else "jax-32"
+    variant_of = None if X64 else "jax"
     module = "jax"
     dtypes = {"*": DTYPES,
               **dict.fromkeys(("sub", "neg", "round", "sign", "softmax", "log_softmax", "scatter_add", "one_hot"),
@@ -31,14 +41,22 @@ class JaxAdapter(Adapter):
     def __init__(self):
         import jax
 
-        jax.config.update("jax_enable_x64", True)  # float64 and int64 are dtypes under test
+        if X64:
+            jax.config.update("jax_enable_x64", True)  # float64 and int64 are dtypes under test
+        elif jax.config.jax_enable_x64:
+            raise RuntimeError("jax-32 runs JAX as it runs by default, but x64 is on (JAX_ENABLE_X64, or an adapter "
+                               "that turned it on in this process: run jax-32 in a process of its own)")
         jax.config.update("jax_default_matmul_precision", "highest")  # no TF32 / bf16 passes on GPU
         import jax.numpy as jnp
 
         self.jax, self.jnp, self.lax = jax, jnp, jax.lax
 
+    @classmethod
+    def differences_file(cls):
+        return super().differences_file() if X64 else pathlib.Path(__file__).with_name("jax-32.differences.yaml")
+
     def version(self):
-        return self.jax.__version__
+        return self.jax.__version__ + ("" if X64 else " (32-bit default)")
 
     def devices(self):
         return ["cpu"] + [f"gpu:{d.id}" for d in self._gpus()]
@@ -189,7 +207,7 @@ class JaxAdapter(Adapter):
         kwargs = {"constant_values": value} if mode == "constant" else {}
         return self.jnp.pad(x, [tuple(w) for w in pad_width], mode=PAD_MODES[mode], **kwargs)
 
-    def pad_sequences(self, seqs, value=0, side="post", max_len=None, truncate="post"):
+    def pad_sequences(self, seqs, value=0, side="post", max_len=None, truncate="post", batch_first=True):
         # JAX has no pad_sequences: each sequence is cut to max_len and padded with jnp.pad
         length = max_len if max_len is not None else max(len(s) for s in seqs)
         rows = []
@@ -197,7 +215,7 @@ class JaxAdapter(Adapter):
             s = s[:length] if truncate == "post" else s[max(len(s) - length, 0):]
             width = (0, length - len(s)) if side == "post" else (length - len(s), 0)
             rows.append(self.jnp.pad(s, [width] + [(0, 0)] * (s.ndim - 1), constant_values=value))
-        return self.jnp.stack(rows)
+        return self.jnp.stack(rows, axis=0 if batch_first else 1)
 
     def _coordinates(self, index, axis):
         return tuple(index if g is None else self.jnp.asarray(g) for g in index_grids(index.shape, axis))

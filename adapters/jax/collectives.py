@@ -18,7 +18,9 @@ def collective_worker(rank, world_size, announce, device="cpu"):
     import numpy as np
     from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
-    jax.config.update("jax_enable_x64", True)
+    from adapters.jax import X64
+
+    jax.config.update("jax_enable_x64", X64)
     devices = jax.devices("cpu" if device == "cpu" else "gpu")
     if len(devices) < world_size:
         raise RuntimeError(f"{world_size} devices needed, {len(devices)} visible")

@@ -190,16 +190,17 @@ class TensorFlowAdapter(Adapter):
             raise Unsupported(f"tf.pad has no {mode!r} mode")
         return self.tf.pad(x, [list(w) for w in pad_width], mode=modes[mode], constant_values=value)
 
-    def pad_sequences(self, seqs, value=0, side="post", max_len=None, truncate="post"):
+    def pad_sequences(self, seqs, value=0, side="post", max_len=None, truncate="post", batch_first=True):
         tf = self.tf
         if side == "post" and truncate == "post":  # a RaggedTensor pads at the end, and cuts there too
             ragged = tf.RaggedTensor.from_row_lengths(tf.concat(list(seqs), 0), [s.shape[0] for s in seqs])
-            return ragged.to_tensor(default_value=tf.cast(value, seqs[0].dtype),
-                                    shape=[len(seqs), max_len] + list(seqs[0].shape[1:]))
-        # Keras' NumPy utility for "pre" (its default): it returns values, not a differentiable tensor
-        out = tf.keras.utils.pad_sequences([s.numpy() for s in seqs], maxlen=max_len, dtype=seqs[0].dtype.name,
-                                           padding=side, truncating=truncate, value=value)
-        return tf.constant(out)
+            out = ragged.to_tensor(default_value=tf.cast(value, seqs[0].dtype),
+                                   shape=[len(seqs), max_len] + list(seqs[0].shape[1:]))
+        else:  # Keras' NumPy utility for "pre": it returns values, not a differentiable tensor
+            out = tf.constant(tf.keras.utils.pad_sequences(
+                [s.numpy() for s in seqs], maxlen=max_len, dtype=seqs[0].dtype.name, padding=side,
+                truncating=truncate, value=value))
+        return out if batch_first else tf.experimental.numpy.swapaxes(out, 0, 1)
 
     def _coordinates(self, index, axis):
         """tf.tensor_scatter_nd_* and gather_nd take [..., rank] coordinates."""

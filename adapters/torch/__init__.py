@@ -2,7 +2,13 @@
 torch.distributed, one process per rank (gloo on CPU, NCCL on GPU)."""
 from adapters import workers
 from adapters.base import DTYPES, FLOATS, Adapter, Unsupported, dtypes_except
-from adapters.behaviours import TORCH_MASKED_FILL_SOFTMAX
+from adapters.behaviours import (
+    TORCH_LOG_SOFTMAX_IMPLICIT_DIM,
+    TORCH_LSTM_TIME_MAJOR,
+    TORCH_MASKED_FILL_SOFTMAX,
+    TORCH_PAD_SEQUENCE_TIME_MAJOR,
+    TORCH_SOFTMAX_IMPLICIT_DIM,
+)
 from adapters.torch.collectives import TORCH_COLLECTIVES, TORCH_GRADIENTS, collective_worker
 
 
@@ -14,7 +20,8 @@ class TorchAdapter(Adapter):
                                "conv2d"), dtypes_except("bool")),
               **dict.fromkeys(("mean", "softmax", "log_softmax", "masked_softmax", "lstm"), FLOATS),
               "one_hot": ("int64",)}  # F.one_hot takes int64 indices only
-    behaviours = (TORCH_MASKED_FILL_SOFTMAX,)
+    behaviours = (TORCH_MASKED_FILL_SOFTMAX, TORCH_SOFTMAX_IMPLICIT_DIM, TORCH_LOG_SOFTMAX_IMPLICIT_DIM,
+                  TORCH_PAD_SEQUENCE_TIME_MAJOR, TORCH_LSTM_TIME_MAJOR)
 
     def __init__(self):
         import torch
@@ -130,11 +137,13 @@ class TorchAdapter(Adapter):
     def stack(self, xs, axis):
         return self.torch.stack(list(xs), dim=axis)
 
-    def softmax(self, x, axis=-1):
-        return self.torch.softmax(x, dim=axis)
+    # Defaults are torch's own (adapters/vocabulary.py: a parameter a spec leaves out): softmax
+    # without dim picks one, pad_sequence and LSTM are time-major.
+    def softmax(self, x, axis=None):
+        return self.torch.nn.functional.softmax(x, dim=axis)
 
-    def log_softmax(self, x, axis=-1):
-        return self.torch.log_softmax(x, dim=axis)
+    def log_softmax(self, x, axis=None):
+        return self.torch.nn.functional.log_softmax(x, dim=axis)
 
     def where(self, cond, x, y):
         return self.torch.where(cond, x, y)
@@ -174,10 +183,10 @@ class TorchAdapter(Adapter):
         out = self.torch.nn.functional.pad(batch, flat[:2 * (x.dim() - first)], mode=mode)
         return out.reshape(tuple(x.shape[:first]) + tuple(out.shape[2:]))
 
-    def pad_sequences(self, seqs, value=0, side="post", max_len=None, truncate="post"):
+    def pad_sequences(self, seqs, value=0, side="post", max_len=None, truncate="post", batch_first=False):
         if max_len is not None:
             raise Unsupported("torch.nn.utils.rnn.pad_sequence has no max_len or truncation")
-        return self.torch.nn.utils.rnn.pad_sequence(list(seqs), batch_first=True, padding_value=value,
+        return self.torch.nn.utils.rnn.pad_sequence(list(seqs), batch_first=batch_first, padding_value=value,
                                                     padding_side="left" if side == "pre" else "right")
 
     def gather(self, x, axis, index):
@@ -197,7 +206,7 @@ class TorchAdapter(Adapter):
     def stop_gradient(self, x):
         return x.detach()
 
-    def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True):
+    def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=False):
         torch = self.torch
         input_size, hidden = params["weight_ih_l0"].shape[1], params["weight_hh_l0"].shape[1]
         # a weightless ("meta") torch.nn.LSTM run with the given weights; gradients reach them

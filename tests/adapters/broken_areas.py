@@ -15,8 +15,8 @@ class SwappedPadding(EngineAdapter):
     """padding: pads at the other end."""
     name = "swapped-padding"
 
-    def pad_sequences(self, seqs, value=0, side="post", max_len=None, truncate="post"):
-        return super().pad_sequences(seqs, value, "pre" if side == "post" else "post", max_len, truncate)
+    def pad_sequences(self, seqs, value=0, side="post", max_len=None, truncate="post", batch_first=True):
+        return super().pad_sequences(seqs, value, "pre" if side == "post" else "post", max_len, truncate, batch_first)
 
 
 class OverwritingScatterAdd(EngineAdapter):
