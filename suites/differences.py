@@ -76,8 +76,11 @@ def _no_longer_observed(outcome, diff, what: str) -> Outcome:
 def alternatives(judge):
     """`judge(outcome, diff, ...)` for an `observed` that lists behaviours under `one_of` (the one
     a machine shows depends on it, e.g. on its CPU's kernels): documented when one of them holds,
-    a pass kept where one alternative is `as_expected`."""
+    a pass kept where one alternative is `as_expected`. A pass is kept too for an adapter-wide
+    entry (every_spec), which explains fails only."""
     def judged(outcome, diff, *args):
+        if outcome.status == "pass" and diff.get("every_spec"):
+            return outcome
         options = diff["observed"].get("one_of")
         if not options:
             return judge(outcome, diff, *args)
@@ -92,8 +95,6 @@ def alternatives(judge):
 def value(outcome, diff, raised, actual, actual_dtype, ctx) -> Outcome:
     """documented while the framework does what the spec says it does; a fail otherwise."""
     observed = diff["observed"]
-    if outcome.status == "pass" and diff.get("every_spec"):  # an adapter-wide convention explains fails only
-        return outcome
     if observed.get("differs"):  # wrong values on some generated inputs: the rest must still pass
         if outcome.status == "pass":
             return outcome
@@ -127,7 +128,7 @@ def gradient(outcome, diff, ctx, grads, raised=None) -> Outcome:
     observed = diff["observed"]
     differs = observed.get("differs")  # wrong gradients on some generated inputs: the rest must still pass
     if outcome.status == "pass":
-        return outcome if differs or diff.get("every_spec") else _no_longer_observed(outcome, diff, "gradient")
+        return outcome if differs else _no_longer_observed(outcome, diff, "gradient")
     if differs and outcome.status == "fail":
         return _documented(outcome, diff, outcome.message)
     now = None

@@ -116,9 +116,14 @@ class SpecItem(pytest.Item):
         example = next((e for e in self.spec.examples if e.name == outcome.case), None)
         if self.kind != "gradient":
             return lambda ctx: judge.check_case(ctx, outcome.case, outcome.inputs, example and example.expect)
+        return self._gradient_check(outcome.case, outcome.inputs, example)
+
+    def _gradient_check(self, case: str, values: dict, example=None):
+        """The gradient check of one case as a function of the context: against the example's
+        documented gradient where it has one, else against finite differences."""
         if example is not None and example.grad:
-            return lambda ctx: gradcheck.check_documented_gradient(ctx, outcome.case, outcome.inputs, example.grad)
-        return lambda ctx: gradcheck.check_gradient(ctx, outcome.case, outcome.inputs, np.random.default_rng(self.seed))
+            return lambda ctx: gradcheck.check_documented_gradient(ctx, case, values, example.grad)
+        return lambda ctx: gradcheck.check_gradient(ctx, case, values, np.random.default_rng(self.seed))
 
     def _examples(self, ctx):
         return [judge.check_case(ctx, e.name, inputs.example(self.spec, e, self.dtype), e.expect)
@@ -143,10 +148,7 @@ class SpecItem(pytest.Item):
             case = inputs.example(self.spec, example, self.dtype)
             if not example.grad and not all(np.isfinite(v).all() for v in case.values() if v.dtype.kind == "f"):
                 continue  # finite differences need finite inputs (special values are value checks)
-            if example.grad:
-                out.append(gradcheck.check_documented_gradient(ctx, example.name, case, example.grad))
-            else:
-                out.append(gradcheck.check_gradient(ctx, example.name, case, np.random.default_rng(self.seed)))
+            out.append(self._gradient_check(example.name, case, example)(ctx))
         if self.spec.generated:
             out.append(judge.hypothesis_cases(self.seed, self._strategy(), lambda case, seed:
                        gradcheck.check_gradient(ctx, "hypothesis", case, np.random.default_rng(seed))))

@@ -1,6 +1,5 @@
 """Documented differences of the `precision` kind: a framework that computes float64 in float32 is
 documented where float32's error bound holds, and fails where even that does not (float16)."""
-import textwrap
 
 import numpy as np
 import pytest
@@ -8,8 +7,8 @@ import pytest
 from adapters.reference import ReferenceAdapter
 from suites import gradcheck, judge
 from suites.program import Context
-from suites.specs import load_file
 from tests.adapters.narrow import CastBackMatmul, HalfMatmul, NarrowMatmul
+from tests.spec_text import first_spec
 
 SPEC = """\
 - id: mm
@@ -38,9 +37,7 @@ EXACT = {"a": np.array([[1.0, 2.0]]), "b": np.array([[3.0], [4.0]])}
 
 @pytest.fixture(scope="module")
 def spec(tmp_path_factory):
-    path = tmp_path_factory.mktemp("spec") / "narrow.yaml"
-    path.write_text(textwrap.dedent(SPEC))
-    return load_file(path)[0]
+    return first_spec(tmp_path_factory.mktemp("spec"), SPEC, "narrow.yaml")
 
 
 def value(spec, adapter_class, inputs):
@@ -124,9 +121,7 @@ class EmptyConv(ReferenceAdapter):
 
 
 def test_one_of_documents_whichever_behaviour_this_machine_shows(tmp_path):
-    path = tmp_path / "alternatives.yaml"
-    path.write_text(ALTERNATIVES)
-    spec = load_file(path)[0]
+    spec = first_spec(tmp_path, ALTERNATIVES, "alternatives.yaml")
     inputs = {"x": np.ones((1, 2, 2)), "w": np.ones((1, 2, 3))}
     expect = spec.examples[0].expect
 

@@ -1,7 +1,6 @@
 """"No gradient" is an observation: a framework that returns None for an arg (torch's unused
 input, TensorFlow's unconnected one or Round's registered None gradient) fails as such, never as
 zeros, and is documented by `observed: {no_gradient: [args]}` for exactly those args."""
-import textwrap
 
 import numpy as np
 import pytest
@@ -9,7 +8,7 @@ import pytest
 from adapters.engine import EngineAdapter
 from suites import gradcheck
 from suites.program import Context
-from suites.specs import load_file
+from tests.spec_text import first_spec
 
 SPEC = """\
 - id: held
@@ -33,9 +32,7 @@ INPUTS = {"x": np.array([1.0, 2.0]), "y": np.array([3.0, 4.0])}
 
 
 def judged(tmp_path, text):
-    path = tmp_path / "held.yaml"
-    path.write_text(textwrap.dedent(text))
-    ctx = Context(load_file(path)[0], EngineAdapter(), "cpu", "float64")
+    ctx = Context(first_spec(tmp_path, text, "held.yaml"), EngineAdapter(), "cpu", "float64")
     return gradcheck.check_gradient(ctx, "case", INPUTS, np.random.default_rng(0))
 
 

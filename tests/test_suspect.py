@@ -1,7 +1,6 @@
 """An oracle is suspect, not every framework wrong, where all frameworks agree with each other and
 disagree with it (suites/suspect.py); one framework that agrees with the oracle, or that differs
 from the others, leaves the fail standing. Values and gradients alike."""
-import textwrap
 
 import numpy as np
 import pytest
@@ -10,7 +9,7 @@ import adapters
 from adapters.engine import EngineAdapter
 from suites import gradcheck, judge, suspect
 from suites.program import Context
-from suites.specs import load_file
+from tests.spec_text import first_spec
 
 SPEC = """\
 - id: scaled
@@ -34,9 +33,7 @@ def agreeing(name: str, factor: float = 1e-9) -> str:
 
 @pytest.fixture(scope="module")
 def spec(tmp_path_factory):
-    path = tmp_path_factory.mktemp("spec") / "scaled.yaml"
-    path.write_text(textwrap.dedent(SPEC))
-    return load_file(path)[0]
+    return first_spec(tmp_path_factory.mktemp("spec"), SPEC, "scaled.yaml")
 
 
 def judged(spec, kind, names):
