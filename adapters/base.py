@@ -22,7 +22,7 @@ class Unsupported(Exception):
     """The framework cannot express this op (or dtype, or device); the reason says which."""
 
 
-DTYPES = ("float16", "bfloat16", "float32", "float64", "int32", "int64", "bool")
+DTYPES = ("float16", "bfloat16", "float32", "float64", "int8", "uint8", "int32", "int64", "bool")
 FLOATS = ("float16", "bfloat16", "float32", "float64")
 
 

@@ -32,18 +32,20 @@ from adapters.vocabulary import PAD_MODES
 # Measured with `python -m suites coverage --check` per backend (see docs/adding-an-adapter.md).
 BACKEND_DTYPES = {
     "tensorflow": {"*": DTYPES,  # keras.ops promotes integers and bools where TF's own ops refuse them
-                   **dict.fromkeys(("add", "sub", "mul", "maximum", "minimum", "pow", "neg", "relu", "round", "sign",
+                   **dict.fromkeys(("add", "sub", "mul", "maximum", "minimum", "pow", "relu", "round", "sign",
                                     "scatter_add"), dtypes_except("bool")),
+                   "neg": dtypes_except("uint8", "bool"),
+                   "masked_softmax": dtypes_except("int8"),  # Keras reads an int8 dtype as a quantisation policy
                    **dict.fromkeys(("sigmoid", "softmax", "log_softmax"), FLOATS),
-                   **dict.fromkeys(("conv1d", "conv2d"), dtypes_except("int64", "bool")),
+                   **dict.fromkeys(("conv1d", "conv2d"), dtypes_except("int8", "uint8", "int64", "bool")),
                    "lstm": ("float16", "float32", "float64")},
     "jax": {"*": DTYPES,
             **dict.fromkeys(("sub", "neg", "round", "sign", "softmax", "log_softmax", "scatter_add", "one_hot"),
                             dtypes_except("bool")),
-            "sigmoid": FLOATS, "lstm": ("float32", "float64")},
+            "sigmoid": FLOATS, "masked_softmax": dtypes_except("int8"), "lstm": ("float32", "float64")},
     "torch": {"*": DTYPES,
               **dict.fromkeys(("sub", "neg", "pow", "relu", "round", "conv1d", "conv2d"), dtypes_except("bool")),
-              **dict.fromkeys(("softmax", "log_softmax"), FLOATS),
+              **dict.fromkeys(("softmax", "log_softmax"), FLOATS), "masked_softmax": dtypes_except("int8"),
               "lstm": ("float32", "float64")},  # building the layer in half precision needs QR (geqrf) on CPU
 }
 KERAS_BEHAVIOURS = (KERAS_MASKED_SOFTMAX, KERAS_PAD_SEQUENCES_DEFAULTS)

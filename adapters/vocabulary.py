@@ -89,7 +89,8 @@ class Op:
             for i, n in enumerate(names)])
 
 
-BROADCAST = "Elementwise, NumPy broadcasting; the result has the operands' promoted dtype."
+BROADCAST = ("Elementwise, NumPy broadcasting; either operand may be a Python number (x + 1.5, as users write "
+             "it: weakly typed). The result has the operands' promoted dtype (Parity expects NumPy 2's, NEP 50).")
 REDUCTION = ("axis: None (every axis), an int or a tuple of ints; keepdims keeps the reduced axes with "
              "size 1.")
 

@@ -8,11 +8,13 @@ from engine.tensor import Tensor
 
 
 def tensor(x, like: Tensor | None = None) -> Tensor:
-    """x as a Tensor; a Python number takes `like`'s dtype (2 * float32 stays float32)."""
+    """x as a Tensor; a Python number is weakly typed, as NumPy 2 takes it (NEP 50): it takes
+    `like`'s dtype where that holds its kind (2 * float32 stays float32), else NumPy's default
+    (int32 + 1.5 is float64)."""
     if isinstance(x, Tensor):
         return x
     if like is not None and not isinstance(x, np.ndarray):
-        return Tensor(np.asarray(x, dtype=like.dtype))
+        return Tensor(np.asarray(x, dtype=np.result_type(like.dtype, x)))
     return Tensor(x)
 
 

@@ -51,6 +51,17 @@ def ulp(x, dtype: str):
     return np.ldexp(1.0, (exponent - MANTISSA[dtype]).astype(int))
 
 
+def cast(values, dtype: str) -> np.ndarray:
+    """Exact values converted to an integer (or bool) dtype as C, NumPy and every framework
+    convert them: integers wrap around modulo 2**bits (int8 100 + 100 is -56), floats truncate
+    toward zero. Float dtypes: the values as they are (the error bound judges them)."""
+    values = np.asarray(values)
+    if is_float(dtype):
+        return values
+    with np.errstate(invalid="ignore"):
+        return (np.trunc(values).astype(np.int64) if values.dtype.kind == "f" else values).astype(dtype)
+
+
 def round_to(x, dtype: str) -> np.ndarray:
     """x rounded to the nearest `dtype` number, returned as float64 (or as ints / bools)."""
     x = np.asarray(x)

@@ -102,8 +102,8 @@ def write(folder, classes: dict) -> None:
     (pathlib.Path(folder) / "coverage.json").write_text(json.dumps(data, indent=1), encoding="utf-8")
 
 
-SHORT = {"float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64", "int32": "i32", "int64": "i64",
-         "bool": "b"}
+SHORT = {"float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64", "int8": "i8", "uint8": "u8",
+         "int32": "i32", "int64": "i64", "bool": "b"}
 
 
 def _short(dtypes) -> str:

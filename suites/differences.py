@@ -108,8 +108,7 @@ def value(outcome, diff, raised, actual, actual_dtype, ctx) -> Outcome:
     elif raised is not None:
         holds, now = False, one_line(raised)
     elif "dtype" in observed:  # the values are right, in another dtype
-        holds = observed["dtype"] == actual_dtype and compare.compare(
-            ctx.oracle(outcome.inputs), actual, ctx.result_dtype).ok
+        holds = observed["dtype"] == actual_dtype and _converted(ctx, outcome.inputs, actual, actual_dtype)
         now = f"{returned(actual)} as {actual_dtype}"
     else:
         holds = "shape" not in observed or tuple(observed["shape"]) == actual.shape
@@ -140,6 +139,17 @@ def gradient(outcome, diff, ctx, grads, raised=None) -> Outcome:
     elif "grad" in observed and grads is not None and match_gradients(ctx, grads, observed["grad"]).ok:
         now = ", ".join(f"d/d{n} = {np.asarray(grads[n]).tolist()}" for n in observed["grad"])
     return _documented(outcome, diff, now) if now is not None else _neither(outcome, diff, outcome.message)
+
+
+def _converted(ctx, inputs: dict, actual, dtype: str) -> bool:
+    """Whether `actual` is the reference's result in `dtype`: converted as a C cast converts
+    (integers wrap around, floats truncate toward zero: tf.reduce_sum of int8 is int8), or, for
+    a float dtype, computed from the float inputs rounded to it, within its own precision
+    (torch's bfloat16 + 0-d float32 first rounds the float32 operand to bfloat16)."""
+    if compare.is_float(dtype):
+        inputs = _rounded(inputs, dtype)
+    expected = compare.cast(ctx.oracle(inputs), dtype)
+    return compare.compare(expected, actual, dtype, compare.allowed_error(expected, dtype, tolerance=ctx.tolerance)).ok
 
 
 def match_gradients(ctx, grads: dict, expected: dict, atol: float = 0.0) -> compare.Comparison:

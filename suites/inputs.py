@@ -60,7 +60,8 @@ class Seeded:
         if dtype == "bool":
             return self.rng.random(shape) < 0.5
         if not is_float(dtype):
-            return self.rng.integers(-100, 101, size=shape).astype(dtype)
+            low, high = int_range(dtype, 100)
+            return self.rng.integers(low, high + 1, size=shape).astype(dtype)
         return round_to(self.rng.standard_normal(shape), dtype)
 
     def integers(self, shape, low: int, high: int) -> np.ndarray:
@@ -82,7 +83,9 @@ def example(spec, given, dtype: str) -> dict:
     derived ones it does not give, from a generator seeded by the spec and example names only,
     so that every adapter and dtype sees the same values."""
     source = Seeded(f"{spec.name}/{given.name}")
-    values = {name: fill(inp, dtype, source.rng) for name, inp in sorted(given.inputs.items())}
+    rules = spec.input_rules
+    values = {name: fill(inp, rules.get(name, {}).get("dtype", dtype), source.rng)
+              for name, inp in sorted(given.inputs.items())}
     return add_derived(spec, values, dtype, source)
 
 
@@ -98,7 +101,16 @@ def fill(inp: dict, dtype: str, rng: np.random.Generator) -> np.ndarray:
     elif how in ("ones", "zeros"):
         values = (np.ones if how == "ones" else np.zeros)(shape)
     elif not is_float(dtype):
-        values = rng.integers(-5, 6, size=shape)
+        low, high = int_range(dtype, 5)
+        values = rng.integers(low, high + 1, size=shape)
     else:
         values = rng.standard_normal(shape) if how == "normal" else rng.uniform(-1, 1, shape)
     return round_to(values, dtype)
+
+
+def int_range(dtype: str, magnitude: int) -> tuple:
+    """[-magnitude, magnitude] within the integer dtype's range (from 0 for an unsigned one)."""
+    if dtype == "bool":
+        return 0, 1
+    info = np.iinfo(np.dtype(dtype))
+    return max(-magnitude, int(info.min)), min(magnitude, int(info.max))

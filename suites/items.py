@@ -195,7 +195,7 @@ def reproductions(item, ctx, outcome) -> dict:
     if spec.collective or not outcome.inputs:
         return {}
     wrt = spec.wrt if item.kind == "gradient" else ()
-    dtypes = {k: ctx.input_dtype(np.asarray(v)) for k, v in outcome.inputs.items()}
+    dtypes = {k: ctx.input_dtype(k, np.asarray(v)) for k, v in outcome.inputs.items()}
     title = f"{item.name}, case {outcome.case!r}: {outcome.status}"
     out, installed = {}, adapters.classes()
     for name in dict.fromkeys([item.adapter_name, *adapters.BUILTIN]):  # the failing one, then the frameworks

@@ -73,7 +73,7 @@ def _judge(ctx, case, inputs, expect, raised, actual, actual_dtype, shapes) -> O
     if isinstance(reference, tuple) and shapes_of(reference) != shapes:
         return Outcome("fail", case, f"shapes {_named(ctx, shapes)}, expected {_named(ctx, shapes_of(reference))}",
                        inputs=inputs)
-    expected = flatten(reference)
+    expected = compare.cast(flatten(reference), ctx.result_dtype)  # an integer result wraps as its dtype does
     allowed = compare.allowed_error(expected, ctx.result_dtype, ctx.error_bound(inputs), ctx.tolerance)
     result = compare.compare(expected, actual, ctx.result_dtype, allowed, actual_dtype)
     if shapes is not None and result.worst:

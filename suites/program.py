@@ -78,19 +78,19 @@ class Expression(Program):
         return adapter.to_numpy(out), adapter.dtype_of(out), None
 
     def tensors(self, ctx, inputs: dict) -> dict:
+        """The inputs as the adapter's tensors in their dtypes (Context.input_dtype); an arg the
+        spec passes as a Python number stays one (a user's `x * 0.5`, weakly typed)."""
         with ctx.adapter.device_scope(ctx.device):
-            return {k: ctx.adapter.asarray(v, ctx.input_dtype(v), ctx.device) for k, v in inputs.items()}
+            return {k: python_number(v) if ctx.input_dtype(k, v) == PYTHON
+                    else ctx.adapter.asarray(v, ctx.input_dtype(k, v), ctx.device) for k, v in inputs.items()}
 
     def evaluate(self, ctx, env: dict, tree=None, flat=True):
         """The adapter's tensor; with `flat`, several parts as one flat tensor (the adapter's own
         reshape and concat), so that one reverse pass takes one cotangent for all of them."""
         adapter = ctx.adapter
 
-        def constant(c):
-            return adapter.asarray(np.asarray(c), ctx.dtype, ctx.device)
-
-        with adapter.device_scope(ctx.device):
-            out = expr.evaluate(tree or self.tree, env, caller(adapter, ctx.dtype), constant)
+        with adapter.device_scope(ctx.device):  # a number in the expression stays a Python number, as users write it
+            out = expr.evaluate(tree or self.tree, env, caller(adapter, ctx.dtype), lambda c: c)
             if flat and isinstance(out, tuple):
                 out = adapter.concat([adapter.reshape(p, (-1,)) for p in out], 0)
         return out
@@ -242,8 +242,12 @@ class Context:
             self.staged[key] = self.adapter.stage(make())
         return self.staged[key]
 
-    def input_dtype(self, value: np.ndarray) -> str:
-        """Inputs are drawn in the dtype under test unless they are integer/bool by nature."""
+    def input_dtype(self, name: str, value: np.ndarray) -> str:
+        """An arg's dtype in the adapter: the one the spec declares for it (a dtype, or PYTHON for
+        a Python number), else the dtype under test, unless it is integer/bool by nature."""
+        declared = self.spec.arg_dtype(name)
+        if declared:
+            return declared
         return value.dtype.name if value.dtype.kind in "biu" and compare.is_float(self.dtype) else self.dtype
 
     @property
@@ -253,7 +257,12 @@ class Context:
 
     @property
     def result_dtype(self) -> str:
-        return self.spec.result_dtype or self.judged
+        """The result's dtype: the spec's (one, or one per dtype under test: NumPy's promotion),
+        else the judged dtype."""
+        declared = self.spec.result_dtype
+        if isinstance(declared, dict):
+            declared = declared.get(self.dtype)
+        return declared or self.judged
 
     def run(self, inputs: dict, tree=None):
         """The adapter's result as (NumPy array, dtype name, part shapes): a result of several
@@ -340,6 +349,17 @@ def unflatten(flat: np.ndarray, shapes) -> list:
 
 def shapes_of(parts) -> list:
     return [tuple(np.shape(p)) for p in parts]
+
+
+PYTHON = "python"  # an arg's declared dtype for a Python number (int, float or bool by its values' kind)
+
+
+def python_number(value):
+    """A 0-d input as the Python number it stands for."""
+    value = np.asarray(value)
+    if value.ndim:
+        raise ValueError(f"an arg passed as a Python number must be 0-d; this one has shape {value.shape}")
+    return value.item()
 
 
 def widen(v: np.ndarray) -> np.ndarray:

@@ -52,13 +52,15 @@ def snippet(adapter_cls, tree, inputs: dict, input_dtypes: dict, dtype: str, dev
         kind = "float64" if value.dtype.kind == "f" else value.dtype.name
         lines.append(f"    {name!r}: np.array({value.tolist()!r}, dtype={kind!r}),")
     lines += ["}", f"with ops.device_scope({device!r}):",
-              f"    args = {{k: ops.asarray(v, {input_dtypes!r}[k], {device!r}) for k, v in inputs.items()}}",
-              f"    forward = ops.stage(lambda env: {_code(tree, dtype, device)})",
+              f"    dtypes = {input_dtypes!r}  # 'python': passed as a Python number",
+              f"    args = {{k: v.item() if dtypes[k] == 'python' else ops.asarray(v, dtypes[k], {device!r})",
+              "            for k, v in inputs.items()}",
+              f"    forward = ops.stage(lambda env: {_code(tree, dtype)})",
               "    out = forward(args)"]
     if wrt:
         lines += [f"    ones = ops.asarray(np.ones(np.shape(ops.to_numpy(out))), {dtype!r}, {device!r})",
                   "    pullback = ops.stage(lambda env, cot: ops.grad("
-                  f"lambda **env: {_code(tree, dtype, device)}, env, {list(wrt)!r}, cot)[1])",
+                  f"lambda **env: {_code(tree, dtype)}, env, {list(wrt)!r}, cot)[1])",
                   "    grads = pullback(args, ones)",
                   "for name, gradient in grads.items():",
                   "    print(name, repr(ops.to_numpy(gradient)))"]
@@ -151,18 +153,18 @@ def _literal(value) -> bool:
         return False
 
 
-def _code(node, dtype: str, device: str) -> str:
+def _code(node, dtype: str) -> str:
     """The expression as calls on `ops`, the way suites/program.py evaluates it."""
     if isinstance(node, expr.Name):
         return f"env[{node.id!r}]"
     if isinstance(node, expr.Group):
         return "{" + ", ".join(f"{n!r}: env[{n!r}]" for n in node.names) + "}"
     if isinstance(node, expr.Const):
-        return f"ops.asarray(np.asarray({node.value!r}), {dtype!r}, {device!r})"
+        return repr(node.value)  # a Python number, as program.py passes it
     if isinstance(node, tuple):
-        return "[" + ", ".join(_code(n, dtype, device) for n in node) + "]"
+        return "[" + ", ".join(_code(n, dtype) for n in node) + "]"
     args = [repr(a.value) if isinstance(a, expr.Const) and node.op not in expr.NUMBER_OPERANDS
-            else _code(a, dtype, device) for a in node.args]
+            else _code(a, dtype) for a in node.args]
     kwargs = [f"{k}={v.value!r}" for k, v in node.kwargs]
     if node.op in program.DTYPED_OPS:
         kwargs.append(f"dtype={dtype!r}")

@@ -53,7 +53,7 @@ class Spec:
     shards: dict | None = None  # a collective's generated shards
     gradient: dict | None = None  # {wrt, dtypes}
     tolerance: dict = field(default_factory=dict)  # dtype -> rtol / atol / ulp
-    result_dtype: str | None = None
+    result_dtype: str | dict | None = None  # one dtype, or dtype under test -> result dtype
     properties: list = field(default_factory=list)
     differences: list = field(default_factory=list)
     benchmark: dict | None = None
@@ -82,6 +82,12 @@ class Spec:
     def input_rules(self) -> dict:
         """name -> how to generate that arg (index_of, unique, min / max, dtype, at_least_one)."""
         return (self.hypothesis or {}).get("inputs", {})
+
+    def arg_dtype(self, name: str) -> str | None:
+        """The dtype an arg is declared in (hypothesis.inputs.<arg>.dtype, or "python" for a Python
+        number), whatever the dtype under test; None for an arg in the dtype under test."""
+        rule = self.input_rules.get(name, {})
+        return program.PYTHON if rule.get("python") else rule.get("dtype")
 
     @property
     def wrt(self) -> list:

@@ -33,8 +33,7 @@ def array(dtype: str, shape, magnitude, specials=()):
     if dtype == "bool":
         return hnp.arrays(np.bool_, shape)
     if not is_float(dtype):
-        m = int(magnitude)
-        return hnp.arrays(np.int64, shape, elements=st.integers(-m, m))
+        return hnp.arrays(np.int64, shape, elements=st.integers(*inputs.int_range(dtype, int(magnitude))))
     magnitude = _at_most(magnitude, dtype)
     elements = st.floats(-magnitude, magnitude, width=WIDTH[dtype], allow_nan=False, allow_infinity=False,
                          allow_subnormal=False)

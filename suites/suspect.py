@@ -64,6 +64,8 @@ def _agree(a, b, dtype: str) -> bool:
     a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     if a.shape != b.shape:
         return False
+    if not compare.is_float(dtype):
+        return bool(np.array_equal(a, b))
     scale = np.abs(a).max(initial=0.0)
     allowed = AGREEMENT * float(compare.ulp(np.array(scale), dtype)) + compare.tiny(dtype)
     with np.errstate(invalid="ignore"):

@@ -100,3 +100,11 @@ def test_bound_is_none_outside_sum_product_ops():
 def test_rounding_counts(text, n):
     a, b = np.ones(3), np.ones(3)
     assert compare.sum_product_bound(expr.parse(text, {"a", "b"}), {"a": a, "b": b}).n == n
+
+
+def test_cast_wraps_integers_and_truncates_floats_as_c_does():
+    # two's complement: int8 holds -128..127, uint8 0..255 (mathematics, not the code under test)
+    assert compare.cast(np.array([197, 200, -1]), "int8").tolist() == [-59, -56, -1]
+    assert compare.cast(np.array([-1, 256]), "uint8").tolist() == [255, 0]
+    assert compare.cast(np.array([1.5, -2.5, 2.9]), "int32").tolist() == [1, -2, 2]  # toward zero
+    assert compare.cast(np.array([0.1]), "float16").tolist() == [0.1]  # floats: the bound judges them

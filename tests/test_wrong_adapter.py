@@ -69,3 +69,10 @@ def test_each_area_catches_its_wrong_adapter(tmp_path, adapter, selection, messa
     run = run_suite(tmp_path, "--dtype", "float32", "-k", selection, path=AREAS, adapter=adapter)
     assert run.returncode == 1, run.stdout + run.stderr
     assert f"[{adapter}-cpu-float32]" in run.stdout and message in run.stdout
+
+
+def test_promotion_catches_a_number_cast_to_the_tensors_dtype(tmp_path):
+    run = run_suite(tmp_path, "--dtype", "int32", "-k", "promotion/int-plus-python-float[", path=AREAS,
+                    adapter="casting-scalars")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "[casting-scalars-cpu-int32]" in run.stdout and "differs from the documented value" in run.stdout

@@ -26,12 +26,14 @@ class TensorFlowAdapter(Adapter):
     module = "tensorflow"
     behaviours = (KERAS_MASKED_SOFTMAX,)  # masked_softmax is tf.keras.layers.Softmax(mask=)
     dtypes = {"*": DTYPES,
-              **dict.fromkeys(("matmul", "mm", "add", "sub", "mul", "div", "maximum", "minimum", "pow", "neg", "relu",
-                               "abs", "square", "round", "sign", "sum", "mean", "max", "segment_mask", "scatter_add"),
-                              dtypes_except("bool")),
+              **dict.fromkeys(("add", "sub", "div", "maximum", "minimum", "relu", "square", "round", "sum",
+                               "mean", "max", "segment_mask", "scatter_add"), dtypes_except("bool")),
+              **dict.fromkeys(("matmul", "mm"), dtypes_except("int8", "uint8", "bool")),
+              **dict.fromkeys(("pow", "neg", "abs", "sign"), dtypes_except("uint8", "bool")),
               **dict.fromkeys(("exp", "log", "tanh", "sigmoid", "sqrt", "softmax", "log_softmax"), FLOATS),
-              "one_hot": ("int32", "int64"), "lstm": ("float16", "float32", "float64"),  # no bfloat16 Keras LSTM
-              **dict.fromkeys(("conv1d", "conv2d"), dtypes_except("int64", "bool"))}
+              "masked_softmax": dtypes_except("int8"),  # Keras reads an int8 dtype as a quantisation policy
+              "one_hot": ("int8", "uint8", "int32", "int64"), "lstm": ("float16", "float32", "float64"),
+              **dict.fromkeys(("conv1d", "conv2d"), dtypes_except("int8", "uint8", "int64", "bool"))}
 
     def __init__(self):
         os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # keep oneDNN/absl start-up chatter out of reports
@@ -72,17 +74,19 @@ class TensorFlowAdapter(Adapter):
         refuse_corrupting_matmul(self.tf, a, b)
         return self.tf.linalg.matmul(a, b)
 
+    # Arithmetic is Python's operators, as models write it: a Python number on either side (x + 1.5,
+    # 2 * x) goes through the framework's own scalar rules; the functional form refuses a number first.
     def add(self, a, b):
-        return self.tf.add(a, b)
+        return a + b
 
     def sub(self, a, b):
-        return self.tf.subtract(a, b)
+        return a - b
 
     def mul(self, a, b):
-        return self.tf.multiply(a, b)
+        return a * b
 
     def div(self, a, b):
-        return self.tf.divide(a, b)
+        return a / b
 
     def maximum(self, a, b):
         return self.tf.maximum(a, b)
@@ -91,7 +95,7 @@ class TensorFlowAdapter(Adapter):
         return self.tf.minimum(a, b)
 
     def pow(self, a, b):
-        return self.tf.pow(a, b)
+        return a ** b
 
     def neg(self, x):
         return self.tf.negative(x)

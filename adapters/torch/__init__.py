@@ -62,17 +62,19 @@ class TorchAdapter(Adapter):
     def mm(self, a, b):
         return self.torch.mm(a, b)
 
+    # Arithmetic is Python's operators, as models write it: a Python number on either side (x + 1.5,
+    # 2 * x) goes through the framework's own scalar rules; the functional form refuses a number first.
     def add(self, a, b):
-        return self.torch.add(a, b)
+        return a + b
 
     def sub(self, a, b):
-        return self.torch.sub(a, b)
+        return a - b
 
     def mul(self, a, b):
-        return self.torch.mul(a, b)
+        return a * b
 
     def div(self, a, b):
-        return self.torch.div(a, b)
+        return a / b
 
     def maximum(self, a, b):
         return self.torch.maximum(a, b)
@@ -81,7 +83,7 @@ class TorchAdapter(Adapter):
         return self.torch.minimum(a, b)
 
     def pow(self, a, b):
-        return self.torch.pow(a, b)
+        return a ** b
 
     def neg(self, x):
         return self.torch.neg(x)

@@ -74,3 +74,14 @@ class LocalPsumGradient(EngineAdapter):
 
     def collective_grad(self, name, shards, cotangents, device="cpu", **params):
         return [c.copy() for c in cotangents]
+
+
+class CastingScalars(EngineAdapter):
+    """promotion: a Python number takes the tensor's dtype, whatever its kind (int32 + 1.5 as
+    int32 + 1: the engine's own bug until NEP 50's weak scalars)."""
+    name = "casting-scalars"
+
+    def add(self, a, b):
+        if not hasattr(b, "data"):
+            b = self.ops.tensor(a.data.dtype.type(b))
+        return self.ops.add(a, b)
