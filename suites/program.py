@@ -80,9 +80,12 @@ class Expression(Program):
     def tensors(self, ctx, inputs: dict) -> dict:
         """The inputs as the adapter's tensors in their dtypes (Context.input_dtype); an arg the
         spec passes as a Python number stays one (a user's `x * 0.5`, weakly typed)."""
+        def tensor(name, value):
+            dtype = ctx.input_dtype(name, value)
+            return python_number(value) if dtype == PYTHON else ctx.adapter.asarray(value, dtype, ctx.device)
+
         with ctx.adapter.device_scope(ctx.device):
-            return {k: python_number(v) if ctx.input_dtype(k, v) == PYTHON
-                    else ctx.adapter.asarray(v, ctx.input_dtype(k, v), ctx.device) for k, v in inputs.items()}
+            return {k: tensor(k, v) for k, v in inputs.items()}
 
     def evaluate(self, ctx, env: dict, tree=None, flat=True):
         """The adapter's tensor; with `flat`, several parts as one flat tensor (the adapter's own
