@@ -8,7 +8,8 @@ A property compares the framework with itself, so its only slack is the spec's t
 """
 import numpy as np
 
-from suites import compare
+from adapters.vocabulary import VOCABULARY
+from suites import compare, expr
 
 END_PADDING = 3  # zero steps appended by end-padding-keeps-valid-steps
 
@@ -97,6 +98,39 @@ def all_to_all_twice_is_identity(ctx, inputs, parts):
     return None
 
 
+def writes_one_of_the_sources(ctx, inputs, parts):
+    """scatter with duplicate indices: where several writes meet one index, which one lands is the
+    framework's (XLA: updates applied in an undefined order; torch.Tensor.scatter_: "the order is
+    undefined"); what is specified is that the result there is one of the values written to it, and
+    that every index no write meets keeps x's value."""
+    call = ctx.program.tree
+    if not (isinstance(call, expr.Call) and call.op == "scatter"):
+        return f"applies to a spec whose expression is one scatter call, not {ctx.spec.expression!r}"
+    bound = VOCABULARY["scatter"].parameters.bind(None, *call.args).arguments  # None: self
+    axis, src = bound["axis"].value, bound["src"]
+    x, index = np.asarray(inputs[bound["x"].id]), np.asarray(inputs[bound["index"].id])
+    src = np.full(index.shape, src.value) if isinstance(src, expr.Const) else np.asarray(inputs[src.id])
+    out, written = parts[0], {}
+    for position in np.ndindex(index.shape):
+        target = list(position)
+        target[axis] = int(index[position])
+        written.setdefault(tuple(target), []).append(src[position])
+    for position in np.ndindex(out.shape):
+        candidates = np.asarray(written.get(position, [x[position]])).astype(out.dtype)  # as the framework holds them
+        if not _among(out[position], candidates):
+            what = "the values written there" if position in written else "x's value (no write meets it)"
+            return f"at {position} {out[position]!r} is not one of {what}: {candidates.tolist()}"
+    return None
+
+
+def _among(value, candidates) -> bool:
+    """value is one of candidates, NaN matching NaN."""
+    same = candidates == value
+    if candidates.dtype.kind == "f":
+        same |= np.isnan(candidates) & np.isnan(value)
+    return bool(same.any())
+
+
 def _bidirectional(ctx) -> bool:
     return bool(ctx.spec.params.get("bidirectional", False))
 
@@ -114,6 +148,7 @@ PROPERTIES = {
     "reduce-scatter-is-all-reduce-sliced": (reduce_scatter_is_all_reduce_sliced, lambda ctx: True),
     "all-gather-slices-to-the-shard": (all_gather_slices_to_the_shard, lambda ctx: True),
     "all-to-all-twice-is-identity": (all_to_all_twice_is_identity, lambda ctx: True),
+    "writes-one-of-the-sources": (writes_one_of_the_sources, lambda ctx: True),
 }
 
 

@@ -59,6 +59,7 @@ class Spec:
     benchmark: dict | None = None
     expression: str = ""  # the op or expression as the spec writes it, for messages
     equals_text: str | None = None
+    unspecified: str | None = None  # what the framework leaves unspecified: values judged by properties alone
 
     @property
     def name(self) -> str:
@@ -202,7 +203,7 @@ def _build(path, raw, node, i, where) -> Spec:
                 raw.get("hypothesis"), raw.get("shards"), raw.get("gradient"), raw.get("tolerance", {}),
                 raw.get("result_dtype"), raw.get("properties", []), raw.get("differences", []),
                 raw.get("benchmark"), raw.get("op") or raw.get("expr") or raw.get("collective", ""),
-                raw.get("equals"))
+                raw.get("equals"), raw.get("unspecified"))
 
 
 def _check_differences(entries: list, cases: set, where) -> None:

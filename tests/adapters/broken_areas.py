@@ -85,3 +85,12 @@ class CastingScalars(EngineAdapter):
         if not hasattr(b, "data"):
             b = self.ops.tensor(a.data.dtype.type(b))
         return self.ops.add(a, b)
+
+
+class AccumulatingScatter(EngineAdapter):
+    """scatter: duplicate writes to one index add up (scatter_add where scatter was asked for),
+    which no order of the writes gives."""
+    name = "accumulating-scatter"
+
+    def scatter(self, x, axis, index, src):
+        return self.indexing.scatter_add(self.indexing.scatter(x, axis, index, 0.0), axis, index, src)
