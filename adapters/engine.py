@@ -65,6 +65,12 @@ class EngineAdapter(Adapter):
     def pow(self, a, b):
         return self.ops.pow(a, b)
 
+    def greater(self, a, b):
+        return self.ops.greater(a, b)
+
+    def clip(self, x, lo, hi):
+        return self.ops.minimum(self.ops.maximum(x, lo), hi)
+
     def neg(self, x):
         return self.ops.neg(x)
 

@@ -33,7 +33,7 @@ from adapters.vocabulary import PAD_MODES
 BACKEND_DTYPES = {
     "tensorflow": {"*": DTYPES,  # keras.ops promotes integers and bools where TF's own ops refuse them
                    **dict.fromkeys(("add", "sub", "mul", "maximum", "minimum", "pow", "relu", "round", "sign",
-                                    "scatter_add"), dtypes_except("bool")),
+                                    "scatter_add", "greater"), dtypes_except("bool")),
                    "neg": dtypes_except("uint8", "bool"),
                    "masked_softmax": dtypes_except("int8"),  # Keras reads an int8 dtype as a quantisation policy
                    **dict.fromkeys(("sigmoid", "softmax", "log_softmax"), FLOATS),
@@ -155,6 +155,12 @@ class KerasAdapter(Adapter):
 
     def pow(self, a, b):
         return self.ops.power(a, b)
+
+    def greater(self, a, b):
+        return self.ops.greater(a, b)
+
+    def clip(self, x, lo, hi):
+        return self.ops.clip(x, lo, hi)
 
     def neg(self, x):
         return self.ops.negative(x)

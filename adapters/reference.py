@@ -78,6 +78,12 @@ class ReferenceAdapter(Adapter):
     def pow(self, a, b):
         return np.power(a, b)
 
+    def greater(self, a, b):
+        return np.greater(a, b)
+
+    def clip(self, x, lo, hi):
+        return np.minimum(np.maximum(x, lo), hi)
+
     def neg(self, x):
         return np.negative(x)
 

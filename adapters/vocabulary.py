@@ -111,6 +111,13 @@ _OPS = [
     Op("minimum", "a, b", "elementwise", "The smaller of a and b. " + BROADCAST, _binary, number_operands=True,
        bound="exact"),
     Op("pow", "a, b", "elementwise", "a ** b. " + BROADCAST, _binary, number_operands=True),
+    Op("greater", "a, b", "elementwise", "a > b: a bool tensor (a mask made from values, without a derivative). "
+       "Written `a > b` or `b < a` in expressions. " + BROADCAST.split(" The result")[0], _binary,
+       number_operands=True, zero_derivative=True),
+    Op("clip", "x, lo, hi", "elementwise", "min(max(x, lo), hi), lo <= hi given as numbers (torch.clamp, "
+       "jnp.clip, tf.clip_by_value). Where x sits on a bound it has no derivative: the reference's finite "
+       "differences give 1/2 there, as maximum's tie does; frameworks choose (documented).",
+       lambda d: ([_x(d), 2, 4], {})),
     Op("neg", "x", "elementwise", "-x.", _unary, bound="exact"),
     Op("exp", "x", "elementwise", "e ** x.", _unary),
     Op("log", "x", "elementwise", "Natural logarithm.", _unary),

@@ -71,6 +71,7 @@ maximum = _elementwise("maximum", np.maximum,
                        lambda g, out, a, b: (_share(a > b, a == b, g), _share(b > a, a == b, g)))
 minimum = _elementwise("minimum", np.minimum,
                        lambda g, out, a, b: (_share(a < b, a == b, g), _share(b < a, a == b, g)))
+greater = _elementwise("greater", np.greater, lambda g, out, a, b: (None, None))  # a mask: no gradient
 neg = _elementwise("neg", np.negative, lambda g, out, x: (-g,))
 exp = _elementwise("exp", np.exp, lambda g, out, x: (g * out,))
 log = _elementwise("log", np.log, lambda g, out, x: (g / x,))
@@ -180,7 +181,7 @@ def reshape(x, shape):
 
 def transpose(x, axes):
     x = tensor(x)
-    axes = tuple(axes)
+    axes = tuple(a % x.ndim for a in axes)  # the backward's argsort needs them non-negative
     return Tensor.record(np.transpose(x.data, axes), (x,), lambda g: (np.transpose(g, np.argsort(axes)),),
                          "transpose")
 

@@ -98,6 +98,10 @@ def value(outcome, diff, raised, actual, actual_dtype, ctx) -> Outcome:
     if observed.get("differs"):  # wrong values on some generated inputs: the rest must still pass
         if outcome.status == "pass":
             return outcome
+        if raised is None and "dtype" in observed:  # and in another dtype, every time
+            if observed["dtype"] == actual_dtype:
+                return _documented(outcome, diff, f"{returned(actual)} as {actual_dtype}")
+            return _neither(outcome, diff, outcome.message)
         if raised is None and outcome.comparison is not None and outcome.comparison.max_abs_err is not None:
             return _documented(outcome, diff, outcome.message)
         return _neither(outcome, diff, outcome.message)
@@ -107,11 +111,12 @@ def value(outcome, diff, raised, actual, actual_dtype, ctx) -> Outcome:
         holds, now = raised is not None, one_line(raised) if raised is not None else returned(actual)
     elif raised is not None:
         holds, now = False, one_line(raised)
-    elif "dtype" in observed:  # the values are right, in another dtype
+    elif "dtype" in observed and "value" not in observed:  # the values are right, in another dtype
         holds = observed["dtype"] == actual_dtype and _converted(ctx, outcome.inputs, actual, actual_dtype)
         now = f"{returned(actual)} as {actual_dtype}"
     else:
-        holds = "shape" not in observed or tuple(observed["shape"]) == actual.shape
+        holds = ("shape" not in observed or tuple(observed["shape"]) == actual.shape) and \
+            observed.get("dtype", actual_dtype) == actual_dtype
         if holds and "value" in observed:
             documented = compare.round_to(np.asarray(observed["value"]), ctx.result_dtype)
             holds = compare.compare(documented, actual, ctx.result_dtype,

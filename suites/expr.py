@@ -1,4 +1,5 @@
-"""The expression language of specs: vocabulary calls, argument names, numbers and + - * / **
+"""The expression language of specs: vocabulary calls, argument names, numbers, + - * / ** and
+a > b or a < b (greater: a mask made from values)
 (strings only as keyword options: mode="reflect").
 
 `parse` turns text into a small tree with `ast`, rejecting everything else (attributes,
@@ -87,6 +88,9 @@ def _convert(node, names, depth):
         return operand if isinstance(node.op, ast.UAdd) else Call("neg", (operand,), ())
     if isinstance(node, ast.BinOp) and type(node.op) in BINARY:
         return Call(BINARY[type(node.op)], (_convert(node.left, names, down), _convert(node.right, names, down)), ())
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Gt, ast.Lt)):
+        left, right = _convert(node.left, names, down), _convert(node.comparators[0], names, down)
+        return Call("greater", (left, right) if isinstance(node.ops[0], ast.Gt) else (right, left), ())
     if isinstance(node, (ast.Tuple, ast.List)):
         items = [_convert(e, names, down) for e in node.elts]
         if all(isinstance(i, Const) for i in items):
@@ -111,7 +115,7 @@ def _convert(node, names, depth):
             kwargs.append((kw.arg, value))
         return Call(op, tuple(_convert(a, names, down) for a in node.args), tuple(kwargs))
     raise ExprError(f"{_describe(node)} is not allowed in expressions (allowed: vocabulary calls, "
-                    "argument names, numbers, + - * / **)")
+                    "argument names, numbers, + - * / ** and one > or <)")
 
 
 def _describe(node) -> str:

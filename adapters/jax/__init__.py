@@ -120,6 +120,12 @@ class JaxAdapter(Adapter):
     def pow(self, a, b):
         return self.jnp.power(a, b)
 
+    def greater(self, a, b):
+        return self.jnp.greater(a, b)
+
+    def clip(self, x, lo, hi):
+        return self.jnp.clip(x, lo, hi)
+
     def neg(self, x):
         return self.jnp.negative(x)
 

@@ -27,7 +27,7 @@ class TensorFlowAdapter(Adapter):
     behaviours = (KERAS_MASKED_SOFTMAX,)  # masked_softmax is tf.keras.layers.Softmax(mask=)
     dtypes = {"*": DTYPES,
               **dict.fromkeys(("add", "sub", "div", "maximum", "minimum", "relu", "square", "round", "sum",
-                               "mean", "max", "segment_mask", "scatter_add"), dtypes_except("bool")),
+                               "mean", "max", "segment_mask", "scatter_add", "greater", "clip"), dtypes_except("bool")),
               **dict.fromkeys(("matmul", "mm"), dtypes_except("int8", "uint8", "bool")),
               **dict.fromkeys(("pow", "neg", "abs", "sign"), dtypes_except("uint8", "bool")),
               **dict.fromkeys(("exp", "log", "tanh", "sigmoid", "sqrt", "softmax", "log_softmax"), FLOATS),
@@ -96,6 +96,12 @@ class TensorFlowAdapter(Adapter):
 
     def pow(self, a, b):
         return a ** b
+
+    def greater(self, a, b):
+        return a > b if isinstance(a, self.tf.Tensor) else b < a
+
+    def clip(self, x, lo, hi):
+        return self.tf.clip_by_value(x, lo, hi)
 
     def neg(self, x):
         return self.tf.negative(x)

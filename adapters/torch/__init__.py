@@ -85,6 +85,12 @@ class TorchAdapter(Adapter):
     def pow(self, a, b):
         return a ** b
 
+    def greater(self, a, b):
+        return a > b if isinstance(a, self.torch.Tensor) else b < a
+
+    def clip(self, x, lo, hi):
+        return self.torch.clamp(x, lo, hi)
+
     def neg(self, x):
         return self.torch.neg(x)
 
