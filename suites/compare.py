@@ -74,6 +74,17 @@ def round_to(x, dtype: str) -> np.ndarray:
     return x.astype(dtype)
 
 
+def overflowed(expected, dtype: str) -> np.ndarray:
+    """Float64 reference values with those beyond `dtype`'s range as the infinities they round to
+    (exp(89) is +inf in float32: IEEE 754 rounds an overflow to infinity); the others as they are."""
+    expected = np.asarray(expected)
+    if not is_float(dtype) or expected.dtype.kind != "f":
+        return expected
+    with np.errstate(over="ignore", invalid="ignore"):
+        rounded = round_to(expected, dtype)
+    return np.where(np.isinf(rounded) & np.isfinite(expected), rounded, expected)
+
+
 # ---------------------------------------------------------------------------------------------
 # The error bound: (value, magnitude, roundings) carried through the sum-product ops.
 
@@ -217,11 +228,12 @@ def collective_bound(name: str, params: dict, shards: np.ndarray, dtype: str):
 
 def allowed_error(expected, dtype: str, bound=None, tolerance=None):
     """Per-element allowed absolute error: the bound (or the spec's `ulp`, default DEFAULT_ULPS, ulp
-    of the expected value) plus the spec's own rtol / atol."""
+    of the expected value, and the smallest normal number: a subnormal result may be flushed to
+    zero, as XLA and TensorFlow do on CPU) plus the spec's own rtol / atol."""
     if not is_float(dtype):
         return np.zeros_like(expected, dtype=np.float64)
     tolerance = tolerance or {}
-    base = bound if bound is not None else tolerance.get("ulp", DEFAULT_ULPS) * ulp(expected, dtype)
+    base = bound if bound is not None else tolerance.get("ulp", DEFAULT_ULPS) * ulp(expected, dtype) + tiny(dtype)
     with np.errstate(invalid="ignore"):  # at inf / NaN the allowed error is moot: positions compare
         return base + tolerance.get("atol", 0.0) + tolerance.get("rtol", 0.0) * np.abs(expected)
 

@@ -73,7 +73,8 @@ def _judge(ctx, case, inputs, expect, raised, actual, actual_dtype, shapes) -> O
     if isinstance(reference, tuple) and shapes_of(reference) != shapes:
         return Outcome("fail", case, f"shapes {_named(ctx, shapes)}, expected {_named(ctx, shapes_of(reference))}",
                        inputs=inputs)
-    expected = compare.cast(flatten(reference), ctx.result_dtype)  # an integer result wraps as its dtype does
+    # an integer result wraps as its dtype does; a float one overflows to infinity
+    expected = compare.overflowed(compare.cast(flatten(reference), ctx.result_dtype), ctx.result_dtype)
     if ctx.spec.unspecified:  # the values are the framework's choice: its shape, dtype and properties are not
         result = compare.compare(np.zeros(expected.shape), np.zeros(actual.shape), ctx.result_dtype, None,
                                  actual_dtype)
