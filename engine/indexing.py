@@ -19,8 +19,8 @@ def _check(x, index, axis):
     if index.ndim != x.ndim:
         raise ValueError(f"index needs the rank of x ({x.ndim}). Received: index of shape {index.shape}")
     size = x.shape[axis]
-    if index.size and (index.min() < -size or index.max() >= size):
-        raise IndexError(f"index out of range for axis {axis} of size {size}. "
+    if index.size and (index.min() < 0 or index.max() >= size):  # no wrap-around: torch.gather's rule
+        raise IndexError(f"index out of range [0, {size}) for axis {axis}. "
                          f"Received: values in [{index.min()}, {index.max()}]")
 
 
