@@ -209,7 +209,7 @@ def error_bound(tree, inputs: dict, dtype: str):
     bound = sum_product_bound(tree, inputs) if is_float(dtype) else None
     if bound is None:
         return None
-    return gamma(bound.n, dtype) * bound.magnitude + bound.n * tiny(dtype)
+    return _times_magnitude(gamma(bound.n, dtype), bound.magnitude) + bound.n * tiny(dtype)
 
 
 def collective_bound(name: str, params: dict, shards: np.ndarray, dtype: str):
@@ -223,7 +223,14 @@ def collective_bound(name: str, params: dict, shards: np.ndarray, dtype: str):
         return np.float64(0.0)
     n = len(shards)
     magnitude = np.stack(getattr(Collectives, name)(list(np.abs(shards)), **params))
-    return gamma(n + (op == "mean"), dtype) * magnitude + n * tiny(dtype)
+    return _times_magnitude(gamma(n + (op == "mean"), dtype), magnitude) + n * tiny(dtype)
+
+
+def _times_magnitude(g: float, magnitude):
+    """gamma_n |terms|, where gamma may be inf (n u >= 1: bfloat16 sums of 256 terms have no
+    bound) and a zero magnitude means every term was 0, so nothing was rounded."""
+    with np.errstate(invalid="ignore"):
+        return np.where(np.asarray(magnitude) == 0, 0.0, g * np.asarray(magnitude))
 
 
 def allowed_error(expected, dtype: str, bound=None, tolerance=None):
