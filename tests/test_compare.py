@@ -108,3 +108,26 @@ def test_cast_wraps_integers_and_truncates_floats_as_c_does():
     assert compare.cast(np.array([-1, 256]), "uint8").tolist() == [255, 0]
     assert compare.cast(np.array([1.5, -2.5, 2.9]), "int32").tolist() == [1, -2, 2]  # toward zero
     assert compare.cast(np.array([0.1]), "float16").tolist() == [0.1]  # floats: the bound judges them
+
+
+def test_a_reference_past_the_dtypes_range_is_the_infinity_it_rounds_to():
+    # float32's largest finite is (2 - 2**-23) * 2**127 = 3.4028234663852886e38 (IEEE 754)
+    values = np.array([4.5e38, -4.5e38, 3.0e38, np.nan])
+    assert compare.overflowed(values, "float32")[:3].tolist() == [np.inf, -np.inf, 3.0e38]
+    assert compare.overflowed(values, "float64")[:3].tolist() == values[:3].tolist()
+
+
+def test_a_subnormal_result_may_be_flushed_to_zero():
+    tiny32 = 2.0 ** -126  # float32's smallest normal number
+    assert compare.compare(np.array([tiny32 / 2]), np.array([0.0]), "float32",
+                           compare.allowed_error(np.array([tiny32 / 2]), "float32")).ok
+    assert not compare.compare(np.array([tiny32 * 4]), np.array([0.0]), "float32",
+                               compare.allowed_error(np.array([tiny32 * 4]), "float32")).ok
+
+
+def test_a_bound_without_content_is_infinite_and_zero_terms_have_none():
+    # bfloat16: u = 2**-8, so 300 roundings give n u > 1 and no bound at all (Higham's gamma_n)
+    tree = expr.parse("matmul(a, b)", {"a", "b"})
+    a = np.ones((1, 300))
+    assert compare.error_bound(tree, {"a": a, "b": np.ones((300, 1))}, "bfloat16")[0, 0] == np.inf
+    assert compare.error_bound(tree, {"a": 0 * a, "b": np.zeros((300, 1))}, "bfloat16")[0, 0] == 300 * 2.0 ** -126

@@ -27,6 +27,13 @@ def test_evaluates_calls_keywords_and_tuples():
     assert evaluate("2 * a - a", a=a).tolist() == a.tolist()
 
 
+def test_one_comparison_is_a_mask_made_from_values():
+    a = np.array([-1.0, 0.0, 2.0])
+    assert expr.parse("a > 0", {"a"}) == expr.Call("greater", (expr.Name("a"), expr.Const(0)), ())
+    assert expr.parse("0 < a", {"a"}) == expr.Call("greater", (expr.Name("a"), expr.Const(0)), ())
+    assert evaluate("where(a > 0.5, a, 0.0)", a=a).tolist() == [0.0, 0.0, 2.0]
+
+
 def test_strings_only_as_keyword_options():
     tree = expr.parse("pad(a, ((1, 1),), mode='reflect')", {"a"})
     assert tree.kwargs == (("mode", expr.Const("reflect")),)
@@ -45,7 +52,8 @@ def test_negative_constants_fold():
     ("__class__", "names may not start with '_'"),
     ("open('x')", "unknown op 'open'"),
     ("a if a else a", "conditional"),
-    ("a < a", "comparison"),
+    ("a < a < a", "comparison"),
+    ("a == a", "comparison"),
     ("[x for x in a]", "ListComp"),
     ("matmul(*a)", "'*' unpacking"),
     ("sum(a, **a)", "'**' arguments"),

@@ -34,7 +34,7 @@ def test_every_op_is_complete(name, called_by_specs):
 def test_tables_derive_from_the_records():
     from suites import compare, coverage, program
 
-    assert set(expr.NUMBER_OPERANDS) == {"add", "sub", "mul", "div", "maximum", "minimum", "pow"}
+    assert set(expr.NUMBER_OPERANDS) == {"add", "sub", "mul", "div", "maximum", "minimum", "pow", "greater"}
     assert set(compare.RULES) == vocabulary.having("bound")
     assert program.PARTS == {"lstm": ("output", "h_n", "c_n")}
     assert coverage.NO_DTYPE == {"causal_mask"}

@@ -94,3 +94,23 @@ class AccumulatingScatter(EngineAdapter):
 
     def scatter(self, x, axis, index, src):
         return self.indexing.scatter_add(self.indexing.scatter(x, axis, index, 0.0), axis, index, src)
+
+
+class InvertedPermutation(EngineAdapter):
+    """reductions: transpose by the inverse permutation, which is right for every swap (a swap is
+    its own inverse) and wrong for rotations such as (1, 2, 0)."""
+    name = "inverted-permutation"
+
+    def transpose(self, x, axes):
+        inverse = sorted(range(len(axes)), key=lambda d: axes[d] % len(axes))
+        return super().transpose(x, inverse)
+
+
+class ReflectedIndex(EngineAdapter):
+    """scatter: gather that lets a negative index count from the end (NumPy's indexing) where
+    the vocabulary says it is an error."""
+    name = "reflected-index"
+
+    def gather(self, x, axis, index):
+        size = x.shape[axis]
+        return super().gather(x, axis, self.ops.tensor(index.data % size))
