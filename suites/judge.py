@@ -76,8 +76,7 @@ def _judge(ctx, case, inputs, expect, raised, actual, actual_dtype, shapes) -> O
     # an integer result wraps as its dtype does; a float one overflows to infinity
     expected = compare.overflowed(compare.cast(flatten(reference), ctx.result_dtype), ctx.result_dtype)
     if ctx.spec.unspecified:  # the values are the framework's choice: its shape, dtype and properties are not
-        result = compare.compare(np.zeros(expected.shape), np.zeros(actual.shape), ctx.result_dtype, None,
-                                 actual_dtype)
+        result = compare.layout(expected, actual, ctx.result_dtype, actual_dtype)
     else:
         allowed = compare.allowed_error(expected, ctx.result_dtype, ctx.error_bound(inputs), ctx.tolerance)
         result = compare.compare(expected, actual, ctx.result_dtype, allowed, actual_dtype)

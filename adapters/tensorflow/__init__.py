@@ -98,7 +98,7 @@ class TensorFlowAdapter(Adapter):
         return a ** b
 
     def greater(self, a, b):
-        return a > b if isinstance(a, self.tf.Tensor) else b < a
+        return a > b  # a Python number on the left: Python asks the tensor's __lt__
 
     def clip(self, x, lo, hi):
         return self.tf.clip_by_value(x, lo, hi)

@@ -86,7 +86,7 @@ class TorchAdapter(Adapter):
         return a ** b
 
     def greater(self, a, b):
-        return a > b if isinstance(a, self.torch.Tensor) else b < a
+        return a > b  # a Python number on the left: Python asks the tensor's __lt__
 
     def clip(self, x, lo, hi):
         return self.torch.clamp(x, lo, hi)
