@@ -190,6 +190,11 @@ for _op in VOCABULARY.values():
     setattr(Adapter, _op.name, _default(_op))
 
 
+def no_rounding_mode(api: str):
+    """round(half='away') where the framework's round has one mode only."""
+    raise Unsupported(f"{api} rounds half to even; it has no rounding mode")
+
+
 def index_grids(index_shape, axis) -> list:
     """For scatter/gather written as an N-d index (jax .at[], tf.tensor_scatter_nd_*): the
     position of every index element along each axis other than `axis` (None at `axis`), as

@@ -36,9 +36,12 @@ def framework_default(op, defaults: dict, note, source, result_dtype=None) -> Be
     reference's op with `defaults` filled in where the call gives none (a default may be a
     function of the op's first argument), its result in `result_dtype` if given. A call that
     passes the parameter gets the reference's own result, so only an omission is explained."""
+    # a collective's model takes the list of shards, as the reference's collective does
+    reference = getattr(REFERENCE, op, None) or (lambda shards, **kw: REFERENCE.collective(op, shards, **kw))
+
     def model(*args, **kwargs):
         filled = {k: v(args[0]) if callable(v) else v for k, v in defaults.items() if k not in kwargs}
-        result = getattr(REFERENCE, op)(*args, **kwargs, **filled)
+        result = reference(*args, **kwargs, **filled)
         return result if result_dtype is None else np.asarray(result).astype(result_dtype)
     return Behaviour(op, model, note, source, "default", result_dtype)
 
@@ -65,6 +68,26 @@ KERAS_TENSORFLOW_BIAS_ADD = Behaviour(
     "its own layout, and the result keeps the first operand's shape (a column added along the rows; "
     "a higher-rank second operand's axes lost)",
     "https://github.com/keras-team/keras/blob/v3.15.1/keras/src/backend/tensorflow/numpy.py#L108")
+
+
+def truncated_logical_mul(a, b):
+    """a * b on TensorFlow tensors where either is bool (tensor_math_operator_overrides'
+    _mul_dispatch_factory): both cast to int32 (a float truncated toward zero), multiplied in
+    int32 (wrapping), the product cast back to bool."""
+    a, b = np.asarray(a), np.asarray(b)
+    if np.bool_ not in (a.dtype.type, b.dtype.type):
+        return a * b
+    with np.errstate(invalid="ignore", over="ignore"):
+        return (a.astype(np.int32) * b.astype(np.int32)) != 0
+
+
+TENSORFLOW_BOOL_MUL = Behaviour(
+    "mul", truncated_logical_mul,
+    "TensorFlow's * with a bool tensor operand casts both operands to int32 (a float truncated toward "
+    "zero), multiplies and casts the product to bool: mask * x is a bool tensor, False where x is in "
+    "(-1, 1) (0.5 -> False, -2.0 -> True), where NumPy, torch and JAX give x's dtype and value",
+    "https://github.com/tensorflow/tensorflow/blob/v2.21.0/tensorflow/python/ops/tensor_math_operator_overrides.py",
+    "promotion", result_dtype="bool")
 
 
 def masked_fill_softmax(x, mask, axis=-1):
@@ -138,3 +161,14 @@ KERAS_PAD_SEQUENCES_DEFAULTS = framework_default(
     "are padded and cut at the front, and float values are truncated to int32",
     "https://github.com/keras-team/keras/blob/v3.15.1/keras/src/utils/sequence_utils.py#L12",
     result_dtype="int32")
+TORCH_ALL_GATHER_CONCATENATES = framework_default(
+    "all_gather", {"tiled": True},
+    "torch.distributed.all_gather_into_tensor, torch's one-tensor all-gather, concatenates the ranks' "
+    "tensors along dim 0 by default (an output sized as their stack is the other form it takes), where "
+    "jax.lax.all_gather stacks them on a new axis (tiled=False): [1, 2] and [3, 4] give [1, 2, 3, 4]",
+    "https://pytorch.org/docs/stable/distributed.html#torch.distributed.all_gather_into_tensor")
+TF_ALL_GATHER_CONCATENATES = framework_default(
+    "all_gather", {"tiled": True},
+    "tf.distribute.ReplicaContext.all_gather concatenates the replicas' values along axis, its only "
+    "form, where jax.lax.all_gather stacks them on a new axis by default (tiled=False)",
+    "https://www.tensorflow.org/api_docs/python/tf/distribute/ReplicaContext#all_gather")

@@ -98,8 +98,8 @@ class EngineAdapter(Adapter):
     def square(self, x):
         return self.ops.square(x)
 
-    def round(self, x):
-        return self.ops.round(x)
+    def round(self, x, half="even"):
+        return self.ops.round(x) if half == "even" else self.ops.round_half_away(x)
 
     def sign(self, x):
         return self.ops.sign(x)

@@ -22,6 +22,7 @@ from adapters.base import (
     index_coordinates,
     leading_block,
     lift_1d,
+    no_rounding_mode,
 )
 from adapters.behaviours import KERAS_MASKED_SOFTMAX, KERAS_PAD_SEQUENCES_DEFAULTS, KERAS_TENSORFLOW_BIAS_ADD
 from adapters.jax import jax_vjp
@@ -189,8 +190,8 @@ class KerasAdapter(Adapter):
     def square(self, x):
         return self.ops.square(x)
 
-    def round(self, x):
-        return self.ops.round(x)
+    def round(self, x, half="even"):
+        return self.ops.round(x) if half == "even" else no_rounding_mode("keras.ops.round")
 
     def sign(self, x):
         return self.ops.sign(x)

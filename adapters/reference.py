@@ -70,10 +70,13 @@ class ReferenceAdapter(Adapter):
         return np.divide(a, b)
 
     def maximum(self, a, b):
-        return np.maximum(a, b)
+        """IEEE 754-2019 maximum: NaN propagates, and -0 < +0 (numpy.maximum returns its second
+        operand where both are zeros): a + b is that on zeros (+0 unless both are -0)."""
+        return _on_float_zeros(np.maximum(a, b), a, b, lambda: np.add(a, b))
 
     def minimum(self, a, b):
-        return np.minimum(a, b)
+        """IEEE 754-2019 minimum: on zeros -(-a + -b), -0 unless both are +0."""
+        return _on_float_zeros(np.minimum(a, b), a, b, lambda: np.negative(np.add(np.negative(a), np.negative(b))))
 
     def pow(self, a, b):
         return np.power(a, b)
@@ -111,8 +114,11 @@ class ReferenceAdapter(Adapter):
     def square(self, x):
         return np.square(x)
 
-    def round(self, x):
-        return np.round(x)
+    def round(self, x, half="even"):
+        if half == "even":
+            return np.round(x)
+        whole = np.trunc(x)  # x - whole is exact: away from zero where that is half or more
+        return whole + np.sign(x) * (np.abs(x - whole) >= 0.5)
 
     def sign(self, x):
         return np.sign(x)
@@ -378,3 +384,11 @@ def _source(src, index, dtype):
     """The src values that go with each index element: src's leading block, or a number."""
     src = np.asarray(src, dtype=dtype)
     return np.broadcast_to(src, index.shape) if src.ndim == 0 else src[tuple(slice(0, n) for n in index.shape)]
+
+
+def _on_float_zeros(out, a, b, signed):
+    """out, with `signed()` where a float result comes from two zeros (whose sign IEEE 754 orders)."""
+    out = np.asarray(out)
+    if out.dtype.kind != "f":
+        return out
+    return np.where((np.asarray(a) == 0) & (np.asarray(b) == 0), signed(), out)

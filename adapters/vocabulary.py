@@ -106,9 +106,11 @@ _OPS = [
     Op("sub", "a, b", "elementwise", "a - b. " + BROADCAST, _binary, number_operands=True, bound="sum"),
     Op("mul", "a, b", "elementwise", "a * b. " + BROADCAST, _binary, number_operands=True, bound="product"),
     Op("div", "a, b", "elementwise", "a / b (true division). " + BROADCAST, _binary, number_operands=True),
-    Op("maximum", "a, b", "elementwise", "The larger of a and b. " + BROADCAST, _binary, number_operands=True,
+    Op("maximum", "a, b", "elementwise", "The larger of a and b; NaN if either is NaN, and +0 of -0 and +0 "
+       "(IEEE 754-2019 maximum). " + BROADCAST, _binary, number_operands=True,
        bound="exact"),
-    Op("minimum", "a, b", "elementwise", "The smaller of a and b. " + BROADCAST, _binary, number_operands=True,
+    Op("minimum", "a, b", "elementwise", "The smaller of a and b; NaN if either is NaN, and -0 of -0 and +0 "
+       "(IEEE 754-2019 minimum). " + BROADCAST, _binary, number_operands=True,
        bound="exact"),
     Op("pow", "a, b", "elementwise", "a ** b. " + BROADCAST, _binary, number_operands=True),
     Op("greater", "a, b", "elementwise", "a > b: a bool tensor (a mask made from values, without a derivative). "
@@ -127,7 +129,9 @@ _OPS = [
     Op("abs", "x", "elementwise", "|x|.", _unary, bound="exact"),
     Op("sqrt", "x", "elementwise", "Square root.", _unary),
     Op("square", "x", "elementwise", "x * x.", _unary, bound="square"),
-    Op("round", "x", "elementwise", "Round half to even, as numpy.round.", _unary, zero_derivative=True),
+    Op("round", "x, half='even'", "elementwise", "The nearest integer; a tie goes to the even one (half='even': "
+       "numpy.round, torch.round, tf.round, keras.ops.round, jnp.round) or away from zero (half='away': C's "
+       "round, jax.lax.round's default rounding_method).", _unary, zero_derivative=True),
     Op("sign", "x", "elementwise", "-1, 0 or 1 (sign(0) = 0).", _unary, zero_derivative=True),
     # -- reductions and shapes
     Op("sum", "x, axis=None, keepdims=False", "reductions and shapes", "Sum. " + REDUCTION, _along_axis,

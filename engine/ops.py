@@ -82,6 +82,9 @@ abs = _elementwise("abs", np.abs, lambda g, out, x: (g * np.sign(x),))
 sqrt = _elementwise("sqrt", np.sqrt, lambda g, out, x: (g / (2 * out),))
 square = _elementwise("square", np.square, lambda g, out, x: (2 * g * x,))
 round = _elementwise("round", np.round, lambda g, out, x: (None,))  # piecewise constant: zero gradient
+# a tie (x - round(x) = +-1/2) moved away from zero: x +- 1/2 is exact there
+round_half_away = _elementwise("round_half_away", lambda x: np.where(
+    np.abs(x - np.round(x)) == 0.5, x + np.copysign(0.5, x), np.round(x)), lambda g, out, x: (None,))
 sign = _elementwise("sign", np.sign, lambda g, out, x: (None,))
 
 

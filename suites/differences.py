@@ -14,10 +14,14 @@ from suites import compare
 from suites.outcome import NoGradient, Outcome, one_line
 
 
-def find(ctx, case: str, kind: str = "value") -> dict | None:
-    """The documented difference for this adapter, case, dtype, device and kind of check."""
+def find(ctx, case: str, kind: str = "value", crashes: bool = False) -> dict | None:
+    """The documented difference for this adapter, case, dtype, device and kind of check; with
+    `crashes`, the one that says the case kills its process (which the others never are: the
+    item runs that case in a process of its own, where its outcome is judged as usual)."""
     for diff in ctx.spec.differences:
         if diff["adapter"] not in (ctx.adapter.name, ctx.adapter.variant_of) or diff.get("case", case) != case:
+            continue
+        if bool(diff["observed"].get("crashes")) != crashes:
             continue
         if diff.get("kind", "value") not in (kind, "any"):
             continue
@@ -42,6 +46,17 @@ def modelled(ctx, outcome, judge) -> Outcome:
                                              "regime": behaviour.regime},
                                    f"{outcome.message}; as the model of {behaviour.op} computes: {again.message}")
     return outcome
+
+
+def crashed(case: str, diff: dict, outcome, died: str | None) -> Outcome:
+    """A case documented to kill its process, run in one of its own (suites/faults.isolated):
+    documented while the process dies; once it returns, a fail whatever its outcome, so that the
+    entry is removed (and the case is judged in the item's own process again)."""
+    if died:
+        return _documented(Outcome("fail", case, ""), diff, f"the process died with {died}")
+    return Outcome("fail", case, f"documented crash no longer observed: the process now returns "
+                   f"({outcome.status}: {outcome.message}); remove it from the spec ({diff['note']})",
+                   outcome.comparison, outcome.inputs)
 
 
 def regime(diff: dict) -> str:
@@ -102,7 +117,8 @@ def value(outcome, diff, raised, actual, actual_dtype, ctx) -> Outcome:
             if observed["dtype"] == actual_dtype:
                 return _documented(outcome, diff, f"{returned(actual)} as {actual_dtype}")
             return _neither(outcome, diff, outcome.message)
-        if raised is None and outcome.comparison is not None and outcome.comparison.max_abs_err is not None:
+        # values, NaN or inf positions that differ, in the right shape and dtype (a compare that got past them)
+        if raised is None and outcome.comparison is not None and outcome.comparison.worst is not None:
             return _documented(outcome, diff, outcome.message)
         return _neither(outcome, diff, outcome.message)
     if outcome.status == "pass":

@@ -15,9 +15,14 @@ A process that dies (os.abort, a segfault, the watchdog) is replaced by pytest-x
 controller calls `crash_record` to turn the dead worker's note and log into the record. Without
 xdist (-p no:xdist, or no -n) nothing can replace the process: the run stops there, with every
 result before it on disk.
+
+A crash a spec documents (`observed: {crashes: true}` on a named example) is known in advance:
+that example runs in a process of its own (`isolated`), so it costs neither the item nor the run,
+with or without xdist.
 """
 import faulthandler
 import json
+import multiprocessing
 import pathlib
 import re
 import signal
@@ -100,6 +105,40 @@ def grace(timeout: float) -> float:
 
 def _raise_timeout(signum, frame):
     raise CaseTimeout()
+
+
+def isolated(function, *args):
+    """function(*args) in a fresh (spawned) process, for a case documented to kill its process:
+    (its result, None), or (None, the name of the signal that killed the process). A hang is
+    the caller's --case-timeout; the process is killed however the call ends."""
+    context = multiprocessing.get_context("spawn")
+    receive, send = context.Pipe(duplex=False)
+    process = context.Process(target=_send_result, args=(send, function, args), daemon=True)
+    process.start()
+    send.close()
+    try:
+        result = receive.recv()
+    except EOFError:  # it died before it could answer
+        result = None
+    finally:
+        process.join(None if result is not None else GRACE)
+        if process.is_alive():
+            process.kill()
+    code = process.exitcode
+    if result is None:
+        return None, signal.Signals(-code).name if code is not None and code < 0 else f"exit code {code}"
+    if isinstance(result, BaseException):
+        raise result
+    return result, None
+
+
+def _send_result(send, function, args):
+    """The isolated process: function's result, or the exception it raised, back to the parent."""
+    try:
+        result = function(*args)
+    except Exception as exc:  # noqa: BLE001 - raised again in the parent
+        result = RuntimeError(f"{type(exc).__name__}: {exc}")
+    send.send(result)
 
 
 def crash_record(folder, worker: str, timeout: float) -> dict | None:

@@ -3,7 +3,7 @@ examples and benchmark workloads alike.
 
 The rules (a spec's `hypothesis.inputs`) say how an arg is made: `index_of` (valid indices into
 another arg's axis, `unique` along it), `min` / `max` (integers; with `step`, the floats
-min * step .. max * step on that grid, where ties and bounds lie), `dtype` (bool, say), and
+min * step .. max * step on that grid, where ties and bounds lie, its zeros of either sign), `dtype` (bool, say), and
 `at_least_one` (every last-axis row of a mask holds that value). The program adds its derived
 inputs (an LSTM's state and weights). Where the values come from is a Source: hypothesis draws
 (suites/strategies.py), or a seeded NumPy generator (examples and benchmarks).
@@ -27,8 +27,10 @@ def generate(spec, shapes: dict, dtype: str, source) -> dict:
             values[name] = source.indices(shape, shapes[of["arg"]][of["axis"]], of["axis"], rule.get("unique", False))
         elif "min" in rule or "max" in rule:
             values[name] = source.integers(shape, rule.get("min", 0), rule.get("max", 8))
-            if "step" in rule:  # floats on a grid (ties, bounds): the integers times step
-                values[name] = round_to(values[name] * float(rule["step"]), dtype)
+            if "step" in rule:  # floats on a grid (ties, bounds): the integers times step, zeros of either sign
+                signs = np.where(source.integers(shape, 0, 1) == 1, -1.0, 1.0)
+                grid = np.where(values[name] == 0, signs * 0.0, values[name] * float(rule["step"]))
+                values[name] = round_to(grid, dtype)
         else:
             values[name] = source.array(rule.get("dtype", dtype), shape)
         if "at_least_one" in rule and values[name].size:

@@ -6,6 +6,7 @@ examples, with `/property` or `/gradient` after the spec id for the hypothesis a
 reads as a spec failure (spec, case, adapter, device, dtype, errors, the worst element, the seed
 and the falsifying example), not as a traceback.
 """
+import pathlib
 import time
 import warnings
 import zlib
@@ -15,7 +16,7 @@ import pytest
 
 import adapters
 from reports.records import FAILING, PASSING, record
-from suites import compare, faults, gradcheck, inputs, judge, repro, results, strategies, suspect
+from suites import compare, differences, faults, gradcheck, inputs, judge, repro, results, strategies, suspect
 from suites.outcome import Outcome
 from suites.program import Context
 
@@ -116,18 +117,22 @@ class SpecItem(pytest.Item):
         example = next((e for e in self.spec.examples if e.name == outcome.case), None)
         if self.kind != "gradient":
             return lambda ctx: judge.check_case(ctx, outcome.case, outcome.inputs, example and example.expect)
-        return self._gradient_check(outcome.case, outcome.inputs, example)
-
-    def _gradient_check(self, case: str, values: dict, example=None):
-        """The gradient check of one case as a function of the context: against the example's
-        documented gradient where it has one, else against finite differences."""
-        if example is not None and example.grad:
-            return lambda ctx: gradcheck.check_documented_gradient(ctx, case, values, example.grad)
-        return lambda ctx: gradcheck.check_gradient(ctx, case, values, np.random.default_rng(self.seed))
+        return gradient_check(outcome.case, outcome.inputs, example, self.seed)
 
     def _examples(self, ctx):
-        return [judge.check_case(ctx, e.name, inputs.example(self.spec, e, self.dtype), e.expect)
-                for e in self.spec.examples if e.runs_in(self.dtype, self.spec.dtypes)]
+        return [self._example(ctx, e) for e in self.spec.examples if e.runs_in(self.dtype, self.spec.dtypes)]
+
+    def _example(self, ctx, example) -> Outcome:
+        """One example's check; in a process of its own where a difference documents that the
+        case kills its process (an abort in native code), so that the item and the run go on."""
+        kind = "gradient" if self.kind == "gradient" else "value"
+        diff = differences.find(ctx, example.name, kind, crashes=True)
+        if not diff:
+            return example_outcome(ctx, self.kind, example, self.seed)
+        outcome, died = faults.isolated(example_in_process, self.config.getoption("adapter_path"), str(self.spec.file),
+                                        self.spec.name, self.kind, self.adapter_name, ctx.device, self.dtype,
+                                        example.name, self.seed)
+        return differences.crashed(example.name, diff, outcome, died)
 
     def _strategy(self):
         """The spec's hypothesis cases: shapes from a gufunc signature, or a collective's shards;
@@ -148,7 +153,7 @@ class SpecItem(pytest.Item):
             case = inputs.example(self.spec, example, self.dtype)
             if not example.grad and not all(np.isfinite(v).all() for v in case.values() if v.dtype.kind == "f"):
                 continue  # finite differences need finite inputs (special values are value checks)
-            out.append(self._gradient_check(example.name, case, example)(ctx))
+            out.append(self._example(ctx, example))
         if self.spec.generated:
             out.append(judge.hypothesis_cases(self.seed, self._strategy(), lambda case, seed:
                        gradcheck.check_gradient(ctx, "hypothesis", case, np.random.default_rng(seed))))
@@ -219,3 +224,32 @@ def resolve_device(adapter, requested: str) -> str:
         pytest.skip(f"no GPU visible to {adapter.name} (its devices: {', '.join(adapter.devices())}); run with "
                     "--device cpu, or on a machine with a GPU and the framework's GPU build")
     return gpus[0]
+
+
+def gradient_check(case: str, values: dict, example, seed: int):
+    """The gradient check of one case as a function of the context: against the example's
+    documented gradient where it has one, else against finite differences."""
+    if example is not None and example.grad:
+        return lambda ctx: gradcheck.check_documented_gradient(ctx, case, values, example.grad)
+    return lambda ctx: gradcheck.check_gradient(ctx, case, values, np.random.default_rng(seed))
+
+
+def example_outcome(ctx, kind: str, example, seed: int) -> Outcome:
+    """One explicit example's value or gradient check."""
+    case = inputs.example(ctx.spec, example, ctx.dtype)
+    if kind == "gradient":
+        return gradient_check(example.name, case, example, seed)(ctx)
+    return judge.check_case(ctx, example.name, case, example.expect)
+
+
+def example_in_process(adapter_paths: list, spec_file: str, spec_name: str, kind: str, adapter_name: str,
+                       device: str, dtype: str, case: str, seed: int) -> Outcome:
+    """example_outcome in an isolated process (suites/faults.isolated), the spec and adapter loaded
+    afresh (the adapter from its --adapter-path file where it has one)."""
+    from suites.specs import load_path
+
+    for path in adapter_paths:
+        adapters.load_path(path)
+    spec = next(s for s in load_path(pathlib.Path(spec_file)) if s.name == spec_name)
+    example = next(e for e in spec.examples if e.name == case)
+    return example_outcome(Context(spec, adapters.get(adapter_name), device, dtype), kind, example, seed)

@@ -39,10 +39,12 @@ def check_case(ctx, case: str, inputs: dict, expect: dict | None = None) -> Outc
             judge.result_dtype if actual_dtype == ctx.result_dtype else actual_dtype, shapes))
     elif diff:
         outcome = differences.value(outcome, diff, raised, actual, actual_dtype, ctx)
-    else:  # judged against the reference alone: documented values belong to the spec's own op
+    else:  # judged against the reference alone: documented values belong to the spec's own op,
+        # an expected error does not (a model computes where the framework should refuse);
         # a behaviour may give its result a dtype of its own (Keras' int32 pad_sequences)
+        refuses = {"raises": True} if expect.get("raises") else {}
         outcome = differences.modelled(ctx, outcome, lambda judge: _judge(
-            judge, case, inputs, {}, raised, actual,
+            judge, case, inputs, refuses, raised, actual,
             judge.result_dtype if actual_dtype == judge.behaviour.result_dtype else actual_dtype, shapes))
     outcome.actual = actual
     return outcome

@@ -201,6 +201,9 @@ class Collective(Program):
     def fixed_calls(self) -> list:
         return []
 
+    def ops(self) -> set:
+        return {self.name}  # the collective, which an adapter's documented behaviour may model
+
     def pullback(self, ctx, inputs, wrt):
         """The reverse pass on the workers: stacked cotangents in, stacked gradients out."""
         shards = [np.asarray(s).astype(ctx.dtype) for s in inputs["shards"]]
@@ -325,6 +328,11 @@ class Modelled:
 
     def __getattr__(self, op):
         return self.behaviour.model if op == self.behaviour.op else getattr(ORACLE, op)
+
+    def collective(self, name: str, shards: list, **params) -> list:
+        if name == self.behaviour.op:
+            return self.behaviour.model(shards, **params)
+        return ORACLE.collective(name, shards, **params)
 
 
 def caller(target, dtype):

@@ -42,6 +42,34 @@ def test_a_crash_and_two_hangs_cost_one_item_each(tmp_path):
     assert "1 crash" in page and "2 timeout" in page and "signal SIGABRT" in page
 
 
+CRASH_DOCUMENTED = ROOT / "tests" / "specs" / "crash-documented.yaml"
+
+
+def test_a_documented_crash_runs_in_its_own_process(tmp_path):
+    """Without xdist too: the aborting case is documented with its signal, and the run goes on
+    to the adapter that no longer crashes, which fails so that the entry is removed."""
+    cmd = [sys.executable, "-m", "pytest", str(CRASH_DOCUMENTED), "--results-dir", str(tmp_path / "results"), "-q",
+           "-p", "no:cacheprovider", "--adapter-path", str(FAULTY), "--adapter", "aborting,reference"]
+    run = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 1, run.stdout + run.stderr
+    records = {r["adapter"]: r for r in read_records([tmp_path / "results"])[0]}
+    assert records["aborting"]["status"] == "documented"
+    assert "the process died with SIGABRT" in records["aborting"]["message"]
+    assert records["reference"]["status"] == "fail"
+    assert "documented crash no longer observed" in records["reference"]["message"]
+
+
+def test_isolated_returns_the_result_or_the_signal():
+    assert faults.isolated(int, "3") == (3, None)
+    assert faults.isolated(os.abort) == (None, "SIGABRT")
+    try:
+        faults.isolated(int, "three")
+    except RuntimeError as exc:
+        assert "ValueError" in str(exc)
+    else:
+        raise AssertionError("an exception in the isolated process is raised again")
+
+
 def test_crash_record_reads_the_fault_log(tmp_path):
     identity = {"spec": "a/b", "kind": "example", "adapter": "x", "device": "cpu", "dtype": "float32",
                 "test": "a/b[x-cpu-float32]", "started": time.time()}

@@ -16,15 +16,17 @@ from adapters.base import (
     index_coordinates,
     leading_block,
     lift_1d,
+    no_rounding_mode,
 )
-from adapters.behaviours import KERAS_MASKED_SOFTMAX
+from adapters.behaviours import KERAS_MASKED_SOFTMAX, TENSORFLOW_BOOL_MUL, TF_ALL_GATHER_CONCATENATES
 from adapters.tensorflow.collectives import TF_COLLECTIVES
 
 
 class TensorFlowAdapter(Adapter):
     name = "tensorflow"
     module = "tensorflow"
-    behaviours = (KERAS_MASKED_SOFTMAX,)  # masked_softmax is tf.keras.layers.Softmax(mask=)
+    behaviours = (KERAS_MASKED_SOFTMAX,  # masked_softmax is tf.keras.layers.Softmax(mask=)
+                  TF_ALL_GATHER_CONCATENATES, TENSORFLOW_BOOL_MUL)
     dtypes = {"*": DTYPES,
               **dict.fromkeys(("add", "sub", "div", "maximum", "minimum", "relu", "square", "round", "sum",
                                "mean", "max", "segment_mask", "scatter_add", "greater", "clip"), dtypes_except("bool")),
@@ -130,8 +132,8 @@ class TensorFlowAdapter(Adapter):
     def square(self, x):
         return self.tf.square(x)
 
-    def round(self, x):
-        return self.tf.round(x)  # banker's rounding, as NumPy
+    def round(self, x, half="even"):
+        return self.tf.round(x) if half == "even" else no_rounding_mode("tf.round")  # banker's rounding, as NumPy
 
     def sign(self, x):
         return self.tf.sign(x)

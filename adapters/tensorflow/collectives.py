@@ -67,8 +67,9 @@ def _all_reduce(replica, x, op="sum"):
     return replica.all_reduce({"sum": tf.distribute.ReduceOp.SUM, "mean": tf.distribute.ReduceOp.MEAN}[op], x)
 
 
-def _all_gather(replica, x, axis=0, tiled=False):
-    """ReplicaContext.all_gather concatenates along axis; stacked is that of an inserted axis."""
+def _all_gather(replica, x, axis=0, tiled=True):
+    """ReplicaContext.all_gather concatenates along axis (its only form, so the default);
+    stacked is that of an inserted axis."""
     import tensorflow as tf
 
     return replica.all_gather(x if tiled else tf.expand_dims(x, axis), axis)

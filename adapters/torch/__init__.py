@@ -1,8 +1,9 @@
 """PyTorch: torch.* ops, torch.autograd for gradients, cpu and cuda devices; collectives with
 torch.distributed, one process per rank (gloo on CPU, NCCL on GPU)."""
 from adapters import workers
-from adapters.base import DTYPES, FLOATS, Adapter, Unsupported, dtypes_except
+from adapters.base import DTYPES, FLOATS, Adapter, Unsupported, dtypes_except, no_rounding_mode
 from adapters.behaviours import (
+    TORCH_ALL_GATHER_CONCATENATES,
     TORCH_LOG_SOFTMAX_IMPLICIT_DIM,
     TORCH_LSTM_TIME_MAJOR,
     TORCH_MASKED_FILL_SOFTMAX,
@@ -21,7 +22,7 @@ class TorchAdapter(Adapter):
               **dict.fromkeys(("mean", "softmax", "log_softmax", "masked_softmax", "lstm"), FLOATS),
               "one_hot": ("int64",)}  # F.one_hot takes int64 indices only
     behaviours = (TORCH_MASKED_FILL_SOFTMAX, TORCH_SOFTMAX_IMPLICIT_DIM, TORCH_LOG_SOFTMAX_IMPLICIT_DIM,
-                  TORCH_PAD_SEQUENCE_TIME_MAJOR, TORCH_LSTM_TIME_MAJOR)
+                  TORCH_PAD_SEQUENCE_TIME_MAJOR, TORCH_LSTM_TIME_MAJOR, TORCH_ALL_GATHER_CONCATENATES)
 
     def __init__(self):
         import torch
@@ -118,8 +119,8 @@ class TorchAdapter(Adapter):
     def square(self, x):
         return self.torch.square(x)
 
-    def round(self, x):
-        return self.torch.round(x)
+    def round(self, x, half="even"):
+        return self.torch.round(x) if half == "even" else no_rounding_mode("torch.round")
 
     def sign(self, x):
         return self.torch.sign(x)

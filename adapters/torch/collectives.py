@@ -57,12 +57,16 @@ def _all_reduce(x, dist, op="sum"):
     return x
 
 
-def _all_gather(x, dist, axis=0, tiled=False):
+def _all_gather(x, dist, axis=0, tiled=True):
+    """all_gather_into_tensor, torch's one-tensor all-gather, which concatenates along dim 0
+    (its default layout: tiled): the axis is moved there and back; stacked is the
+    concatenation of x with a new leading axis (gloo refuses the stack-shaped output NCCL takes)."""
     import torch
 
-    gathered = [torch.empty_like(x) for _ in range(dist.get_world_size())]
-    dist.all_gather(gathered, x)
-    return torch.cat(gathered, axis) if tiled else torch.stack(gathered, axis)
+    moved = (x.movedim(axis, 0) if tiled else x.unsqueeze(0)).contiguous()
+    out = torch.empty((dist.get_world_size() * moved.shape[0], *moved.shape[1:]), dtype=x.dtype, device=x.device)
+    dist.all_gather_into_tensor(out, moved)
+    return out.movedim(0, axis)
 
 
 def _to_dim0(x, axis, world):
@@ -127,7 +131,7 @@ def _all_reduce_grad(x, cotangent, dist, op="sum"):
     return torch.autograd.grad(y, x, cotangent)[0]
 
 
-def _all_gather_grad(x, cotangent, dist, axis=0, tiled=False):
+def _all_gather_grad(x, cotangent, dist, axis=0, tiled=True):
     """The reverse pass through torch.distributed.nn.functional.all_gather (its backward
     reduce-scatters the gradient: all_to_all and a sum on gloo)."""
     import torch
