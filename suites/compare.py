@@ -181,13 +181,21 @@ FAMILIES = {"sum": _sum, "product": _product, "square": _square, "exact": _exact
 RULES = {op.name: FAMILIES[op.bound](op.name) for op in VOCABULARY.values() if op.bound}
 
 
-def sum_product_bound(tree, inputs: dict):
-    """The Bound of `tree` on these float64 inputs, or None when it leaves the sum-product ops."""
+def sum_product_bound(tree, inputs: dict, behaviour=None):
+    """The Bound of `tree` on these float64 inputs, or None when it leaves the sum-product ops.
+    With a documented behaviour (adapters/behaviours.py), its op's values and magnitudes are
+    the model's of the operands' (bias_add: the same sum, broadcast another way), its roundings
+    the op's own."""
     if not expr.ops_in(tree) <= RULES.keys():
         return None
 
     def apply(op, args, kwargs):
-        return RULES[op](*args, **kwargs)
+        bound = RULES[op](*args, **kwargs)
+        if behaviour is None or op != behaviour.op:
+            return bound
+        parts = [(a.value, a.magnitude) if isinstance(a, Bound) else (a, a) for a in args]
+        return Bound(behaviour.model(*(v for v, _ in parts), **kwargs),
+                     behaviour.model(*(m for _, m in parts), **kwargs), bound.n)
 
     def constant(c):
         c = np.float64(c)
@@ -203,10 +211,10 @@ def gamma(n: int, dtype: str) -> float:
     return nu / (1 - nu) if nu < 1 else np.inf
 
 
-def error_bound(tree, inputs: dict, dtype: str):
+def error_bound(tree, inputs: dict, dtype: str, behaviour=None):
     """The allowed absolute error per element of `tree` evaluated in `dtype` on these (float64,
     exactly representable) inputs, or None when the tree leaves the sum-product ops."""
-    bound = sum_product_bound(tree, inputs) if is_float(dtype) else None
+    bound = sum_product_bound(tree, inputs, behaviour) if is_float(dtype) else None
     if bound is None:
         return None
     return _times_magnitude(gamma(bound.n, dtype), bound.magnitude) + bound.n * tiny(dtype)

@@ -103,8 +103,8 @@ class Expression(Program):
         exact = {k: widen(v) for k, v in inputs.items()}
         return expr.evaluate(tree or self.tree, exact, caller(reference, wide), _wide_constant, fixed)
 
-    def error_bound(self, inputs: dict, dtype: str):
-        return compare.error_bound(self.tree, {k: widen(v) for k, v in inputs.items()}, dtype)
+    def error_bound(self, inputs: dict, dtype: str, behaviour=None):
+        return compare.error_bound(self.tree, {k: widen(v) for k, v in inputs.items()}, dtype, behaviour)
 
     def sum_product(self, wide: dict):
         """The sum-product Bound on these float64 inputs, or None where the tree leaves them."""
@@ -192,7 +192,8 @@ class Collective(Program):
     def oracle_parts(self, inputs: dict, dtype: str, fixed=None, tree=None, reference=ORACLE):
         return np.stack(reference.collective(self.name, [widen(s) for s in inputs["shards"]], **self.params))
 
-    def error_bound(self, inputs: dict, dtype: str):
+    def error_bound(self, inputs: dict, dtype: str, behaviour=None):
+        # a model of a collective moves data as the collective does (all_gather's layout): the same bound
         return compare.collective_bound(self.name, self.params, widen(inputs["shards"]), dtype)
 
     def sum_product(self, wide: dict):
@@ -301,9 +302,9 @@ class Context:
         return self.program.oracle_parts(inputs, self.dtype, fixed, tree, reference)
 
     def error_bound(self, inputs: dict):
-        """The a-priori error bound of this case (None where there is none, and for a behaviour's
-        model, whose result the program's bound does not describe)."""
-        return None if self.behaviour else self.program.error_bound(inputs, self.result_dtype)
+        """The a-priori error bound of this case (None where there is none), with a behaviour's
+        model in place of its op where there is one."""
+        return self.program.error_bound(inputs, self.result_dtype, self.behaviour)
 
     def sum_product(self, wide: dict):
         """The program's sum-product bound on these float64 inputs (None as for error_bound)."""
