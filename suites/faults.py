@@ -109,24 +109,28 @@ def _raise_timeout(signum, frame):
 
 def isolated(function, *args):
     """function(*args) in a fresh (spawned) process, for a case documented to kill its process:
-    (its result, None), or (None, the name of the signal that killed the process). A hang is
-    the caller's --case-timeout; the process is killed however the call ends."""
+    (its result, None), or (None, the name of the signal that killed the process); an exception
+    it raised, or an exit without a result, is raised here. A hang is the caller's
+    --case-timeout; the process is killed however the call ends."""
     context = multiprocessing.get_context("spawn")
     receive, send = context.Pipe(duplex=False)
     process = context.Process(target=_send_result, args=(send, function, args), daemon=True)
     process.start()
     send.close()
+    result = None
     try:
         result = receive.recv()
     except EOFError:  # it died before it could answer
-        result = None
+        pass
     finally:
         process.join(None if result is not None else GRACE)
         if process.is_alive():
             process.kill()
     code = process.exitcode
+    if result is None and code is not None and code < 0:
+        return None, signal.Signals(-code).name
     if result is None:
-        return None, signal.Signals(-code).name if code is not None and code < 0 else f"exit code {code}"
+        raise RuntimeError(f"the isolated process ended with exit code {code} and no result")
     if isinstance(result, BaseException):
         raise result
     return result, None

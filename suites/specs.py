@@ -212,6 +212,9 @@ def _check_differences(entries: list, cases: set, where) -> None:
         diff["note"] = diff["note"].strip()  # a folded note (>) ends in a newline
         if "case" in diff and diff["case"] not in cases:
             raise SpecError(f"{where(j, 'case')}: no example named {diff['case']!r}")
+        if diff["observed"].get("crashes") and diff.get("case") in (None, "hypothesis"):
+            raise SpecError(f"{where(j, 'observed', 'crashes')}: names the example that kills the process (case:), "
+                            "which then runs in a process of its own; keep the generated cases off it")
         if diff["observed"].get("differs") and diff.get("case") != "hypothesis":
             raise SpecError(f"{where(j, 'observed', 'differs')}: is for case: hypothesis (generated inputs); an "
                             "example documents the value it observes")
