@@ -56,7 +56,7 @@ def area_of(record) -> str:
 
 # The kinds of documented difference (specs/schema.json, a difference's `regime`), in the order
 # the page lists them: what a port trips over first.
-REGIMES = ("default", "promotion", "special-value", "no-gradient", "precision", "semantics")
+REGIMES = ("default", "promotion", "special-value", "no-gradient", "precision", "crash", "semantics")
 
 
 def differences_by_regime(records) -> dict:

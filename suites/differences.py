@@ -61,10 +61,11 @@ def crashed(case: str, diff: dict, outcome, died: str | None) -> Outcome:
 
 def regime(diff: dict) -> str:
     """What kind of difference an entry documents (the report groups by it): its own `regime`,
-    else precision or no-gradient by what it observes, else the op's semantics."""
+    else precision, no-gradient or crash by what it observes, else the op's semantics."""
     observed = diff.get("observed", {})
     return diff.get("regime") or ("precision" if "precision" in observed else
-                                  "no-gradient" if "no_gradient" in observed else "semantics")
+                                  "no-gradient" if "no_gradient" in observed else
+                                  "crash" if "crashes" in observed else "semantics")
 
 
 def _documented(outcome, diff, seen: str) -> Outcome:
