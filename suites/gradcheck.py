@@ -132,11 +132,20 @@ def _random_direction(ctx, f, tensors, wide, wrt, out, rng):
     expected = float(np.sum(cotangent * derivative))
     magnitude = _magnitude_fn(ctx, wide)
     along = (gradients.magnitude_directional(magnitude, wide, directions) if magnitude
-             else np.abs(derivative) + np.abs(derivative).max(initial=0))
+             else np.abs(derivative) + np.abs(derivative).max(initial=0) + _values_along(out, directions))
     scale = float(np.sum(np.abs(cotangent) * along))
     rounding = max(gradients.input_rounding(wide[n]).max(initial=0) for n in wrt)
     allowed = _allowed(ctx, wide, out.size, scale) + float(np.sum(np.abs(cotangent) * fd_err)) + rounding * scale
     return compare.compare(np.array(expected), np.array(actual), ctx.judged, allowed), np.array(actual)
+
+
+def _values_along(out, directions) -> float:
+    """Where no magnitude model exists, the values' share of the slack: a reverse pass multiplies
+    the cotangent by the forward values (softmax's p * (g - <g, p>), tanh's 1 - y * y), so its
+    rounding is of |g| |y| |v| even where the derivative vanishes (a softmax over one element,
+    which TensorFlow computes as 0.99999994, gives g - 0.99999994 g, not 0)."""
+    finite = np.abs(out[np.isfinite(out)])
+    return float(finite.max(initial=0)) * max(float(np.abs(d).max(initial=0)) for d in directions.values())
 
 
 def _magnitude_fn(ctx, wide):
