@@ -122,13 +122,14 @@ class SpecItem(pytest.Item):
     def _examples(self, ctx):
         return [self._example(ctx, e) for e in self.spec.examples if e.runs_in(self.dtype, self.spec.dtypes)]
 
-    def _example(self, ctx, example) -> Outcome:
-        """One example's check; in a process of its own where a difference documents that the
-        case kills its process (an abort in native code), so that the item and the run go on."""
+    def _example(self, ctx, example, case=None) -> Outcome:
+        """One example's check (on its inputs, `case`, where the caller made them already); in a
+        process of its own where a difference documents that the case kills its process (an
+        abort in native code), so that the item and the run go on."""
         kind = "gradient" if self.kind == "gradient" else "value"
         diff = differences.find(ctx, example.name, kind, crashes=True)
         if not diff:
-            return example_outcome(ctx, self.kind, example, self.seed)
+            return example_outcome(ctx, self.kind, example, self.seed, case)
         outcome, died = faults.isolated(example_in_process, self.config.getoption("adapter_path"), str(self.spec.file),
                                         self.spec.name, self.kind, self.adapter_name, ctx.device, self.dtype,
                                         example.name, self.seed)
@@ -153,7 +154,7 @@ class SpecItem(pytest.Item):
             case = inputs.example(self.spec, example, self.dtype)
             if not example.grad and not all(np.isfinite(v).all() for v in case.values() if v.dtype.kind == "f"):
                 continue  # finite differences need finite inputs (special values are value checks)
-            out.append(self._example(ctx, example))
+            out.append(self._example(ctx, example, case))
         if self.spec.generated:
             out.append(judge.hypothesis_cases(self.seed, self._strategy(), lambda case, seed:
                        gradcheck.check_gradient(ctx, "hypothesis", case, np.random.default_rng(seed))))
@@ -234,9 +235,9 @@ def gradient_check(case: str, values: dict, example, seed: int):
     return lambda ctx: gradcheck.check_gradient(ctx, case, values, np.random.default_rng(seed))
 
 
-def example_outcome(ctx, kind: str, example, seed: int) -> Outcome:
-    """One explicit example's value or gradient check."""
-    case = inputs.example(ctx.spec, example, ctx.dtype)
+def example_outcome(ctx, kind: str, example, seed: int, case=None) -> Outcome:
+    """One explicit example's value or gradient check, on its inputs (made here unless given)."""
+    case = inputs.example(ctx.spec, example, ctx.dtype) if case is None else case
     if kind == "gradient":
         return gradient_check(example.name, case, example, seed)(ctx)
     return judge.check_case(ctx, example.name, case, example.expect)

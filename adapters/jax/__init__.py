@@ -156,13 +156,11 @@ class JaxAdapter(Adapter):
     def round(self, x, half=None):
         """jnp.round (half to even) as jax.numpy users call it; with `half`, jax.lax.round:
         'away' calls it with its default rounding_method (ROUND_AWAY_FROM_ZERO)."""
-        from jax import lax
-
         if half is None:
             return self.jnp.round(x)
         if half == "away":
-            return lax.round(x)
-        return lax.round(x, lax.RoundingMethod.TO_NEAREST_EVEN)
+            return self.lax.round(x)
+        return self.lax.round(x, self.lax.RoundingMethod.TO_NEAREST_EVEN)
 
     def sign(self, x):
         return self.jnp.sign(x)
