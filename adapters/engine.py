@@ -13,15 +13,16 @@ class EngineAdapter(Adapter):
     module = "numpy"  # the engine lives in this repository and needs NumPy only
     behaviours = (ENGINE_MASKED_SOFTMAX,)
     dtypes = {"*": dtypes_except("bfloat16"),
-              **dict.fromkeys(("sub", "neg", "sigmoid", "sign", "softmax", "log_softmax"),
-                              dtypes_except("bfloat16", "bool")),
+              **dict.fromkeys(("sub", "neg", "sigmoid", "sign", "softmax", "log_softmax", "cross_entropy",
+                               "dot_product_attention"), dtypes_except("bfloat16", "bool")),
               **dict.fromkeys(("masked_softmax", "lstm"), ("float16", "float32", "float64"))}
 
     def __init__(self):
         import engine
-        from engine import collectives, indexing, nn, ops, sequence
+        from engine import collectives, indexing, layers, nn, ops, pooling, sequence
 
         self.engine, self.ops, self.sequence, self.indexing, self.nn = engine, ops, sequence, indexing, nn
+        self.layers, self.pooling = layers, pooling
         self.collectives = collectives
 
     def version(self):
@@ -175,6 +176,45 @@ class EngineAdapter(Adapter):
 
     def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True):
         return self.nn.lstm(x, h0, c0, params, num_layers, bidirectional, batch_first)
+
+    def max_pool2d(self, x, kernel, stride=None, padding=0, ceil_mode=False):
+        return self.pooling.max_pool2d(x, kernel, stride, padding, ceil_mode)
+
+    def avg_pool2d(self, x, kernel, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+        return self.pooling.avg_pool2d(x, kernel, stride, padding, ceil_mode, count_include_pad)
+
+    def max_pool1d(self, x, kernel, stride=None, padding=0, ceil_mode=False):
+        return self.pooling.max_pool1d(x, kernel, stride, padding, ceil_mode)
+
+    def avg_pool1d(self, x, kernel, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+        return self.pooling.avg_pool1d(x, kernel, stride, padding, ceil_mode, count_include_pad)
+
+    def cumsum(self, x, axis):
+        return self.ops.cumsum(x, axis)
+
+    def linear(self, x, weight, bias=None):
+        return self.layers.linear(x, weight, bias)
+
+    def gelu(self, x, approximate="none"):
+        return self.layers.gelu(x, approximate)
+
+    def layer_norm(self, x, weight=None, bias=None, eps=1e-5):
+        return self.layers.layer_norm(x, weight, bias, eps)
+
+    def norm(self, x, axis=None, keepdims=False):
+        return self.layers.norm(x, axis, keepdims)
+
+    def normalize(self, x, axis=-1, eps=1e-12):
+        return self.layers.normalize(x, axis, eps)
+
+    def embedding(self, indices, weight):
+        return self.layers.embedding(indices, weight)
+
+    def cross_entropy(self, logits, target, reduction="mean", label_smoothing=0.0, ignore_index=None):
+        return self.layers.cross_entropy(logits, target, reduction, label_smoothing, ignore_index)
+
+    def dot_product_attention(self, q, k, v, mask=None, bias=None, causal=False, scale=None):
+        return self.layers.dot_product_attention(q, k, v, mask, bias, causal, scale)
 
     def conv1d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
         return self.nn.conv1d(x, w, b, stride, padding, dilation, groups)

@@ -24,8 +24,19 @@ from adapters.base import (
     lift_1d,
     no_rounding_mode,
 )
-from adapters.behaviours import KERAS_MASKED_SOFTMAX, KERAS_PAD_SEQUENCES_DEFAULTS, KERAS_TENSORFLOW_BIAS_ADD
+from adapters.behaviours import (
+    KERAS_ATTENTION_MEAN_OF_V,
+    KERAS_GELU_TANH,
+    KERAS_LAYER_NORM_EPS,
+    KERAS_MASKED_SOFTMAX,
+    KERAS_NORMALIZE_EPSILON,
+    KERAS_PAD_SEQUENCES_DEFAULTS,
+    KERAS_TENSORFLOW_ATTENTION,
+    KERAS_TENSORFLOW_BIAS_ADD,
+    KERAS_TENSORFLOW_GELU,
+)
 from adapters.jax import jax_vjp
+from adapters.keras_layers import KerasLayers
 from adapters.tensorflow import refuse_corrupting_matmul, tape_vjp
 from adapters.torch import autograd_vjp
 from adapters.vocabulary import PAD_MODES
@@ -39,19 +50,31 @@ BACKEND_DTYPES = {
                    "masked_softmax": dtypes_except("int8"),  # Keras reads an int8 dtype as a quantisation policy
                    **dict.fromkeys(("sigmoid", "softmax", "log_softmax"), FLOATS),
                    **dict.fromkeys(("conv1d", "conv2d"), dtypes_except("int8", "uint8", "int64", "bool")),
-                   "lstm": ("float16", "float32", "float64")},
+                   "lstm": ("float16", "float32", "float64"),
+                   **dict.fromkeys(("linear", "gelu", "embedding", "normalize"), FLOATS),
+                   "layer_norm": dtypes_except("int8"),
+                   "dot_product_attention": dtypes_except("int8", "uint8", "bool"),
+                   **dict.fromkeys(("max_pool2d", "max_pool1d"), dtypes_except("bool")),
+                   **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS)},
     "jax": {"*": DTYPES,
             **dict.fromkeys(("sub", "neg", "round", "sign", "softmax", "log_softmax", "scatter_add", "one_hot"),
                             dtypes_except("bool")),
-            "sigmoid": FLOATS, "masked_softmax": dtypes_except("int8"), "lstm": ("float32", "float64")},
+            "sigmoid": FLOATS, "masked_softmax": dtypes_except("int8"), "lstm": ("float32", "float64"),
+            **dict.fromkeys(("linear", "embedding", "normalize"), FLOATS), "layer_norm": dtypes_except("int8"),
+            **dict.fromkeys(("avg_pool2d", "avg_pool1d"), dtypes_except("bool"))},
     "torch": {"*": DTYPES,
               **dict.fromkeys(("sub", "neg", "pow", "relu", "round", "conv1d", "conv2d"), dtypes_except("bool")),
               **dict.fromkeys(("softmax", "log_softmax"), FLOATS), "masked_softmax": dtypes_except("int8"),
-              "lstm": ("float32", "float64")},  # building the layer in half precision needs QR (geqrf) on CPU
+              "lstm": ("float32", "float64"),  # building the layer in half precision needs QR (geqrf) on CPU
+              **dict.fromkeys(("linear", "gelu", "layer_norm", "embedding", "dot_product_attention", "max_pool1d"),
+                              FLOATS),
+              "max_pool2d": dtypes_except("bool"), **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS + ("int64",))},
 }
-KERAS_BEHAVIOURS = (KERAS_MASKED_SOFTMAX, KERAS_PAD_SEQUENCES_DEFAULTS)
-BACKEND_BEHAVIOURS = {"tensorflow": (KERAS_TENSORFLOW_BIAS_ADD, *KERAS_BEHAVIOURS), "jax": KERAS_BEHAVIOURS,
-                      "torch": KERAS_BEHAVIOURS}
+KERAS_BEHAVIOURS = (KERAS_MASKED_SOFTMAX, KERAS_PAD_SEQUENCES_DEFAULTS, KERAS_LAYER_NORM_EPS, KERAS_NORMALIZE_EPSILON)
+BACKEND_BEHAVIOURS = {"tensorflow": (KERAS_TENSORFLOW_BIAS_ADD, KERAS_TENSORFLOW_ATTENTION, KERAS_TENSORFLOW_GELU,
+                                     *KERAS_BEHAVIOURS),
+                      "jax": (KERAS_ATTENTION_MEAN_OF_V, KERAS_GELU_TANH, *KERAS_BEHAVIOURS),
+                      "torch": (KERAS_ATTENTION_MEAN_OF_V, KERAS_GELU_TANH, *KERAS_BEHAVIOURS)}
 
 
 def configured_backend() -> str:
@@ -66,7 +89,7 @@ def configured_backend() -> str:
         return "tensorflow"
 
 
-class KerasAdapter(Adapter):
+class KerasAdapter(KerasLayers, Adapter):
     # One name per backend (keras-tensorflow, keras-jax, keras-torch): frameworks differ by
     # backend, and so do the spec's documented differences and the report's columns.
     name = f"keras-{configured_backend()}"

@@ -8,14 +8,15 @@ differences of this oracle instead (suites/gradients.py).
 import numpy as np
 
 from adapters.base import Adapter, Unsupported, dtypes_except, lift_1d, lstm_suffix, stacked_lstm
+from adapters.reference_layers import LayerReference
 from adapters.vocabulary import PAD_MODES
 
 
-class ReferenceAdapter(Adapter):
+class ReferenceAdapter(LayerReference, Adapter):
     name = "reference"
     module = "numpy"
     dtypes = {"*": dtypes_except("bfloat16"),  # NumPy has no bfloat16
-              **dict.fromkeys(("sub", "neg", "sigmoid", "sign", "softmax", "log_softmax", "lstm"),
+              **dict.fromkeys(("sub", "neg", "sigmoid", "sign", "softmax", "log_softmax", "lstm", "cross_entropy"),
                               dtypes_except("bfloat16", "bool"))}
 
     def version(self):

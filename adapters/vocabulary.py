@@ -93,6 +93,10 @@ BROADCAST = ("Elementwise, NumPy broadcasting; either operand may be a Python nu
              "it: weakly typed). The result has the operands' promoted dtype (Parity expects NumPy 2's, NEP 50).")
 REDUCTION = ("axis: None (every axis), an int or a tuple of ints; keepdims keeps the reduced axes with "
              "size 1.")
+POOL = ("torch.nn.functional's pooling on x [N, C, H, W]: kernel and stride (None: the kernel) an int or a "
+        "pair; padding an int or a pair (both sides), 'valid' (none) or 'same' (TensorFlow's SAME: ceil(L / "
+        "stride) outputs, the odd padding element at the end); ceil_mode rounds the output length up (a last "
+        "window must start inside x or its left padding).")
 
 _OPS = [
     # -- linear algebra
@@ -140,6 +144,9 @@ _OPS = [
        _along_axis, bound="reduction"),
     Op("max", "x, axis=None, keepdims=False", "reductions and shapes", "Largest value. " + REDUCTION,
        _along_axis),
+    Op("cumsum", "x, axis", "reductions and shapes", "numpy.cumsum along axis: out[..., i] = x[..., 0] + ... + "
+       "x[..., i]; the result has x's dtype (NumPy, and torch, widen small integers: documented).", _along_axis,
+       bound="cumsum"),
     Op("argmin", "x, axis", "reductions and shapes", "int64 index of the smallest value along axis (the first "
        "one on ties).", _along_axis, zero_derivative=True),
     Op("reshape", "x, shape", "reductions and shapes", "numpy.reshape; shape is a tuple, -1 allowed once.",
@@ -204,6 +211,53 @@ _OPS = [
        "weight_hh_l0 [4H, H], bias_ih_l0 and bias_hh_l0 [4H], '_reverse' for the reverse direction; gate order "
        "i, f, g, o). Returns (output [B, T, D*H] or [T, B, D*H], h_n, c_n [D*L, B, H]).",
        _lstm_sample, parts=("output", "h_n", "c_n")),
+    Op("linear", "x, weight, bias=None", "layers", "torch.nn.functional.linear: x @ weight.T + bias; x [..., in], "
+       "weight [out, in] (PyTorch's layout; Dense kernels are its transpose), bias [out] or None.",
+       lambda d: ([_x(d, (2, 3)), _x(d, (4, 3)), _x(d, (4,))], {}), bound="linear"),
+    Op("gelu", "x, approximate='none'", "layers", "x * Phi(x), Phi the standard normal CDF (approximate='none', "
+       "erf); approximate='tanh': 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))). torch.nn.functional.gelu "
+       "and tf.nn.gelu default to the exact form, jax.nn.gelu and keras.ops.gelu to tanh (documented).", _unary),
+    Op("layer_norm", "x, weight=None, bias=None, eps=1e-5", "layers", "torch.nn.functional.layer_norm over the "
+       "last axis: (x - mean) / sqrt(var + eps) * weight + bias, var the biased variance (divided by n); weight "
+       "and bias [D] or None. eps defaults differ: torch 1e-5, flax 1e-6, Keras 1e-3 (documented).",
+       lambda d: ([_x(d), _x(d, (3,)), _x(d, (3,))], {"eps": 1e-5})),
+    Op("norm", "x, axis=None, keepdims=False", "layers", "The Euclidean (2-)norm sqrt(sum x^2) over axis (None: "
+       "every axis; torch.linalg.vector_norm). At x = 0 it has no derivative: the reference's finite "
+       "differences give 0 there, as torch does; others give NaN (documented). " + REDUCTION, _along_axis),
+    Op("normalize", "x, axis=-1, eps=1e-12", "layers", "torch.nn.functional.normalize (p=2): x / max(||x||, eps) "
+       "along axis. Defaults differ: torch's dim is 1, tf.math.l2_normalize's axis None and its epsilon bounds "
+       "the squared norm, Keras' epsilon is 1e-7 (documented).", _along_axis),
+    Op("embedding", "indices, weight", "layers", "torch.nn.functional.embedding: weight[indices], rows of the "
+       "table weight [V, D] looked up by an integer tensor of any shape; out [*indices.shape, D].",
+       lambda d: ([INDEX, _x(d, (3, 4))], {})),
+    Op("cross_entropy", "logits, target, reduction='mean', label_smoothing=0.0, ignore_index=None", "layers",
+       "torch.nn.functional.cross_entropy on logits [N, C]: -sum_c q_c log_softmax(logits)_c per row, q the "
+       "target: class indices [N] (an integer tensor: q one-hot) or probabilities [N, C] (a float tensor); "
+       "label_smoothing e mixes q with the uniform: (1 - e) q + e / C. ignore_index: rows whose class is it "
+       "count for nothing (the mean divides by the rows kept). reduction: 'mean' over rows, 'sum' or 'none' ([N]).",
+       lambda d: ([_x(d, (2, 3)), np.array([2, 0]).view(Index)], {})),
+    Op("dot_product_attention", "q, k, v, mask=None, bias=None, causal=False, scale=None", "layers",
+       "torch.nn.functional.scaled_dot_product_attention: softmax(q k^T * scale + bias, masked) v, q [B, N, Tq, "
+       "D], k [B, N, Tk, D], v [B, N, Tk, Dv] (batch, heads, time, features: PyTorch's layout; JAX and Keras "
+       "take [B, T, N, D]). scale None: 1 / sqrt(D). mask: bool, broadcast to [B, N, Tq, Tk], True where a "
+       "query attends to a key; bias: float, added to the scores; causal: query i attends to keys j <= i "
+       "(the top-left triangle). A query that attends to no key gets 0 (softmax over nothing, as "
+       "masked_softmax); frameworks differ there (documented).",
+       lambda d: ([_x(d, (1, 2, 3, 4)), _x(d, (1, 2, 3, 4)), _x(d, (1, 2, 3, 4))], {})),
+    Op("max_pool2d", "x, kernel, stride=None, padding=0, ceil_mode=False", "layers",
+       POOL + " The largest value of each window (padding never wins).",
+       lambda d: ([_x(d, (1, 2, 4, 4)), 2], {"stride": 2})),
+    Op("avg_pool2d", "x, kernel, stride=None, padding=0, ceil_mode=False, count_include_pad=True", "layers",
+       POOL + " The mean of each window, divided by the window's size with its padding (count_include_pad) or "
+       "by its elements inside x (count_include_pad=False, and always with 'same', as TensorFlow's SAME does); "
+       "a ceil_mode window that hangs past the padding counts only up to it (torch's rule).",
+       lambda d: ([_x(d, (1, 2, 4, 4)), 2], {"stride": 2})),
+    Op("max_pool1d", "x, kernel, stride=None, padding=0, ceil_mode=False", "layers",
+       "max_pool2d over a height of 1: x [N, C, L], kernel, stride and padding ints.",
+       lambda d: ([_x(d, (1, 2, 5)), 2], {"stride": 2})),
+    Op("avg_pool1d", "x, kernel, stride=None, padding=0, ceil_mode=False, count_include_pad=True", "layers",
+       "avg_pool2d over a height of 1: x [N, C, L], kernel, stride and padding ints.",
+       lambda d: ([_x(d, (1, 2, 5)), 2], {"stride": 2})),
     Op("conv1d", "x, w, b=None, stride=1, padding=0, dilation=1, groups=1", "layers",
        "torch.nn.functional.conv1d: x [N, C, L], w [O, C/groups, k], b [O] or None. padding: an int (both "
        "sides), 'valid' (none) or 'same' (d (k - 1) in all, the odd one at the end; stride 1 only).",

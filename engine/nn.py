@@ -7,6 +7,7 @@ Python loop is over kernel offsets, in its backward), then one grouped matmul do
 import numpy as np
 
 from engine import ops
+from engine.layers import linear
 from engine.sequence import pad
 from engine.tensor import Tensor
 
@@ -71,8 +72,7 @@ class Linear(Module):
         self.bias = _uniform(rng, (out_features,), bound, dtype) if bias else None
 
     def forward(self, x):
-        y = ops.matmul(x, ops.transpose(self.weight, (1, 0)))
-        return y if self.bias is None else y + self.bias
+        return linear(x, self.weight, self.bias)
 
 
 # -- LSTM ---------------------------------------------------------------------------------------

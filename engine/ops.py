@@ -132,6 +132,13 @@ def max(x, axis=None, keepdims=False):
     return Tensor.record(out, (x,), backward, "max")
 
 
+def cumsum(x, axis):
+    """Prefix sums along axis in x's dtype; the gradient is the suffix sum of g."""
+    x = tensor(x)
+    out = np.cumsum(x.data, axis=axis, dtype=x.dtype)
+    return Tensor.record(out, (x,), lambda g: (np.flip(np.cumsum(np.flip(g, axis), axis=axis), axis),), "cumsum")
+
+
 # -- linear algebra -----------------------------------------------------------------------------
 
 def matmul(a, b):

@@ -174,10 +174,28 @@ def _conv(op):
     return rule
 
 
+def _linear(op):
+    """x W^T + b: `in` products summed per output, plus the bias."""
+    def rule(x, weight, bias=None):
+        b = (bias.value, bias.magnitude) if bias is not None else (None, None)
+        return Bound(REFERENCE.linear(x.value, weight.value, b[0]), REFERENCE.linear(x.magnitude, weight.magnitude,
+                                                                                     b[1]),
+                     x.n + weight.n + weight.value.shape[-1] + (bias is not None))
+    return rule
+
+
+def _cumsum(op):
+    """A prefix sum: the last of its outputs adds every term along the axis."""
+    def rule(a, axis):
+        return Bound(REFERENCE.cumsum(a.value, axis), REFERENCE.cumsum(a.magnitude, axis),
+                     a.n + (a.value.shape[axis] if a.value.ndim else 1))
+    return rule
+
+
 # The rule families that a vocabulary record's `bound` names; each makes the rule of one op.
 FAMILIES = {"sum": _sum, "product": _product, "square": _square, "exact": _exact, "matmul": _matmul,
             "reduction": _reduction, "structural": _structural, "joined": _joined, "scatter_add": _scatter_add,
-            "conv": _conv}
+            "conv": _conv, "linear": _linear, "cumsum": _cumsum}
 RULES = {op.name: FAMILIES[op.bound](op.name) for op in VOCABULARY.values() if op.bound}
 
 

@@ -1,6 +1,6 @@
 """The expression language of specs: vocabulary calls, argument names, numbers, + - * / ** and
 a > b or a < b (greater: a mask made from values)
-(strings only as keyword options: mode="reflect").
+(strings only as keyword options: mode="reflect"; a keyword may also take a tensor: mask=m).
 
 `parse` turns text into a small tree with `ast`, rejecting everything else (attributes,
 subscripts, lambdas, comprehensions, dunder or unknown names, unknown calls), so a spec can never
@@ -43,7 +43,7 @@ class Group:
 class Call:
     op: str
     args: tuple
-    kwargs: tuple  # ((name, Const), ...)
+    kwargs: tuple  # ((name, node), ...): a Const (an option), or a tensor's Name / Call
 
 
 def parse(text: str, names) -> object:
@@ -109,10 +109,7 @@ def _convert(node, names, depth):
             if isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str):
                 kwargs.append((kw.arg, Const(kw.value.value)))  # an option: mode="reflect", side="pre"
                 continue
-            value = _convert(kw.value, names, down)
-            if not isinstance(value, Const):
-                raise ExprError(f"keyword {kw.arg}= takes a number, a tuple of numbers or a string")
-            kwargs.append((kw.arg, value))
+            kwargs.append((kw.arg, _convert(kw.value, names, down)))
         return Call(op, tuple(_convert(a, names, down) for a in node.args), tuple(kwargs))
     raise ExprError(f"{_describe(node)} is not allowed in expressions (allowed: vocabulary calls, "
                     "argument names, numbers, + - * / ** and one > or <)")
@@ -141,7 +138,8 @@ def evaluate(node, env: dict, apply, constant, fixed=None):
         return [evaluate(n, env, apply, constant, fixed) for n in node]
     args = [a.value if isinstance(a, Const) and node.op not in NUMBER_OPERANDS
             else evaluate(a, env, apply, constant, fixed) for a in node.args]
-    return apply(node.op, args, {k: v.value for k, v in node.kwargs})
+    kwargs = {k: v.value if isinstance(v, Const) else evaluate(v, env, apply, constant, fixed) for k, v in node.kwargs}
+    return apply(node.op, args, kwargs)
 
 
 ARITHMETIC = {"add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
@@ -161,10 +159,15 @@ def compute(tree, values: dict) -> float:
     return evaluate(tree, values, lambda op, args, kwargs: ARITHMETIC[op](*args), lambda c: c)
 
 
+def operands(node: Call) -> tuple:
+    """A call's arguments, positional then keyword (options included)."""
+    return node.args + tuple(v for _, v in node.kwargs)
+
+
 def ops_in(node) -> set:
     """Every op the tree calls."""
     if isinstance(node, Call):
-        return {node.op}.union(*(ops_in(a) for a in node.args))
+        return {node.op}.union(*(ops_in(a) for a in operands(node)))
     if isinstance(node, tuple):
         return set().union(*(ops_in(a) for a in node))
     return set()
@@ -175,7 +178,7 @@ def calls(node, ops) -> list:
     if isinstance(node, Call):
         if node.op in ops:
             return [node]
-        return [c for a in node.args for c in calls(a, ops)]
+        return [c for a in operands(node) for c in calls(a, ops)]
     if isinstance(node, tuple):
         return [c for a in node for c in calls(a, ops)]
     return []

@@ -165,7 +165,7 @@ def _code(node, dtype: str) -> str:
         return "[" + ", ".join(_code(n, dtype) for n in node) + "]"
     args = [repr(a.value) if isinstance(a, expr.Const) and node.op not in expr.NUMBER_OPERANDS
             else _code(a, dtype) for a in node.args]
-    kwargs = [f"{k}={v.value!r}" for k, v in node.kwargs]
+    kwargs = [f"{k}={v.value!r}" if isinstance(v, expr.Const) else f"{k}={_code(v, dtype)}" for k, v in node.kwargs]
     if node.op in program.DTYPED_OPS:
         kwargs.append(f"dtype={dtype!r}")
     return f"ops.{node.op}({', '.join(args + kwargs)})"

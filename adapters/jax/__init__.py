@@ -23,20 +23,35 @@ from adapters.base import (
     lstm_suffix,
     stacked_lstm,
 )
+from adapters.behaviours import (
+    FLAX_LAYER_NORM_EPS,
+    JAX_ATTENTION_MEAN_OF_V,
+    JAX_AVG_POOL_SAME_COUNTS_PADDING,
+    JAX_GELU_TANH,
+    JAX_POOL_STRIDE_ONE,
+    OPTAX_PER_EXAMPLE_LOSS,
+)
 from adapters.jax.collectives import JAX_COLLECTIVES
+from adapters.jax.layers import JaxLayers
 from adapters.vocabulary import PAD_MODES
 
 X64 = os.environ.get("PARITY_JAX_X64", "1") != "0"
 
 
-class JaxAdapter(Adapter):
+class JaxAdapter(JaxLayers, Adapter):
     name = "jax" if X64 else "jax-32"
     variant_of = None if X64 else "jax"
     module = "jax"
     dtypes = {"*": DTYPES,
               **dict.fromkeys(("sub", "neg", "round", "sign", "softmax", "log_softmax", "scatter_add", "one_hot"),
                               dtypes_except("bool")),
-              **dict.fromkeys(("sigmoid", "lstm"), FLOATS)}
+              **dict.fromkeys(("sigmoid", "lstm", "linear", "layer_norm", "embedding", "cross_entropy"), FLOATS),
+              # int64 inputs: "preferred_element_type must not be narrower" (float32 logits); jax-32 has int32
+              "dot_product_attention": dtypes_except("int64") if X64 else DTYPES,
+              "normalize": (),  # unsupported: jax has none
+              **dict.fromkeys(("avg_pool2d", "avg_pool1d"), dtypes_except("bool"))}
+    behaviours = (JAX_ATTENTION_MEAN_OF_V, JAX_GELU_TANH, FLAX_LAYER_NORM_EPS, OPTAX_PER_EXAMPLE_LOSS,
+                  JAX_AVG_POOL_SAME_COUNTS_PADDING, *JAX_POOL_STRIDE_ONE)
 
     def __init__(self):
         import jax
@@ -309,7 +324,9 @@ def jax_vjp(fn, args, wrt, cotangent):
         return fn(**{**args, **dict(zip(wrt, values))})
 
     value, pullback = jax.vjp(of, *(args[n] for n in wrt))
-    return value, dict(zip(wrt, pullback(cotangent)))
+    # the cotangent takes the value's dtype, as a user's would: a value in another dtype than the
+    # inputs (Keras' float64 as float32) is the value check's finding, not a reason to skip this one
+    return value, dict(zip(wrt, pullback(cotangent.astype(value.dtype))))
 
 
 def _axis(axis):

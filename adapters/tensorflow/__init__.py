@@ -18,15 +18,24 @@ from adapters.base import (
     lift_1d,
     no_rounding_mode,
 )
-from adapters.behaviours import KERAS_MASKED_SOFTMAX, TENSORFLOW_BOOL_MUL, TF_ALL_GATHER_CONCATENATES
+from adapters.behaviours import (
+    KERAS_MASKED_SOFTMAX,
+    TENSORFLOW_BOOL_MUL,
+    TF_ALL_GATHER_CONCATENATES,
+    TF_GELU_FLOAT32_CONSTANTS,
+    TF_L2_NORMALIZE,
+    TF_PER_EXAMPLE_LOSS,
+)
 from adapters.tensorflow.collectives import TF_COLLECTIVES
+from adapters.tensorflow.layers import TensorFlowLayers
 
 
-class TensorFlowAdapter(Adapter):
+class TensorFlowAdapter(TensorFlowLayers, Adapter):
     name = "tensorflow"
     module = "tensorflow"
     behaviours = (KERAS_MASKED_SOFTMAX,  # masked_softmax is tf.keras.layers.Softmax(mask=)
-                  TF_ALL_GATHER_CONCATENATES, TENSORFLOW_BOOL_MUL)
+                  TF_ALL_GATHER_CONCATENATES, TENSORFLOW_BOOL_MUL, TF_PER_EXAMPLE_LOSS,
+                  TF_GELU_FLOAT32_CONSTANTS, TF_L2_NORMALIZE)
     dtypes = {"*": DTYPES,
               **dict.fromkeys(("add", "sub", "div", "maximum", "minimum", "relu", "square", "round", "sum",
                                "mean", "max", "segment_mask", "scatter_add", "greater", "clip"), dtypes_except("bool")),
@@ -35,7 +44,12 @@ class TensorFlowAdapter(Adapter):
               **dict.fromkeys(("exp", "log", "tanh", "sigmoid", "sqrt", "softmax", "log_softmax"), FLOATS),
               "masked_softmax": dtypes_except("int8"),  # Keras reads an int8 dtype as a quantisation policy
               "one_hot": ("int8", "uint8", "int32", "int64"), "lstm": ("float16", "float32", "float64"),
-              **dict.fromkeys(("conv1d", "conv2d"), dtypes_except("int8", "uint8", "int64", "bool"))}
+              **dict.fromkeys(("conv1d", "conv2d"), dtypes_except("int8", "uint8", "int64", "bool")),
+              "cumsum": dtypes_except("bool"), "linear": dtypes_except("int8", "uint8", "bool"),
+              **dict.fromkeys(("gelu", "layer_norm", "cross_entropy", "norm", "normalize"), FLOATS),
+              "dot_product_attention": (),  # unsupported: tf.nn has no attention op
+              **dict.fromkeys(("max_pool2d", "max_pool1d"), dtypes_except("bool")),
+              **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS)}
 
     def __init__(self):
         os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # keep oneDNN/absl start-up chatter out of reports
@@ -311,7 +325,8 @@ def tape_vjp(fn, args, wrt, cotangent):
         for n in wrt:
             tape.watch(args[n])
         value = fn(**args)
-    grads = tape.gradient(value, [args[n] for n in wrt], output_gradients=cotangent)
+    # the cotangent in the value's dtype, as a user's (see jax_vjp)
+    grads = tape.gradient(value, [args[n] for n in wrt], output_gradients=tf.cast(cotangent, value.dtype))
     return value, {n: None if g is None else tf.convert_to_tensor(g) for n, g in zip(wrt, grads)}
 
 

@@ -7,22 +7,28 @@ from adapters.behaviours import (
     TORCH_LOG_SOFTMAX_IMPLICIT_DIM,
     TORCH_LSTM_TIME_MAJOR,
     TORCH_MASKED_FILL_SOFTMAX,
+    TORCH_NORMALIZE_DIM_ONE,
     TORCH_PAD_SEQUENCE_TIME_MAJOR,
     TORCH_SOFTMAX_IMPLICIT_DIM,
 )
 from adapters.torch.collectives import TORCH_COLLECTIVES, TORCH_GRADIENTS, collective_worker
+from adapters.torch.layers import TorchLayers
 
 
-class TorchAdapter(Adapter):
+class TorchAdapter(TorchLayers, Adapter):
     name = "torch"
     module = "torch"
     dtypes = {"*": DTYPES,
               **dict.fromkeys(("matmul", "mm", "sub", "pow", "neg", "relu", "abs", "round", "argmin", "conv1d",
-                               "conv2d"), dtypes_except("bool")),
-              **dict.fromkeys(("mean", "softmax", "log_softmax", "masked_softmax", "lstm"), FLOATS),
+                               "conv2d", "linear"), dtypes_except("bool")),
+              **dict.fromkeys(("mean", "softmax", "log_softmax", "masked_softmax", "lstm", "gelu", "layer_norm",
+                               "cross_entropy", "dot_product_attention", "max_pool1d", "norm", "normalize"), FLOATS),
+              "max_pool2d": dtypes_except("bool"),
+              **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS + ("int64",)),
               "one_hot": ("int64",)}  # F.one_hot takes int64 indices only
     behaviours = (TORCH_MASKED_FILL_SOFTMAX, TORCH_SOFTMAX_IMPLICIT_DIM, TORCH_LOG_SOFTMAX_IMPLICIT_DIM,
-                  TORCH_PAD_SEQUENCE_TIME_MAJOR, TORCH_LSTM_TIME_MAJOR, TORCH_ALL_GATHER_CONCATENATES)
+                  TORCH_PAD_SEQUENCE_TIME_MAJOR, TORCH_LSTM_TIME_MAJOR, TORCH_ALL_GATHER_CONCATENATES,
+                  TORCH_NORMALIZE_DIM_ONE)
 
     def __init__(self):
         import torch
@@ -296,7 +302,8 @@ def autograd_vjp(fn, args, wrt, cotangent):
 
     leaves = {n: args[n].detach().requires_grad_(True) for n in wrt}
     value = fn(**{**args, **leaves})
-    grads = torch.autograd.grad(value, list(leaves.values()), grad_outputs=cotangent, allow_unused=True)
+    grads = torch.autograd.grad(value, list(leaves.values()), grad_outputs=cotangent.to(value.dtype),
+                                allow_unused=True)  # the cotangent in the value's dtype (see jax_vjp)
     return value.detach(), dict(zip(wrt, grads))
 
 

@@ -1,0 +1,101 @@
+"""The jax adapter's layer ops: jax.nn, flax.linen layers given the weights (PyTorch's layouts
+converted), optax's losses; each with its own defaults."""
+from adapters.base import Unsupported
+
+
+def _heads_second(x, jnp):
+    """[B, N, T, D] (PyTorch's) <-> [B, T, N, D] (jax.nn.dot_product_attention's): one swap."""
+    return jnp.swapaxes(x, 1, 2)
+
+
+class JaxLayers:
+    """A mixin of JaxAdapter (self.jax, self.jnp)."""
+
+    def cumsum(self, x, axis):
+        return self.jnp.cumsum(x, axis=axis)
+
+    def linear(self, x, weight, bias=None):
+        import flax.linen as nn
+
+        params = {"kernel": weight.T, **({} if bias is None else {"bias": bias})}
+        dense = nn.Dense(weight.shape[0], use_bias=bias is not None, dtype=x.dtype, param_dtype=x.dtype)
+        return dense.apply({"params": params}, x)
+
+    def gelu(self, x, approximate=None):
+        if approximate is None:  # jax.nn.gelu's own default (approximate=True)
+            return self.jax.nn.gelu(x)
+        return self.jax.nn.gelu(x, approximate=approximate == "tanh")
+
+    def layer_norm(self, x, weight=None, bias=None, eps=None):
+        import flax.linen as nn
+
+        params = {**({} if weight is None else {"scale": weight}), **({} if bias is None else {"bias": bias})}
+        norm = nn.LayerNorm(**({} if eps is None else {"epsilon": eps}), use_scale=weight is not None,
+                            use_bias=bias is not None, dtype=x.dtype, param_dtype=x.dtype)
+        return norm.apply({"params": params}, x)
+
+    def norm(self, x, axis=None, keepdims=False):
+        return self.jnp.linalg.norm(x, axis=tuple(axis) if isinstance(axis, list) else axis, keepdims=keepdims)
+
+    def normalize(self, x, axis=-1, eps=None):
+        raise Unsupported("jax.nn and flax.linen have no L2 normalize (users divide by jnp.linalg.norm)")
+
+    def embedding(self, indices, weight):
+        import flax.linen as nn
+
+        embed = nn.Embed(weight.shape[0], weight.shape[1], dtype=weight.dtype, param_dtype=weight.dtype)
+        return embed.apply({"params": {"embedding": weight}}, indices)
+
+    def cross_entropy(self, logits, target, reduction=None, label_smoothing=None, ignore_index=None):
+        import optax
+
+        if ignore_index is not None:
+            raise Unsupported("optax's softmax cross-entropy has no ignore_index (its `where` masks classes)")
+        jnp = self.jnp
+        if jnp.issubdtype(target.dtype, jnp.integer) and not label_smoothing:
+            losses = optax.softmax_cross_entropy_with_integer_labels(logits, target)
+        else:
+            if jnp.issubdtype(target.dtype, jnp.integer):
+                target = self.jax.nn.one_hot(target, logits.shape[-1], dtype=logits.dtype)
+            if label_smoothing:
+                target = optax.smooth_labels(target, label_smoothing)
+            losses = optax.softmax_cross_entropy(logits, target)
+        if reduction in (None, "none"):  # optax returns the per-example losses: reducing them is the user's
+            return losses
+        return {"mean": jnp.mean, "sum": jnp.sum}[reduction](losses)
+
+    def dot_product_attention(self, q, k, v, mask=None, bias=None, causal=False, scale=None):
+        jnp = self.jnp
+        out = self.jax.nn.dot_product_attention(_heads_second(q, jnp), _heads_second(k, jnp), _heads_second(v, jnp),
+                                                bias=bias, mask=mask, scale=scale, is_causal=causal)
+        return _heads_second(out, jnp)
+
+    def max_pool2d(self, x, kernel, stride=None, padding=0, ceil_mode=False):
+        return self._flax_pool("max_pool", x, kernel, stride, padding, ceil_mode, 2)
+
+    def avg_pool2d(self, x, kernel, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+        return self._flax_pool("avg_pool", x, kernel, stride, padding, ceil_mode, 2,
+                               count_include_pad=count_include_pad)
+
+    def max_pool1d(self, x, kernel, stride=None, padding=0, ceil_mode=False):
+        return self._flax_pool("max_pool", x, kernel, stride, padding, ceil_mode, 1)
+
+    def avg_pool1d(self, x, kernel, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+        return self._flax_pool("avg_pool", x, kernel, stride, padding, ceil_mode, 1,
+                               count_include_pad=count_include_pad)
+
+    def _flax_pool(self, kind, x, kernel, stride, padding, ceil_mode, spatial, **options):
+        """flax.linen.max_pool / avg_pool on channels-last x; stride None is flax's default (1)."""
+        import flax.linen as nn
+
+        if ceil_mode:
+            raise Unsupported(f"flax.linen.{kind} has no ceil_mode")
+        pads = padding.upper() if isinstance(padding, str) else [(p, p) for p in _per_axis(padding, spatial)]
+        last = (0, *range(2, 2 + spatial), 1)  # [N, C, ...] -> [N, ..., C]
+        out = getattr(nn, kind)(self.jnp.transpose(x, last), _per_axis(kernel, spatial),
+                                None if stride is None else _per_axis(stride, spatial), pads, **options)
+        return self.jnp.transpose(out, (0, spatial + 1, *range(1, spatial + 1)))  # and back
+
+
+def _per_axis(value, spatial: int) -> tuple:
+    return (int(value),) * spatial if isinstance(value, int) else tuple(int(v) for v in value)

@@ -1,0 +1,107 @@
+"""The keras adapter's layer ops: keras.ops, and keras.layers / keras.losses where Keras' idiom is
+a layer, run statelessly with the weights converted from PyTorch's layouts; Keras' own defaults."""
+import functools
+
+from adapters.base import Unsupported
+
+KERAS_REDUCTIONS = {"mean": "sum_over_batch_size", "sum": "sum", "none": None}
+
+
+@functools.cache
+def built(kind: str, dtype: str, shape: tuple, **config):
+    """A keras.layers.<kind>(**config) built for inputs of `shape`, made once per configuration:
+    a layer built anew on every call would create variables inside tf.function's retraces."""
+    import keras
+
+    layer = getattr(keras.layers, kind)(dtype=dtype, **config)
+    layer.build(shape)
+    return layer
+
+
+def stateless(layer, weights: list, *inputs):
+    """The layer's output with these weights (in the order of its trainable_variables)."""
+    out, _ = layer.stateless_call(weights, layer.non_trainable_variables, *inputs)
+    return out
+
+
+class KerasLayers:
+    """A mixin of KerasAdapter (self.keras, self.ops, self.backend)."""
+
+    def cumsum(self, x, axis):
+        return self.ops.cumsum(x, axis=axis)
+
+    def linear(self, x, weight, bias=None):
+        if self.backend == "tensorflow":
+            import tensorflow as tf
+
+            from adapters.tensorflow import refuse_corrupting_matmul
+
+            refuse_corrupting_matmul(tf, x, weight)  # Dense's matmul is tf.matmul there
+        dense = built("Dense", self.dtype_of(x), (None, weight.shape[1]), units=weight.shape[0],
+                      use_bias=bias is not None)
+        return stateless(dense, [self.ops.transpose(weight)] + ([] if bias is None else [bias]), x)
+
+    def gelu(self, x, approximate=None):
+        if approximate is None:  # keras.ops.gelu's own default (approximate=True)
+            return self.ops.gelu(x)
+        return self.ops.gelu(x, approximate=approximate == "tanh")
+
+    def layer_norm(self, x, weight=None, bias=None, eps=None):
+        norm = built("LayerNormalization", self.dtype_of(x), (None, x.shape[-1]), scale=weight is not None,
+                     center=bias is not None, **({} if eps is None else {"epsilon": eps}))
+        return stateless(norm, [w for w in (weight, bias) if w is not None], x)
+
+    def norm(self, x, axis=None, keepdims=False):
+        return self.ops.norm(x, axis=tuple(axis) if isinstance(axis, list) else axis, keepdims=keepdims)
+
+    def normalize(self, x, axis=-1, eps=None):
+        return self.ops.normalize(x, axis=axis, epsilon=eps)
+
+    def embedding(self, indices, weight):
+        embed = built("Embedding", self.dtype_of(weight), (None,), input_dim=weight.shape[0],
+                      output_dim=weight.shape[1])
+        return stateless(embed, [weight], indices)
+
+    def cross_entropy(self, logits, target, reduction="mean", label_smoothing=0.0, ignore_index=None):
+        losses = self.keras.losses
+        reduction = KERAS_REDUCTIONS[reduction]
+        if self.dtype_of(target).startswith(("int", "uint")):
+            if label_smoothing:
+                raise Unsupported("keras.losses.SparseCategoricalCrossentropy has no label_smoothing")
+            loss = losses.SparseCategoricalCrossentropy(from_logits=True, ignore_class=ignore_index,
+                                                        reduction=reduction)
+        else:
+            if ignore_index is not None:
+                raise Unsupported("keras.losses.CategoricalCrossentropy has no ignore_class")
+            loss = losses.CategoricalCrossentropy(from_logits=True, label_smoothing=label_smoothing,
+                                                  reduction=reduction)
+        return loss(target, logits)
+
+    def dot_product_attention(self, q, k, v, mask=None, bias=None, causal=False, scale=None):
+        ops = self.ops
+        heads_second = functools.partial(ops.swapaxes, axis1=1, axis2=2)  # [B, N, T, D] <-> [B, T, N, D]
+        out = ops.dot_product_attention(heads_second(q), heads_second(k), heads_second(v), bias=bias, mask=mask,
+                                        scale=scale, is_causal=causal)
+        return heads_second(out)
+
+    def max_pool2d(self, x, kernel, stride=None, padding=0, ceil_mode=False):
+        return self._keras_pool("max_pool", x, kernel, stride, padding, ceil_mode, 2)
+
+    def avg_pool2d(self, x, kernel, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+        return self._keras_pool("average_pool", x, kernel, stride, padding, ceil_mode, 2)
+
+    def max_pool1d(self, x, kernel, stride=None, padding=0, ceil_mode=False):
+        return self._keras_pool("max_pool", x, kernel, stride, padding, ceil_mode, 1)
+
+    def avg_pool1d(self, x, kernel, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+        return self._keras_pool("average_pool", x, kernel, stride, padding, ceil_mode, 1)
+
+    def _keras_pool(self, kind, x, kernel, stride, padding, ceil_mode, spatial):
+        """keras.ops.max_pool / average_pool on channels-last x: padding 'valid' or 'same' only."""
+        ops = self.ops
+        if ceil_mode or not (isinstance(padding, str) or padding == 0):
+            raise Unsupported(f"keras.ops.{kind} pads only 'valid' or 'same' and has no ceil_mode")
+        last = (0, *range(2, 2 + spatial), 1)
+        out = getattr(ops, kind)(ops.transpose(x, last), kernel, stride, "valid" if padding == 0 else padding,
+                                 data_format="channels_last")
+        return ops.transpose(out, (0, spatial + 1, *range(1, spatial + 1)))

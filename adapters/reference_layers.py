@@ -1,0 +1,176 @@
+"""The float64 oracle's layers: the ops models are built from, from their documented semantics.
+
+A mixin of adapters.reference.ReferenceAdapter (one oracle; this file keeps reference.py short).
+Every function is the textbook formula, written for clarity, on NumPy arrays.
+"""
+import itertools
+import math
+
+import numpy as np
+
+erf = np.vectorize(math.erf, otypes=[np.float64])  # NumPy has no erf; math.erf is good to about 1 ulp
+
+
+class LayerReference:
+    """Layer ops of the reference; `self` also has the elementwise and softmax ops."""
+
+    def linear(self, x, weight, bias=None):
+        """torch.nn.functional.linear: y = x W^T + b, W [out, in]."""
+        out = np.einsum("...i,oi->...o", x, weight)
+        return out if bias is None else out + bias
+
+    def gelu(self, x, approximate="none"):
+        """GELU (Hendrycks and Gimpel): x Phi(x) = x (1 + erf(x / sqrt 2)) / 2; approximate='tanh' is
+        their tanh approximation, 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))."""
+        if approximate == "tanh":
+            inner = math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)
+            return (0.5 * x * (1 + np.tanh(inner))).astype(x.dtype)
+        if approximate != "none":
+            raise ValueError(f"approximate takes 'none' or 'tanh'. Received: {approximate!r}")
+        return (0.5 * x * (1 + erf(x / math.sqrt(2)))).astype(x.dtype)
+
+    def cumsum(self, x, axis):
+        """numpy.cumsum along axis, in x's dtype."""
+        return np.cumsum(x, axis=axis, dtype=x.dtype)
+
+    def layer_norm(self, x, weight=None, bias=None, eps=1e-5):
+        """(x - E[x]) / sqrt(Var[x] + eps) * weight + bias over the last axis; Var is the biased
+        variance, E[(x - E[x])^2] (torch.nn.LayerNorm's docs)."""
+        mean = np.mean(x, axis=-1, keepdims=True)
+        var = np.mean((x - mean) ** 2, axis=-1, keepdims=True)
+        out = (x - mean) / np.sqrt(var + eps)
+        out = out if weight is None else out * weight
+        return out if bias is None else out + bias
+
+    def norm(self, x, axis=None, keepdims=False):
+        """sqrt(sum x^2) over axis, computed as m sqrt(sum (x / m)^2) with m = max |x| so that
+        squares of tiny (or huge) values neither underflow nor overflow (as LAPACK's nrm2)."""
+        axis = tuple(axis) if isinstance(axis, list) else axis
+        m = np.max(np.abs(x), axis=axis, keepdims=True)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            scaled = np.where(m > 0, x / np.where(m > 0, m, 1), 0)
+        out = m * np.sqrt(np.sum(np.square(scaled), axis=axis, keepdims=True))
+        return out if keepdims else np.squeeze(out, axis=axis)
+
+    def normalize(self, x, axis=-1, eps=1e-12):
+        """x / max(||x||_2, eps) along axis (torch.nn.functional.normalize's docs)."""
+        return x / np.maximum(self.norm(x, axis, keepdims=True), eps)
+
+    def embedding(self, indices, weight):
+        """weight[indices]: row i of the table for index i."""
+        indices = np.asarray(indices)
+        if indices.size and (indices.min() < 0 or indices.max() >= len(weight)):
+            raise IndexError(f"embedding: indices must lie in [0, {len(weight)})")
+        return weight[indices]
+
+    def cross_entropy(self, logits, target, reduction="mean", label_smoothing=0.0, ignore_index=None):
+        """torch.nn.functional.cross_entropy's docs: l_n = -sum_c q_nc log softmax(x_n)_c, q the
+        (smoothed) target distribution; rows of an ignored class weigh 0 and the mean divides by
+        the rows kept."""
+        logits, target = np.asarray(logits), np.asarray(target)
+        classes = logits.shape[1]
+        logp = self.log_softmax(logits, axis=1)
+        if target.dtype.kind in "iu":
+            kept = np.ones(target.shape, bool) if ignore_index is None else target != ignore_index
+            q = (np.where(kept, target, 0)[:, None] == np.arange(classes)).astype(logits.dtype)
+        else:
+            kept, q = np.ones(target.shape[:1], bool), target
+        q = (1 - label_smoothing) * q + label_smoothing / classes
+        losses = np.where(kept, -np.sum(q * logp, axis=1), 0)
+        if reduction == "none":
+            return losses
+        if reduction == "sum":
+            return np.sum(losses)
+        if reduction != "mean":
+            raise ValueError(f"reduction takes 'mean', 'sum' or 'none'. Received: {reduction!r}")
+        with np.errstate(invalid="ignore", divide="ignore"):  # every row ignored: 0 / 0, NaN as torch
+            return np.sum(losses) / logits.dtype.type(np.sum(kept))
+
+    def dot_product_attention(self, q, k, v, mask=None, bias=None, causal=False, scale=None):
+        """softmax(q k^T * scale + bias) v over the keys each query may attend to (mask, and the
+        causal triangle j <= i); a query that may attend to none gets 0, as masked_softmax."""
+        if q.ndim != 4 or k.ndim != 4 or v.ndim != 4:
+            raise ValueError(f"dot_product_attention takes [B, N, T, D] tensors. Received: {q.shape}, {k.shape}, "
+                             f"{v.shape}")
+        scale = 1 / math.sqrt(q.shape[-1]) if scale is None else scale
+        scores = np.einsum("bnid,bnjd->bnij", q, k) * scale
+        if bias is not None:
+            scores = scores + bias
+        allowed = attention_allowed(scores.shape, mask, causal)
+        return np.einsum("bnij,bnjd->bnid", self.masked_softmax(scores, allowed), v)
+
+
+    def max_pool2d(self, x, kernel, stride=None, padding=0, ceil_mode=False):
+        """The largest value of each window, over its elements inside x."""
+        return _pool(x, kernel, stride, padding, ceil_mode, lambda window, size: np.max(window, axis=(-2, -1)))
+
+    def avg_pool2d(self, x, kernel, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+        """The sum of each window's elements inside x over the window's size (with its padding,
+        up to the padded edge) or over their count."""
+        def mean(window, padded_size):
+            count = padded_size if count_include_pad and padding != "same" else window.shape[-2] * window.shape[-1]
+            return np.sum(window, axis=(-2, -1)) / count
+        return _pool(x, kernel, stride, padding, ceil_mode, mean)
+
+    def max_pool1d(self, x, kernel, stride=None, padding=0, ceil_mode=False):
+        return self.max_pool2d(x[:, :, None], *_lifted(kernel, stride, padding), ceil_mode)[:, :, 0]
+
+    def avg_pool1d(self, x, kernel, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+        return self.avg_pool2d(x[:, :, None], *_lifted(kernel, stride, padding), ceil_mode,
+                               count_include_pad)[:, :, 0]
+
+
+def pool_windows(length: int, kernel: int, stride: int, padding, ceil_mode: bool) -> list:
+    """One spatial axis of a pooling: per output, (start, end) of its window inside x and the
+    size of the window up to the padded edge. torch's rule for int padding (floor or ceil of
+    (L + 2p - k) / s, + 1; with ceil_mode a last window must start before L + p); TensorFlow's
+    SAME for 'same' (ceil(L / s) windows, padding split with the odd element at the end)."""
+    if padding == "same":
+        count = -(-length // stride)
+        before = max((count - 1) * stride + kernel - length, 0) // 2
+        padded_end = length + kernel  # SAME counts no padding: the size is moot
+    else:
+        before = 0 if padding == "valid" else int(padding)
+        span = length + 2 * before - kernel
+        if span < 0:
+            raise ValueError(f"pooling: kernel {kernel} is larger than the padded input {length + 2 * before}")
+        count = (-(-span // stride) if ceil_mode else span // stride) + 1
+        if ceil_mode and (count - 1) * stride >= length + before:
+            count -= 1
+        padded_end = length + before
+    windows = []
+    for o in range(count):
+        start = o * stride - before
+        windows.append((max(start, 0), min(start + kernel, length), min(start + kernel, padded_end) - start))
+    return windows
+
+
+def _pool(x, kernel, stride, padding, ceil_mode, reduce):
+    """reduce(windows [N, C, h, w], padded_size) over every window position of x [N, C, H, W]."""
+    kernel = _pair(kernel)
+    stride = kernel if stride is None else _pair(stride)
+    pads = (padding, padding) if isinstance(padding, (int, str)) else tuple(padding)
+    rows, cols = (pool_windows(x.shape[2 + d], kernel[d], stride[d], pads[d], ceil_mode) for d in range(2))
+    out = np.zeros(x.shape[:2] + (len(rows), len(cols)), x.dtype)
+    for (i, (r0, r1, rsize)), (j, (c0, c1, csize)) in itertools.product(enumerate(rows), enumerate(cols)):
+        out[:, :, i, j] = reduce(x[:, :, r0:r1, c0:c1], rsize * csize)
+    return out
+
+
+def _pair(v) -> tuple:
+    return (int(v), int(v)) if isinstance(v, int) else tuple(int(e) for e in v)
+
+
+def _lifted(kernel, stride, padding) -> tuple:
+    """A 1-d pooling's kernel, stride and padding over a height of 1."""
+    return ((1, kernel), None if stride is None else (1, stride),
+            padding if isinstance(padding, str) else (0, padding))
+
+
+def attention_allowed(shape, mask, causal) -> np.ndarray:
+    """bool scores-shaped [..., Tq, Tk]: where a query may attend to a key (mask and the causal
+    top-left triangle j <= i)."""
+    allowed = np.ones(shape, bool)
+    if mask is not None:
+        allowed = allowed & np.asarray(mask, bool)
+    return allowed & np.tril(np.ones(shape[-2:], bool)) if causal else allowed

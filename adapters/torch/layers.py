@@ -1,0 +1,57 @@
+"""The torch adapter's layer ops: torch.nn.functional, with torch's own defaults."""
+from adapters.base import Unsupported
+
+
+class TorchLayers:
+    """A mixin of TorchAdapter (self.torch is the torch module)."""
+
+    def cumsum(self, x, axis):
+        return self.torch.cumsum(x, dim=axis)
+
+    def linear(self, x, weight, bias=None):
+        return self.torch.nn.functional.linear(x, weight, bias)
+
+    def gelu(self, x, approximate="none"):
+        return self.torch.nn.functional.gelu(x, approximate=approximate)
+
+    def layer_norm(self, x, weight=None, bias=None, eps=1e-5):
+        return self.torch.nn.functional.layer_norm(x, x.shape[-1:], weight, bias, eps)
+
+    def norm(self, x, axis=None, keepdims=False):
+        dim = tuple(axis) if isinstance(axis, list) else axis
+        return self.torch.linalg.vector_norm(x, 2, dim=dim, keepdim=keepdims)
+
+    def normalize(self, x, axis=1, eps=1e-12):
+        return self.torch.nn.functional.normalize(x, 2, dim=axis, eps=eps)
+
+    def embedding(self, indices, weight):
+        return self.torch.nn.functional.embedding(indices, weight)
+
+    def cross_entropy(self, logits, target, reduction="mean", label_smoothing=0.0, ignore_index=-100):
+        return self.torch.nn.functional.cross_entropy(logits, target, ignore_index=ignore_index, reduction=reduction,
+                                                      label_smoothing=label_smoothing)
+
+    def dot_product_attention(self, q, k, v, mask=None, bias=None, causal=False, scale=None):
+        if mask is not None and bias is not None:
+            raise Unsupported("scaled_dot_product_attention takes one attn_mask: a bool mask or an additive bias")
+        return self.torch.nn.functional.scaled_dot_product_attention(
+            q, k, v, attn_mask=bias if mask is None else mask, is_causal=causal, scale=scale)
+
+    def max_pool2d(self, x, kernel, stride=None, padding=0, ceil_mode=False):
+        return self.torch.nn.functional.max_pool2d(x, kernel, stride, _padding(padding), ceil_mode=ceil_mode)
+
+    def avg_pool2d(self, x, kernel, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+        return self.torch.nn.functional.avg_pool2d(x, kernel, stride, _padding(padding), ceil_mode, count_include_pad)
+
+    def max_pool1d(self, x, kernel, stride=None, padding=0, ceil_mode=False):
+        return self.torch.nn.functional.max_pool1d(x, kernel, stride, _padding(padding), ceil_mode=ceil_mode)
+
+    def avg_pool1d(self, x, kernel, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+        return self.torch.nn.functional.avg_pool1d(x, kernel, stride, _padding(padding), ceil_mode, count_include_pad)
+
+
+def _padding(padding):
+    """A pooling's padding as torch takes it: ints; 'valid' is 0, and there is no 'same'."""
+    if padding == "same":
+        raise Unsupported("torch.nn.functional's pooling has no 'same' padding")
+    return 0 if padding == "valid" else padding

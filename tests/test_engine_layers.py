@@ -1,0 +1,78 @@
+"""engine.layers and engine.pooling: reverse mode against central finite differences in float64,
+values against the reference, the options a primitive's own backward has to get right."""
+import numpy as np
+import pytest
+
+from adapters.reference import ReferenceAdapter
+from engine import Tensor, layers, pooling
+from engine import ops as E
+from tests.test_engine_nn import check_gradients
+
+RNG = np.random.default_rng(7)
+REF = ReferenceAdapter()
+
+
+def normal(*shape):
+    return RNG.standard_normal(shape)
+
+
+@pytest.mark.parametrize("approximate", ["none", "tanh"])
+def test_gelu(approximate):
+    x = normal(3, 4) * 3
+    check_gradients(lambda x: layers.gelu(x, approximate), {"x": x})
+    np.testing.assert_allclose(layers.gelu(Tensor(x), approximate).numpy(), REF.gelu(x, approximate), rtol=1e-15)
+
+
+@pytest.mark.parametrize("affine", [True, False])
+def test_layer_norm(affine):
+    x, w, b = normal(2, 3, 5), normal(5), normal(5)
+    if affine:
+        check_gradients(lambda x, w, b: layers.layer_norm(x, w, b), {"x": x, "w": w, "b": b})
+    else:
+        check_gradients(lambda x: layers.layer_norm(x), {"x": x})
+
+
+def test_cross_entropy_reductions_and_ignored_rows():
+    logits, target = normal(4, 3), np.array([0, 2, 1, 2])
+    for kwargs in ({}, {"reduction": "sum", "label_smoothing": 0.1}, {"reduction": "none", "ignore_index": 2}):
+        check_gradients(lambda x: layers.cross_entropy(x, target, **kwargs), {"x": logits})
+        np.testing.assert_allclose(layers.cross_entropy(Tensor(logits), target, **kwargs).numpy(),
+                                   REF.cross_entropy(logits, target, **kwargs), rtol=1e-14)
+
+
+def test_dot_product_attention_with_mask_bias_and_causal():
+    q, k, v, bias = normal(1, 2, 3, 4), normal(1, 2, 3, 4), normal(1, 2, 3, 4), normal(1, 2, 3, 3)
+    mask = np.array([[True, False, True], [False, False, False], [True, True, False]])
+    check_gradients(lambda q, k, v, bias: layers.dot_product_attention(q, k, v, mask, bias, causal=True),
+                    {"q": q, "k": k, "v": v, "bias": bias})
+    out = layers.dot_product_attention(Tensor(q), Tensor(k), Tensor(v), mask).numpy()
+    assert np.all(out[:, :, 1] == 0), "a query with no key to attend to gets 0"
+
+
+def test_embedding_adds_repeated_rows():
+    weight = Tensor(normal(4, 2), requires_grad=True)
+    E.sum(layers.embedding(np.array([1, 1, 3]), weight)).backward()
+    assert weight.grad[:, 0].tolist() == [0.0, 2.0, 0.0, 1.0]
+    with pytest.raises(IndexError):
+        layers.embedding(np.array([4]), weight)
+
+
+@pytest.mark.parametrize("kwargs", [{"stride": 2, "padding": 1, "ceil_mode": True},
+                                    {"stride": (2, 1), "padding": "same"}, {"stride": 1},
+                                    {"stride": 2, "padding": 1, "count_include_pad": False}])
+def test_pooling(kwargs):
+    x = normal(2, 3, 5, 6)
+    check_gradients(lambda x: pooling.avg_pool2d(x, 3, **kwargs), {"x": x})
+    np.testing.assert_allclose(pooling.avg_pool2d(Tensor(x), 3, **kwargs).numpy(), REF.avg_pool2d(x, 3, **kwargs),
+                               rtol=1e-14, atol=1e-15)
+    kwargs.pop("count_include_pad", None)
+    x = RNG.permutation(x.size).reshape(x.shape) / 10  # values 0.1 apart: no finite-difference step crosses a tie
+    check_gradients(lambda x: pooling.max_pool2d(x, 3, **kwargs), {"x": x})
+    assert np.array_equal(pooling.max_pool2d(Tensor(x), 3, **kwargs).numpy(), REF.max_pool2d(x, 3, **kwargs))
+
+
+def test_one_dimensional_pooling_and_cumsum():
+    x = normal(2, 3, 9)
+    check_gradients(lambda x: pooling.max_pool1d(x, 3, 2, 1), {"x": RNG.permutation(x.size).reshape(x.shape) / 10})
+    check_gradients(lambda x: pooling.avg_pool1d(x, 3, 2, 1, True), {"x": x})
+    check_gradients(lambda x: E.cumsum(x, 1), {"x": x})
