@@ -177,9 +177,9 @@ def _conv(op):
 def _linear(op):
     """x W^T + b: `in` products summed per output, plus the bias."""
     def rule(x, weight, bias=None):
-        b = (bias.value, bias.magnitude) if bias is not None else (None, None)
-        return Bound(REFERENCE.linear(x.value, weight.value, b[0]), REFERENCE.linear(x.magnitude, weight.magnitude,
-                                                                                     b[1]),
+        value_b, magnitude_b = (bias.value, bias.magnitude) if bias is not None else (None, None)
+        return Bound(REFERENCE.linear(x.value, weight.value, value_b),
+                     REFERENCE.linear(x.magnitude, weight.magnitude, magnitude_b),
                      x.n + weight.n + weight.value.shape[-1] + (bias is not None))
     return rule
 
