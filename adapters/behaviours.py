@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from adapters.reference import ReferenceAdapter
-from adapters.reference_layers import attention_allowed, erf, pool_windows
+from adapters.reference_layers import attention_allowed, erfc, pool_windows
 
 REFERENCE = ReferenceAdapter()
 
@@ -218,10 +218,11 @@ def gelu_float32_constants(x, approximate="none"):
     float to a float32 tensor first: 0.7071067811865476 (exact form) and 0.044715 (tanh form)
     rounded to float32 whatever x's dtype."""
     x = np.asarray(x)
-    if approximate == "tanh":
+    if approximate == "tanh":  # 0.5 x (1 + tanh(z)) as x / (1 + exp(-2 z)): no cancellation for x < 0
         inner = 0.7978845608028654 * (x + float(np.float32(0.044715)) * x ** 3)
-        return 0.5 * x * (1.0 + np.tanh(inner))
-    return 0.5 * x * (1 + erf(x * float(np.float32(0.7071067811865476))))
+        with np.errstate(over="ignore"):
+            return x / (1 + np.exp(-2 * inner))
+    return 0.5 * x * erfc(-x * float(np.float32(0.7071067811865476)))
 
 
 TF_GELU_FLOAT32_CONSTANTS = Behaviour(

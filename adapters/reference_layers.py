@@ -8,7 +8,9 @@ import math
 
 import numpy as np
 
-erf = np.vectorize(math.erf, otypes=[np.float64])  # NumPy has no erf; math.erf is good to about 1 ulp
+# NumPy has no erf; math's are good to about 1 ulp, erfc in the tail too (1 + erf(x) cancels there)
+erf = np.vectorize(math.erf, otypes=[np.float64])
+erfc = np.vectorize(math.erfc, otypes=[np.float64])
 
 
 class LayerReference:
@@ -21,13 +23,16 @@ class LayerReference:
 
     def gelu(self, x, approximate="none"):
         """GELU (Hendrycks and Gimpel): x Phi(x) = x (1 + erf(x / sqrt 2)) / 2; approximate='tanh' is
-        their tanh approximation, 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))."""
+        their tanh approximation, 0.5 x (1 + tanh(z)), z = sqrt(2 / pi) (x + 0.044715 x^3). Computed
+        as x erfc(-x / sqrt 2) / 2 and x / (1 + exp(-2 z)), the same functions without the
+        cancellation of 1 + erf and 1 + tanh for x < 0 (which would blur the finite differences)."""
         if approximate == "tanh":
             inner = math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)
-            return (0.5 * x * (1 + np.tanh(inner))).astype(x.dtype)
+            with np.errstate(over="ignore"):
+                return (x / (1 + np.exp(-2 * inner))).astype(x.dtype)
         if approximate != "none":
             raise ValueError(f"approximate takes 'none' or 'tanh'. Received: {approximate!r}")
-        return (0.5 * x * (1 + erf(x / math.sqrt(2)))).astype(x.dtype)
+        return (0.5 * x * erfc(-x / math.sqrt(2))).astype(x.dtype)
 
     def cumsum(self, x, axis):
         """numpy.cumsum along axis, in x's dtype."""

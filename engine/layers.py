@@ -12,7 +12,7 @@ from engine import ops
 from engine.sequence import masked_softmax
 from engine.tensor import Tensor
 
-_erf = np.vectorize(math.erf, otypes=[np.float64])  # NumPy has no erf; math.erf is accurate to ~1 ulp
+_erfc = np.vectorize(math.erfc, otypes=[np.float64])  # NumPy has no erfc; math.erfc is accurate to ~1 ulp
 _TANH_C = math.sqrt(2 / math.pi)
 
 
@@ -23,16 +23,17 @@ def linear(x, weight, bias=None):
 
 
 def gelu(x, approximate="none"):
-    """x Phi(x), Phi the normal CDF (by erf, computed in float64); approximate='tanh' is the tanh
-    approximation. The derivative is Phi(x) + x phi(x) (exact) or the tanh form's own."""
+    """x Phi(x), Phi the normal CDF (erfc(-x / sqrt 2) / 2, in float64: 1 + erf would cancel for
+    x < 0); approximate='tanh': x s(2 z), s the logistic, the same as 0.5 x (1 + tanh z) without
+    its cancellation. The derivative is Phi(x) + x phi(x), or s + 2 x s (1 - s) z'."""
     x = ops.tensor(x)
     wide = x.data.astype(np.float64)
     if approximate == "tanh":
-        t = np.tanh(_TANH_C * (wide + 0.044715 * wide ** 3))
-        out = 0.5 * wide * (1 + t)
-        slope = 0.5 * (1 + t) + 0.5 * wide * (1 - t * t) * _TANH_C * (1 + 3 * 0.044715 * wide ** 2)
+        s = ops.logistic(2 * _TANH_C * (wide + 0.044715 * wide ** 3))
+        out = wide * s
+        slope = s + 2 * wide * s * (1 - s) * _TANH_C * (1 + 3 * 0.044715 * wide ** 2)
     elif approximate == "none":
-        cdf = 0.5 * (1 + _erf(wide / math.sqrt(2)))
+        cdf = 0.5 * _erfc(-wide / math.sqrt(2))
         out = wide * cdf
         slope = cdf + wide * np.exp(-0.5 * wide * wide) / math.sqrt(2 * math.pi)
     else:
