@@ -16,8 +16,8 @@ class ReferenceAdapter(LayerReference, Adapter):
     name = "reference"
     module = "numpy"
     dtypes = {"*": dtypes_except("bfloat16"),  # NumPy has no bfloat16
-              **dict.fromkeys(("sub", "neg", "sigmoid", "sign", "softmax", "log_softmax", "lstm", "cross_entropy"),
-                              dtypes_except("bfloat16", "bool"))}
+              **dict.fromkeys(("sub", "neg", "sigmoid", "sign", "softmax", "log_softmax", "lstm", "cross_entropy",
+                               "gelu"), dtypes_except("bfloat16", "bool"))}
 
     def version(self):
         return np.__version__
