@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from adapters.base import as_tuple
 from adapters.reference import ReferenceAdapter
 from adapters.reference_layers import attention_allowed, erfc, pool_windows
 
@@ -274,8 +275,8 @@ def avg_pool_counting_same_padding(x, kernel, stride=None, padding=0, ceil_mode=
     out = REFERENCE.avg_pool2d(x, kernel, stride, padding, ceil_mode, count_include_pad)
     if padding != "same" or not count_include_pad:
         return out
-    kernel = (kernel, kernel) if isinstance(kernel, int) else tuple(kernel)
-    stride = kernel if stride is None else (stride, stride) if isinstance(stride, int) else tuple(stride)
+    kernel = as_tuple(kernel, 2)
+    stride = kernel if stride is None else as_tuple(stride, 2)
     inside = [np.array([end - start for start, end, _ in pool_windows(n, k, s, "same", False)])
               for n, k, s in zip(np.shape(x)[2:], kernel, stride)]
     return out * np.multiply.outer(*inside) / (kernel[0] * kernel[1])

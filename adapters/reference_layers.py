@@ -8,6 +8,8 @@ import math
 
 import numpy as np
 
+from adapters.base import as_tuple
+
 # NumPy has no erf; math's are good to about 1 ulp, erfc in the tail too (1 + erf(x) cancels there)
 erf = np.vectorize(math.erf, otypes=[np.float64])
 erfc = np.vectorize(math.erfc, otypes=[np.float64])
@@ -152,18 +154,14 @@ def pool_windows(length: int, kernel: int, stride: int, padding, ceil_mode: bool
 
 def _pool(x, kernel, stride, padding, ceil_mode, reduce):
     """reduce(windows [N, C, h, w], padded_size) over every window position of x [N, C, H, W]."""
-    kernel = _pair(kernel)
-    stride = kernel if stride is None else _pair(stride)
+    kernel = as_tuple(kernel, 2)
+    stride = kernel if stride is None else as_tuple(stride, 2)
     pads = (padding, padding) if isinstance(padding, (int, str)) else tuple(padding)
     rows, cols = (pool_windows(x.shape[2 + d], kernel[d], stride[d], pads[d], ceil_mode) for d in range(2))
     out = np.zeros(x.shape[:2] + (len(rows), len(cols)), x.dtype)
     for (i, (r0, r1, rsize)), (j, (c0, c1, csize)) in itertools.product(enumerate(rows), enumerate(cols)):
         out[:, :, i, j] = reduce(x[:, :, r0:r1, c0:c1], rsize * csize)
     return out
-
-
-def _pair(v) -> tuple:
-    return (int(v), int(v)) if isinstance(v, int) else tuple(int(e) for e in v)
 
 
 def _lifted(kernel, stride, padding) -> tuple:

@@ -1,6 +1,6 @@
 """The jax adapter's layer ops: jax.nn, flax.linen layers given the weights (PyTorch's layouts
 converted), optax's losses; each with its own defaults."""
-from adapters.base import Unsupported
+from adapters.base import Unsupported, as_tuple
 
 
 def _heads_second(x, jnp):
@@ -90,12 +90,9 @@ class JaxLayers:
 
         if ceil_mode:
             raise Unsupported(f"flax.linen.{kind} has no ceil_mode")
-        pads = padding.upper() if isinstance(padding, str) else [(p, p) for p in _per_axis(padding, spatial)]
+        pads = padding.upper() if isinstance(padding, str) else [(p, p) for p in as_tuple(padding, spatial)]
         last = (0, *range(2, 2 + spatial), 1)  # [N, C, ...] -> [N, ..., C]
-        out = getattr(nn, kind)(self.jnp.transpose(x, last), _per_axis(kernel, spatial),
-                                None if stride is None else _per_axis(stride, spatial), pads, **options)
+        out = getattr(nn, kind)(self.jnp.transpose(x, last), as_tuple(kernel, spatial),
+                                None if stride is None else as_tuple(stride, spatial), pads, **options)
         return self.jnp.transpose(out, (0, spatial + 1, *range(1, spatial + 1)))  # and back
 
-
-def _per_axis(value, spatial: int) -> tuple:
-    return (int(value),) * spatial if isinstance(value, int) else tuple(int(v) for v in value)

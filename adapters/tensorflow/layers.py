@@ -1,7 +1,7 @@
 """The tensorflow adapter's layer ops: tf.nn and tf.math, with TensorFlow's own defaults. Where
 tf.nn has no such op, TensorFlow's answer is Keras (tf.keras is Keras 3): the keras adapter on
 the tensorflow backend tests that."""
-from adapters.base import Unsupported
+from adapters.base import Unsupported, as_tuple
 
 
 class TensorFlowLayers:
@@ -72,17 +72,14 @@ class TensorFlowLayers:
             raise Unsupported(f"tf.nn.{kind} has no ceil_mode")
         if stride is None:
             raise Unsupported(f"tf.nn.{kind} has no default strides: the call must give them")
-        if isinstance(padding, str) or not any(_per_axis(padding, spatial)):
+        if isinstance(padding, str) or not any(as_tuple(padding, spatial)):
             pads = padding.upper() if isinstance(padding, str) else "VALID"
         elif kind == "avg_pool":
             raise Unsupported("tf.nn.avg_pool pads only 'SAME' or 'VALID'")
         else:
-            pads = [[0, 0], *[[p, p] for p in _per_axis(padding, spatial)], [0, 0]]
+            pads = [[0, 0], *[[p, p] for p in as_tuple(padding, spatial)], [0, 0]]
         last = (0, *range(2, 2 + spatial), 1)
-        out = getattr(tf.nn, f"{kind}{spatial}d")(tf.transpose(x, last), _per_axis(kernel, spatial),
-                                                  _per_axis(stride, spatial), pads)
+        out = getattr(tf.nn, f"{kind}{spatial}d")(tf.transpose(x, last), as_tuple(kernel, spatial),
+                                                  as_tuple(stride, spatial), pads)
         return tf.transpose(out, (0, spatial + 1, *range(1, spatial + 1)))
 
-
-def _per_axis(value, spatial: int) -> list:
-    return [int(value)] * spatial if isinstance(value, int) else [int(v) for v in value]
