@@ -236,39 +236,43 @@ def lift_1d(value, fill: int):
     return value if isinstance(value, str) else (fill, as_tuple(value, 1)[0])
 
 
-def lstm_suffix(layer: int, direction: int) -> str:
-    """PyTorch's LSTM parameter suffix: weight_ih_l0, weight_ih_l0_reverse, ..."""
+def rnn_suffix(layer: int, direction: int) -> str:
+    """PyTorch's recurrent parameter suffix (LSTM and GRU): weight_ih_l0, weight_ih_l0_reverse, ..."""
     return f"_l{layer}" + ("_reverse" if direction else "")
 
 
-def stacked_lstm(seq, num_layers: int, bidirectional: bool, direction, concat):
-    """torch.nn.LSTM's stacking, which every LSTM adapter shares: layer l + 1 reads layer l's
-    outputs with both directions side by side (`concat`), and h_n, c_n list the final states in
-    the order layer * D + direction. `direction(seq, layer, d, k)` runs one direction of one
-    layer (k its index into h0, c0) and returns (out, h, c), out in forward time order.
-    Returns the last layer's outputs and the lists h_n, c_n."""
+def stacked_rnn(seq, num_layers: int, bidirectional: bool, direction, concat):
+    """torch.nn.LSTM's and GRU's stacking, which every recurrent adapter shares: layer l + 1 reads
+    layer l's outputs with both directions side by side (`concat`), and the final states list in
+    the order layer * D + direction. `direction(seq, layer, d, k)` runs one direction of one layer
+    (k its index into the initial states) and returns (out, *final states: h, or h and c), out in
+    forward time order. Returns the last layer's outputs and one list per kind of final state."""
     directions = 2 if bidirectional else 1
-    h_n, c_n = [], []
+    finals = []
     for layer in range(num_layers):
         outputs = []
         for d in range(directions):
-            out, h, c = direction(seq, layer, d, layer * directions + d)
+            out, *states = direction(seq, layer, d, layer * directions + d)
             outputs.append(out)
-            h_n.append(h)
-            c_n.append(c)
+            finals.append(states)
         seq = outputs[0] if directions == 1 else concat(outputs)
-    return seq, h_n, c_n
+    return (seq, *(list(kind) for kind in zip(*finals)))
 
 
-def lstm_param_shapes(input_size: int, hidden: int, num_layers: int = 1, bidirectional: bool = False) -> dict:
-    """torch.nn.LSTM's parameters, name -> shape, in its order: layer l reads layer l - 1's
-    outputs, both directions side by side (D * hidden features)."""
+GATES = {"lstm": 4, "gru": 3}  # gate blocks in weight_ih / weight_hh rows: i, f, g, o and r, z, n
+
+
+def rnn_param_shapes(input_size: int, hidden: int, num_layers: int = 1, bidirectional: bool = False,
+                     op: str = "lstm") -> dict:
+    """torch.nn.LSTM's (or GRU's) parameters, name -> shape, in its order: layer l reads layer
+    l - 1's outputs, both directions side by side (D * hidden features)."""
     directions = 2 if bidirectional else 1
+    rows = GATES[op] * hidden
     shapes = {}
     for layer in range(num_layers):
         size = input_size if layer == 0 else hidden * directions
         for d in range(directions):
-            suffix = lstm_suffix(layer, d)
-            shapes.update({f"weight_ih{suffix}": (4 * hidden, size), f"weight_hh{suffix}": (4 * hidden, hidden),
-                           f"bias_ih{suffix}": (4 * hidden,), f"bias_hh{suffix}": (4 * hidden,)})
+            suffix = rnn_suffix(layer, d)
+            shapes.update({f"weight_ih{suffix}": (rows, size), f"weight_hh{suffix}": (rows, hidden),
+                           f"bias_ih{suffix}": (rows,), f"bias_hh{suffix}": (rows,)})
     return shapes

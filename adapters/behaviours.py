@@ -157,6 +157,11 @@ TORCH_LSTM_TIME_MAJOR = framework_default(
     "torch.nn.LSTM defaults to batch_first=False: input and output are read as [T, B, ...], so a "
     "batch-major [B, T, I] tensor runs its batch as time steps",
     "https://pytorch.org/docs/stable/generated/torch.nn.LSTM.html")
+TORCH_GRU_TIME_MAJOR = framework_default(
+    "gru", {"batch_first": False},
+    "torch.nn.GRU defaults to batch_first=False, as torch.nn.LSTM does: a batch-major [B, T, I] tensor "
+    "runs its batch as time steps",
+    "https://pytorch.org/docs/stable/generated/torch.nn.GRU.html")
 KERAS_PAD_SEQUENCES_DEFAULTS = framework_default(
     "pad_sequences", {"side": "pre", "truncate": "pre"},
     "keras.utils.pad_sequences defaults to padding='pre', truncating='pre' and dtype='int32': sequences "

@@ -14,7 +14,7 @@ class EngineAdapter(Adapter):
     behaviours = (ENGINE_MASKED_SOFTMAX,)
     dtypes = {"*": dtypes_except("bfloat16"),
               **dict.fromkeys(("sub", "neg", "sigmoid", "sign", "softmax", "log_softmax", "cross_entropy",
-                               "dot_product_attention"), dtypes_except("bfloat16", "bool")),
+                               "dot_product_attention", "gru"), dtypes_except("bfloat16", "bool")),
               **dict.fromkeys(("masked_softmax", "lstm"), ("float16", "float32", "float64"))}
 
     def __init__(self):
@@ -176,6 +176,9 @@ class EngineAdapter(Adapter):
 
     def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True):
         return self.nn.lstm(x, h0, c0, params, num_layers, bidirectional, batch_first)
+
+    def gru(self, x, h0, params, num_layers=1, bidirectional=False, batch_first=True, reset_after=True):
+        return self.nn.gru(x, h0, params, num_layers, bidirectional, batch_first, reset_after)
 
     def max_pool2d(self, x, kernel, stride=None, padding=0, ceil_mode=False):
         return self.pooling.max_pool2d(x, kernel, stride, padding, ceil_mode)

@@ -10,7 +10,7 @@ import json
 import os
 import pathlib
 
-from adapters import keras_lstm
+from adapters import keras_rnn
 from adapters.base import (
     DTYPES,
     FLOATS,
@@ -50,7 +50,7 @@ BACKEND_DTYPES = {
                    "masked_softmax": dtypes_except("int8"),  # Keras reads an int8 dtype as a quantisation policy
                    **dict.fromkeys(("sigmoid", "softmax", "log_softmax"), FLOATS),
                    **dict.fromkeys(("conv1d", "conv2d"), dtypes_except("int8", "uint8", "int64", "bool")),
-                   "lstm": ("float16", "float32", "float64"),
+                   **dict.fromkeys(("lstm", "gru"), ("float16", "float32", "float64")),
                    **dict.fromkeys(("linear", "gelu", "embedding", "normalize"), FLOATS),
                    "layer_norm": dtypes_except("int8"),
                    "dot_product_attention": dtypes_except("int8", "uint8", "bool"),
@@ -59,13 +59,15 @@ BACKEND_DTYPES = {
     "jax": {"*": DTYPES,
             **dict.fromkeys(("sub", "neg", "round", "sign", "softmax", "log_softmax", "scatter_add", "one_hot"),
                             dtypes_except("bool")),
-            "sigmoid": FLOATS, "masked_softmax": dtypes_except("int8"), "lstm": ("float32", "float64"),
+            "sigmoid": FLOATS, "masked_softmax": dtypes_except("int8"),
+            **dict.fromkeys(("lstm", "gru"), ("float32", "float64")),
             **dict.fromkeys(("linear", "embedding", "normalize"), FLOATS), "layer_norm": dtypes_except("int8"),
             **dict.fromkeys(("avg_pool2d", "avg_pool1d"), dtypes_except("bool"))},
     "torch": {"*": DTYPES,
               **dict.fromkeys(("sub", "neg", "pow", "relu", "round", "conv1d", "conv2d"), dtypes_except("bool")),
               **dict.fromkeys(("softmax", "log_softmax"), FLOATS), "masked_softmax": dtypes_except("int8"),
-              "lstm": ("float32", "float64"),  # building the layer in half precision needs QR (geqrf) on CPU
+              # building the recurrent layers in half precision needs QR (geqrf) on CPU
+              **dict.fromkeys(("lstm", "gru"), ("float32", "float64")),
               **dict.fromkeys(("linear", "gelu", "layer_norm", "embedding", "dot_product_attention", "max_pool1d"),
                               FLOATS),
               "max_pool2d": dtypes_except("bool"), **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS + ("int64",))},
@@ -323,7 +325,12 @@ class KerasAdapter(KerasLayers, Adapter):
         return self.ops.stop_gradient(x)
 
     def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True):
-        return keras_lstm.run(x, h0, c0, params, num_layers, bidirectional, batch_first, self.dtype_of(x))
+        return keras_rnn.run("LSTM", x, None if h0 is None else (h0, c0), params, num_layers, bidirectional,
+                             batch_first, self.dtype_of(x))
+
+    def gru(self, x, h0, params, num_layers=1, bidirectional=False, batch_first=True, reset_after=True):
+        return keras_rnn.run("GRU", x, None if h0 is None else (h0,), params, num_layers, bidirectional, batch_first,
+                             self.dtype_of(x), reset_after=reset_after)
 
     def conv2d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
         ops = self.ops

@@ -7,7 +7,7 @@ differences of this oracle instead (suites/gradients.py).
 """
 import numpy as np
 
-from adapters.base import Adapter, Unsupported, dtypes_except, lift_1d, lstm_suffix, stacked_lstm
+from adapters.base import Adapter, Unsupported, dtypes_except, lift_1d, rnn_suffix, stacked_rnn
 from adapters.reference_layers import LayerReference
 from adapters.vocabulary import PAD_MODES
 
@@ -16,8 +16,8 @@ class ReferenceAdapter(LayerReference, Adapter):
     name = "reference"
     module = "numpy"
     dtypes = {"*": dtypes_except("bfloat16"),  # NumPy has no bfloat16
-              **dict.fromkeys(("sub", "neg", "sigmoid", "sign", "softmax", "log_softmax", "lstm", "cross_entropy",
-                               "gelu"), dtypes_except("bfloat16", "bool"))}
+              **dict.fromkeys(("sub", "neg", "sigmoid", "sign", "softmax", "log_softmax", "lstm", "gru",
+                               "cross_entropy", "gelu"), dtypes_except("bfloat16", "bool"))}
 
     def version(self):
         return np.__version__
@@ -248,7 +248,7 @@ class ReferenceAdapter(LayerReference, Adapter):
             h0 = c0 = np.zeros((num_layers * directions, seq.shape[1], params["weight_hh_l0"].shape[1]), seq.dtype)
 
         def direction(seq, layer, d, k):
-            w_ih, w_hh, b_ih, b_hh = (params[f"{name}{lstm_suffix(layer, d)}"] for name in
+            w_ih, w_hh, b_ih, b_hh = (params[f"{name}{rnn_suffix(layer, d)}"] for name in
                                       ("weight_ih", "weight_hh", "bias_ih", "bias_hh"))
             h, c = h0[k], c0[k]
             out = np.zeros(seq.shape[:2] + (w_hh.shape[1],), dtype=seq.dtype)
@@ -259,7 +259,7 @@ class ReferenceAdapter(LayerReference, Adapter):
                 out[t] = h
             return out, h, c
 
-        seq, h_n, c_n = stacked_lstm(seq, num_layers, bidirectional, direction,
+        seq, h_n, c_n = stacked_rnn(seq, num_layers, bidirectional, direction,
                                      lambda outs: np.concatenate(outs, axis=-1))
         return (np.swapaxes(seq, 0, 1) if batch_first else seq), np.stack(h_n), np.stack(c_n)
 

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from adapters.base import as_tuple
+from adapters.base import as_tuple, rnn_suffix, stacked_rnn
 
 # NumPy has no erf; math's are good to about 1 ulp, erfc in the tail too (1 + erf(x) cancels there)
 erf = np.vectorize(math.erf, otypes=[np.float64])
@@ -35,6 +35,36 @@ class LayerReference:
         if approximate != "none":
             raise ValueError(f"approximate takes 'none' or 'tanh'. Received: {approximate!r}")
         return (0.5 * x * erfc(-x / math.sqrt(2))).astype(x.dtype)
+
+    def gru(self, x, h0, params, num_layers=1, bidirectional=False, batch_first=True, reset_after=True):
+        """torch.nn.GRU, step by step: with W_ih x_t + b_ih and W_hh h + b_hh split into blocks
+        r, z, n: r = sigmoid(i_r + h_r), z = sigmoid(i_z + h_z), n = tanh(i_n + r * h_n),
+        h = (1 - z) n + z h. reset_after=False (Keras' other convention, Cho et al.'s original)
+        resets the state before the matmul: n = tanh(i_n + W_hn (r * h) + b_hn). Stacked and
+        indexed as lstm."""
+        seq = np.swapaxes(x, 0, 1) if batch_first else x  # [T, B, I]
+        hidden = params["weight_hh_l0"].shape[1]
+        if h0 is None:  # "Defaults to zeros if not provided"
+            h0 = np.zeros(((2 if bidirectional else 1) * num_layers, seq.shape[1], hidden), seq.dtype)
+
+        def direction(seq, layer, d, k):
+            w_ih, w_hh, b_ih, b_hh = (params[f"{name}{rnn_suffix(layer, d)}"] for name in
+                                      ("weight_ih", "weight_hh", "bias_ih", "bias_hh"))
+            h = h0[k]
+            out = np.zeros(seq.shape[:2] + (hidden,), dtype=seq.dtype)
+            for t in (reversed(range(len(seq))) if d else range(len(seq))):
+                i_r, i_z, i_n = np.split(seq[t] @ w_ih.T + b_ih, 3, axis=-1)
+                h_r, h_z, h_n = np.split(h @ w_hh.T + b_hh, 3, axis=-1)
+                r, z = self.sigmoid(i_r + h_r), self.sigmoid(i_z + h_z)
+                if not reset_after:
+                    h_n = (r * h) @ w_hh[2 * hidden:].T + b_hh[2 * hidden:]
+                    r = 1
+                h = (1 - z) * np.tanh(i_n + r * h_n) + z * h
+                out[t] = h
+            return out, h
+
+        seq, h_n = stacked_rnn(seq, num_layers, bidirectional, direction, lambda outs: np.concatenate(outs, axis=-1))
+        return (np.swapaxes(seq, 0, 1) if batch_first else seq), np.stack(h_n)
 
     def cumsum(self, x, axis):
         """numpy.cumsum along axis, in x's dtype."""

@@ -41,11 +41,14 @@ def _x(dtype, shape=(2, 3)):
     return values.astype(bool) if dtype == "bool" else values
 
 
-def _lstm_sample(dtype):
-    from adapters.base import lstm_param_shapes
+def _rnn_sample(op):
+    def sample(dtype):
+        from adapters.base import rnn_param_shapes
 
-    params = {k: np.full(s, 0.25) for k, s in lstm_param_shapes(3, 2).items()}
-    return [_x(dtype, (2, 4, 3)), None, None, params], {}
+        params = {k: np.full(s, 0.25) for k, s in rnn_param_shapes(3, 2, op=op).items()}
+        return [_x(dtype, (2, 4, 3)), *(None,) * (2 if op == "lstm" else 1), params], {}
+
+    return sample
 
 
 def _binary(d):
@@ -210,7 +213,14 @@ _OPS = [
        "direction (None: zeros); params: a dict in PyTorch's names and layouts (weight_ih_l0 [4H, I], "
        "weight_hh_l0 [4H, H], bias_ih_l0 and bias_hh_l0 [4H], '_reverse' for the reverse direction; gate order "
        "i, f, g, o). Returns (output [B, T, D*H] or [T, B, D*H], h_n, c_n [D*L, B, H]).",
-       _lstm_sample, parts=("output", "h_n", "c_n")),
+       _rnn_sample("lstm"), parts=("output", "h_n", "c_n")),
+    Op("gru", "x, h0, params, num_layers=1, bidirectional=False, batch_first=True, reset_after=True", "layers",
+       "torch.nn.GRU, laid out and stacked as lstm (params weight_ih_l0 [3H, I], weight_hh_l0 [3H, H], bias_ih_l0 "
+       "and bias_hh_l0 [3H]; gate blocks r, z, n): r = sigmoid(W_ir x + b_ir + W_hr h + b_hr), z likewise, n = "
+       "tanh(W_in x + b_in + r * (W_hn h + b_hn)), h' = (1 - z) n + z h. reset_after=False resets before the "
+       "matmul, n = tanh(W_in x + b_in + W_hn (r * h) + b_hn) (Keras' reset_after=False; torch and flax have "
+       "only the first). Keras orders the gate blocks z, r, h. Returns (output, h_n).",
+       _rnn_sample("gru"), parts=("output", "h_n")),
     Op("linear", "x, weight, bias=None", "layers", "torch.nn.functional.linear: x @ weight.T + bias; x [..., in], "
        "weight [out, in] (PyTorch's layout; Dense kernels are its transpose), bias [out] or None.",
        lambda d: ([_x(d, (2, 3)), _x(d, (4, 3)), _x(d, (4,))], {}), bound="linear"),

@@ -1,9 +1,11 @@
 """Layers: Module (parameters registered on attribute assignment, a state_dict in PyTorch
-names), Linear, LSTM, Conv1d and Conv2d, and the functional conv1d / conv2d / lstm they use.
+names), Linear, LSTM, Conv1d and Conv2d, and the functional conv1d / conv2d / lstm / gru they use.
 
 Convolutions are vectorised: unfold gathers every receptive field with stride tricks (the only
 Python loop is over kernel offsets, in its backward), then one grouped matmul does the rest.
 """
+import functools
+
 import numpy as np
 
 from engine import ops
@@ -81,29 +83,67 @@ def lstm(x, h0, c0, params: dict, num_layers=1, bidirectional=False, batch_first
     """torch.nn.LSTM's computation with its parameter names and layout (gate order i, f, g, o;
     two biases). x [B, T, I] (batch_first) or [T, B, I]; h0, c0 [D*L, B, H], or None for zeros.
     Returns output [B, T, D*H] (or [T, B, D*H]), h_n and c_n [D*L, B, H]."""
+    return _stacked(x, (h0, c0), params, num_layers, bidirectional, batch_first, _lstm_direction)
+
+
+def gru(x, h0, params: dict, num_layers=1, bidirectional=False, batch_first=True, reset_after=True):
+    """torch.nn.GRU's computation (gate blocks r, z, n; two biases, b_hn inside the reset gate's
+    product); reset_after=False resets the state before the recurrent matmul (Keras' other
+    convention). Returns output and h_n, laid out as lstm's."""
+    return _stacked(x, (h0,), params, num_layers, bidirectional, batch_first,
+                    functools.partial(_gru_direction, reset_after=reset_after))
+
+
+def _stacked(x, initial: tuple, params: dict, num_layers, bidirectional, batch_first, direction):
+    """torch's stacking of recurrent layers: layer l + 1 reads layer l's outputs, both directions
+    side by side; the initial states (None: zeros) and the final ones are indexed layer * D +
+    direction. direction(seq, *states, w_ih, w_hh, b_ih, b_hh, reverse) -> (out, *final states)."""
     x = ops.tensor(x)
     seq = ops.transpose(x, (1, 0, 2)) if batch_first else x  # time first
     directions = 2 if bidirectional else 1
-    if h0 is None:  # zeros, as torch.nn.LSTM without (h0, c0)
-        h0 = c0 = Tensor(np.zeros((num_layers * directions, seq.shape[1], params["weight_hh_l0"].shape[1]), x.dtype))
-    h_n, c_n = [], []
+    if initial[0] is None:  # zeros, as torch's recurrent layers without a state
+        zeros = Tensor(np.zeros((num_layers * directions, seq.shape[1], params["weight_hh_l0"].shape[1]), x.dtype))
+        initial = (zeros,) * len(initial)
+    initial = tuple(ops.tensor(s) for s in initial)
+    finals = []
     for layer in range(num_layers):
         outputs = []
         for d in range(directions):
             suffix = f"_l{layer}" + ("_reverse" if d else "")
             k = layer * directions + d
-            out, h, c = _lstm_direction(seq, h0[k], c0[k], *(params[f"{w}{suffix}"] for w in
-                                        ("weight_ih", "weight_hh", "bias_ih", "bias_hh")), reverse=bool(d))
+            out, *states = direction(seq, *(s[k] for s in initial), *(ops.tensor(params[f"{w}{suffix}"]) for w in
+                                     ("weight_ih", "weight_hh", "bias_ih", "bias_hh")), reverse=bool(d))
             outputs.append(out)
-            h_n.append(h)
-            c_n.append(c)
+            finals.append(states)
         seq = outputs[0] if directions == 1 else ops.concat(outputs, 2)
     output = ops.transpose(seq, (1, 0, 2)) if batch_first else seq
-    return output, ops.stack(h_n, 0), ops.stack(c_n, 0)
+    return (output, *(ops.stack(list(kind), 0) for kind in zip(*finals)))
+
+
+def _gru_direction(seq, h, w_ih, w_hh, b_ih, b_hh, reverse, reset_after=True):
+    """One GRU direction over [T, B, I] -> (output [T, B, H], h_T), composed of the tape's ops
+    (every step's input projection in one matmul); h' = n + z (h - n), which is (1 - z) n + z h."""
+    hidden = w_hh.shape[1]
+    gate, reset = slice(0, 2 * hidden), slice(2 * hidden, 3 * hidden)
+    inputs = linear(seq, w_ih, b_ih)  # [T, B, 3H]
+    steps = range(seq.shape[0] - 1, -1, -1) if reverse else range(seq.shape[0])
+    outputs = [None] * seq.shape[0]
+    for t in steps:
+        step = inputs[t]
+        recurrent = linear(h, w_hh, b_hh) if reset_after else linear(h, w_hh[gate], b_hh[gate])
+        rz = ops.sigmoid(step[:, gate] + recurrent[:, gate])
+        r, z = rz[:, :hidden], rz[:, hidden:]
+        if reset_after:
+            n = ops.tanh(step[:, reset] + r * recurrent[:, reset])
+        else:
+            n = ops.tanh(step[:, reset] + linear(r * h, w_hh[reset], b_hh[reset]))
+        h = n + z * (h - n)
+        outputs[t] = h
+    return ops.stack(outputs, 0), h
 
 
 def _lstm_direction(seq, h, c, w_ih, w_hh, b_ih, b_hh, reverse):
-    """One direction of one layer over [T, B, I] -> (output [T, B, H], h_T, c_T)."""
+    """One LSTM direction over [T, B, I] -> (output [T, B, H], h_T, c_T)."""
     hidden = w_hh.shape[1]
     states = lstm_scan(seq, h, c, w_ih, w_hh, b_ih, b_hh, reverse)  # [T, B, 2H]: h_t and c_t side by side
     last = 0 if reverse else -1

@@ -3,8 +3,8 @@
 A program is what a spec asks every framework to compute, in a form the judges (suites/judge.py,
 suites/gradcheck.py) need not look into: it runs on an adapter, evaluates on the float64
 reference, knows its a-priori error bound and its reverse pass. Kinds of program are classes:
-Expression (a vocabulary op or an expression over it), Lstm (an lstm call whose state and
-weights the spec derives from its sizes), Collective (one collective across ranks). A compiled
+Expression (a vocabulary op or an expression over it), Recurrent (an lstm or gru call whose
+state and weights the spec derives from its sizes), Collective (one collective across ranks). A compiled
 program or a model is one more class, not a flag checked across the core.
 """
 import math
@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from adapters.base import lstm_param_shapes
+from adapters.base import rnn_param_shapes
 from adapters.reference import ReferenceAdapter
 from adapters.vocabulary import VOCABULARY, having
 from suites import compare, expr, outcome
@@ -129,29 +129,34 @@ class Expression(Program):
         return vjp
 
 
-@dataclass(frozen=True)
-class Lstm(Expression):
-    """lstm(x, h0, c0, {weights}, **params): the state and the weights (PyTorch names) are derived
-    from x and the spec's `lstm` sizes; weights in [-1/sqrt(H), 1/sqrt(H)], torch.nn.LSTM's
-    initialisation, states in [-1, 1]. Without state, h0 = c0 = None: the frameworks' zeros."""
+RECURRENT_STATES = {"lstm": ("h0", "c0"), "gru": ("h0",)}  # the recurrent ops and their initial states
 
+
+@dataclass(frozen=True)
+class Recurrent(Expression):
+    """lstm(x, h0, c0, {weights}, **params) or gru(x, h0, {weights}, **params): the state and the
+    weights (PyTorch names) are derived from x and the spec's `lstm` / `gru` sizes; weights in
+    [-1/sqrt(H), 1/sqrt(H)], torch's initialisation, states in [-1, 1]. Without state, the states
+    are None: the frameworks' zeros."""
+
+    op: str = "lstm"
     input_size: int = 1
     hidden_size: int = 1
     state: bool = True
 
     @classmethod
-    def of(cls, input_size: int, hidden_size: int, state: bool, params: dict) -> "Lstm":
-        h0, c0 = (expr.Name("h0"), expr.Name("c0")) if state else (expr.Const(None), expr.Const(None))
-        weights = expr.Group(tuple(lstm_param_shapes(1, 1, params.get("num_layers", 1),
-                                                     params.get("bidirectional", False))))
+    def of(cls, op: str, input_size: int, hidden_size: int, state: bool, params: dict) -> "Recurrent":
+        states = tuple(expr.Name(s) if state else expr.Const(None) for s in RECURRENT_STATES[op])
+        weights = expr.Group(tuple(rnn_param_shapes(1, 1, params.get("num_layers", 1),
+                                                    params.get("bidirectional", False), op)))
         kwargs = tuple((k, expr.Const(expr.constant(v))) for k, v in params.items())
-        return cls(expr.Call("lstm", (expr.Name("x"), h0, c0, weights), kwargs), params=params,
+        return cls(expr.Call(op, (expr.Name("x"), *states, weights), kwargs), params=params, op=op,
                    input_size=input_size, hidden_size=hidden_size, state=state)
 
-    def resized(self, sizes: dict) -> "Lstm":
+    def resized(self, sizes: dict) -> "Recurrent":
         """The same call for other input and hidden sizes (a benchmark's)."""
         sizes = {**self.sizes, **sizes}
-        return Lstm.of(sizes["input_size"], sizes["hidden_size"], self.state, self.params)
+        return Recurrent.of(self.op, sizes["input_size"], sizes["hidden_size"], self.state, self.params)
 
     @property
     def sizes(self) -> dict:
@@ -162,12 +167,12 @@ class Lstm(Expression):
         layers, bidirectional = self.params.get("num_layers", 1), self.params.get("bidirectional", False)
         batch = x_shape[0 if self.params.get("batch_first", True) else 1]
         state = (layers * (2 if bidirectional else 1), batch, self.hidden_size)
-        shapes = {"h0": state, "c0": state} if self.state else {}
-        return {**shapes, **lstm_param_shapes(self.input_size, self.hidden_size, layers, bidirectional)}
+        shapes = dict.fromkeys(RECURRENT_STATES[self.op], state) if self.state else {}
+        return {**shapes, **rnn_param_shapes(self.input_size, self.hidden_size, layers, bidirectional, self.op)}
 
     def derived(self, values: dict) -> dict:
         bound = 1 / math.sqrt(self.hidden_size)
-        return {name: (shape, 1.0 if name in ("h0", "c0") else bound)
+        return {name: (shape, 1.0 if name in RECURRENT_STATES[self.op] else bound)
                 for name, shape in self.shapes(values["x"].shape).items()}
 
     def derived_names(self) -> list:

@@ -15,10 +15,10 @@ END_PADDING = 3  # zero steps appended by end-padding-keeps-valid-steps
 
 
 def final_steps_are_h_n(ctx, inputs, parts):
-    """LSTM: output holds the last layer's h_t at every step and h_n each layer's final h_t
-    (torch.nn.LSTM docs), so the forward half of output's last step is h_n[-D] and, when
+    """LSTM and GRU: output holds the last layer's h_t at every step and h_n each layer's final
+    h_t (torch.nn.LSTM's and GRU's docs), so the forward half of output's last step is h_n[-D] and, when
     bidirectional, the reverse half of its first step (where the reverse pass ends) is h_n[-1]."""
-    output, h_n, _ = parts
+    output, h_n = parts[:2]
     hidden = h_n.shape[-1]
     steps = output if not ctx.spec.params.get("batch_first", True) else np.swapaxes(output, 0, 1)
     pairs = [("output[last step, :H]", steps[-1, ..., :hidden], h_n[-2 if _bidirectional(ctx) else -1])]
@@ -32,7 +32,7 @@ def final_steps_are_h_n(ctx, inputs, parts):
 
 
 def end_padding_keeps_valid_steps(ctx, inputs, parts):
-    """LSTM: zeros appended to the sequence change no forward-direction output of the valid
+    """LSTM and GRU: zeros appended to the sequence change no forward-direction output of the valid
     steps (forward step t depends on steps 0..t only). Stacked bidirectional layers mix the
     future into every step, so there it does not apply."""
     output, h_n = parts[0], parts[1]

@@ -47,7 +47,7 @@ class Spec:
     line: int
     args: list
     dtypes: list
-    program: object  # suites/program.py: Expression, Lstm or Collective
+    program: object  # suites/program.py: Expression, Recurrent or Collective
     examples: list = field(default_factory=list)
     hypothesis: dict | None = None  # shapes from a gufunc signature, magnitudes, input rules
     shards: dict | None = None  # a collective's generated shards
@@ -166,8 +166,8 @@ def _build(path, raw, node, i, where) -> Spec:
     try:
         if "collective" in raw:
             made = _collective(raw, where)
-        elif "lstm" in raw:
-            made = _lstm(raw, where)
+        elif any(op in raw for op in program.RECURRENT_STATES):
+            made = _recurrent(raw, where)
         elif "op" in raw:
             made = program.Expression(expr.call(raw["op"], args, raw.get("params", {})), params=raw.get("params", {}))
         else:
@@ -196,7 +196,8 @@ def _build(path, raw, node, i, where) -> Spec:
         if name not in args or override.get("index_of", {}).get("arg", name) not in args:
             raise SpecError(f"{where('hypothesis', 'inputs', name)}: names an arg that the spec does not have {args}")
     if "benchmark" in raw:
-        _check_benchmark(raw["benchmark"], args, {**raw.get("params", {}), **raw.get("lstm", {})}, where)
+        sizes = next((raw[op] for op in program.RECURRENT_STATES if op in raw), {})  # a recurrent spec's
+        _check_benchmark(raw["benchmark"], args, {**raw.get("params", {}), **sizes}, where)
     examples = [Example(e["name"], e["inputs"], e.get("expect", {}), e.get("grad"), e.get("dtypes"))
                 for e in raw.get("examples", [])]
     return Spec(path.stem, raw["id"], str(path), line(node, [i]), args, raw["dtypes"], made, examples,
@@ -314,19 +315,21 @@ def _collective(raw, where) -> program.Collective:
     """A collective spec has no expression: its one arg is the shards, stacked on a rank axis."""
     if raw["args"] != ["shards"]:
         raise SpecError(f"{where('args')}: a collective spec takes args: [shards] (shard r at index r)")
-    for key in ("expand", "equals", "hypothesis", "lstm"):
+    for key in ("expand", "equals", "hypothesis", *program.RECURRENT_STATES):
         if key in raw:
             raise SpecError(f"{where(key)}: not available for collectives (hypothesis goes under `shards`)")
     return program.Collective(raw["collective"], raw.get("params", {}))
 
 
-def _lstm(raw, where) -> program.Lstm:
-    """An LSTM spec: lstm(x, h0, c0, {weights}, **params), its state and weights derived from the
-    `lstm` block's sizes (state: false runs from the frameworks' zero state)."""
-    if raw.get("op") != "lstm" or raw["args"] != ["x"]:
-        raise SpecError(f"{where('lstm')}: an `lstm` block goes with op: lstm and args: [x]")
-    block = raw["lstm"]
-    return program.Lstm.of(block["input_size"], block["hidden_size"], block.get("state", True), raw.get("params", {}))
+def _recurrent(raw, where) -> program.Recurrent:
+    """An LSTM or GRU spec: lstm(x, h0, c0, {weights}, **params) or gru(x, h0, ...), its state and
+    weights derived from the `lstm` / `gru` block's sizes (state: false: the frameworks' zeros)."""
+    key = next(op for op in program.RECURRENT_STATES if op in raw)
+    if raw.get("op") != key or raw["args"] != ["x"]:
+        raise SpecError(f"{where(key)}: the `{key}` block goes with op: {key} and args: [x]")
+    block = raw[key]
+    return program.Recurrent.of(key, block["input_size"], block["hidden_size"], block.get("state", True),
+                                raw.get("params", {}))
 
 
 def _check_signature(signature, args, where):

@@ -137,6 +137,37 @@ def test_lstm_gradients(layers, bidirectional, batch_first):
     check_gradients(run, inputs)
 
 
+@pytest.mark.parametrize("layers, bidirectional, reset_after", [(1, False, True), (2, True, False)])
+def test_gru_gradients(layers, bidirectional, reset_after):
+    from adapters.base import rnn_param_shapes
+
+    params = {k: RNG.uniform(-0.5, 0.5, s) for k, s in rnn_param_shapes(2, 2, layers, bidirectional, "gru").items()}
+    d = 2 if bidirectional else 1
+    inputs = {"x": RNG.standard_normal((2, 3, 2)), "h0": RNG.standard_normal((d * layers, 2, 2)),
+              "w": params["weight_hh_l0"], "b": params["bias_hh_l0"]}
+
+    def run(x, h0, w, b):
+        out, h = nn.gru(x, h0, {**params, "weight_hh_l0": w, "bias_hh_l0": b}, layers, bidirectional, True,
+                        reset_after)
+        return E.sum(out * out) + E.sum(h)
+
+    check_gradients(run, inputs)
+
+
+def test_gru_step_follows_the_pytorch_equations():
+    """One step from torch.nn.GRU's documented equations: h' = (1 - z) n + z h."""
+    from adapters.base import rnn_param_shapes
+
+    p = {k: RNG.uniform(-0.5, 0.5, s) for k, s in rnn_param_shapes(3, 2, op="gru").items()}
+    x, h0 = RNG.standard_normal((1, 1, 3)), RNG.standard_normal((1, 1, 2))
+    out, h = nn.gru(x, h0, p)
+    gi, gh = p["weight_ih_l0"] @ x[0, 0] + p["bias_ih_l0"], p["weight_hh_l0"] @ h0[0, 0] + p["bias_hh_l0"]
+    r, z = (1 / (1 + np.exp(-(gi[k:k + 2] + gh[k:k + 2]))) for k in (0, 2))
+    n = np.tanh(gi[4:] + r * gh[4:])
+    np.testing.assert_allclose(h.numpy()[0, 0], (1 - z) * n + z * h0[0, 0], rtol=1e-14)
+    np.testing.assert_allclose(out.numpy()[0, 0], h.numpy()[0, 0])
+
+
 def test_linear_and_parameter_registration():
     layer = nn.Linear(3, 2, dtype="float64", rng=RNG)
     assert list(layer.state_dict()) == ["weight", "bias"]

@@ -4,13 +4,13 @@ import numpy as np
 import pytest
 
 import adapters
-from adapters.base import lstm_param_shapes
+from adapters.base import rnn_param_shapes
 
 RNG = np.random.default_rng(5)
 
 
 def pytorch_params(input_size, hidden, layers, bidirectional):
-    shapes = lstm_param_shapes(input_size, hidden, layers, bidirectional)
+    shapes = rnn_param_shapes(input_size, hidden, layers, bidirectional)
     return {name: RNG.uniform(-0.5, 0.5, shape) for name, shape in shapes.items()}
 
 
@@ -79,12 +79,12 @@ def test_param_shapes_are_torch_lstms_own():
     for layers, bidirectional in [(1, False), (3, True)]:
         module = torch.nn.LSTM(3, 4, layers, bidirectional=bidirectional)
         own = {name: tuple(p.shape) for name, p in module.named_parameters()}
-        assert list(own.items()) == list(lstm_param_shapes(3, 4, layers, bidirectional).items())
+        assert list(own.items()) == list(rnn_param_shapes(3, 4, layers, bidirectional).items())
 
 
 def test_flax_conversion_slices_gates_and_sums_biases():
     pytest.importorskip("jax")
-    from adapters.jax import flax_lstm_params
+    from adapters.jax.layers import flax_lstm_params
 
     params = pytorch_params(3, 2, 1, False)
     cell = flax_lstm_params(params, "_l0")
@@ -95,7 +95,7 @@ def test_flax_conversion_slices_gates_and_sums_biases():
 
 def test_keras_conversion_transposes_and_sums_biases():
     pytest.importorskip("tensorflow")
-    from adapters.keras_lstm import keras_weights as keras_lstm_weights
+    from adapters.keras_rnn import lstm_weights as keras_lstm_weights
 
     params = pytorch_params(3, 2, 1, False)
     kernel, recurrent, bias = keras_lstm_weights(params, "_l0")

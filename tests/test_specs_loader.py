@@ -136,6 +136,19 @@ def test_expand_makes_one_spec_per_combination(tmp_path):
     assert specs[3].params == {"num_layers": 2, "bidirectional": True}
 
 
+def test_gru_specs_derive_one_state_and_three_gate_blocks(tmp_path):
+    text = LSTM.replace("op: lstm", "op: gru").replace("lstm: {", "gru: {")
+    spec = load_file(write(tmp_path, text))[3]
+    shapes = spec.program.shapes((2, 5, 3))
+    assert "c0" not in shapes and shapes["h0"] == (4, 2, 4)
+    assert shapes["weight_ih_l1_reverse"] == (12, 8)  # 3H rows: r, z, n
+
+
+def test_a_recurrent_block_must_match_its_op(tmp_path):
+    with pytest.raises(SpecError, match="the `gru` block goes with op: gru"):
+        load_file(write(tmp_path, LSTM.replace("lstm: {", "gru: {")))
+
+
 def test_lstm_specs_derive_state_and_weights_in_pytorch_names(tmp_path):
     spec = load_file(write(tmp_path, LSTM))[3]
     shapes = spec.program.shapes((2, 5, 3))

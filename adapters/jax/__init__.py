@@ -5,7 +5,6 @@ Two configurations, one per process (x64 is a global switch, read when arrays ar
 turns x64 on, so that float64 and int64 are dtypes under test; with PARITY_JAX_X64=0 the adapter
 is `jax-32`, JAX as it runs by default, where float64 and int64 inputs silently become float32
 and int32 (documented for every spec in jax-32.differences.yaml)."""
-import functools
 import os
 import pathlib
 
@@ -20,8 +19,6 @@ from adapters.base import (
     dtypes_except,
     index_grids,
     leading_block,
-    lstm_suffix,
-    stacked_lstm,
 )
 from adapters.behaviours import (
     FLAX_LAYER_NORM_EPS,
@@ -45,7 +42,7 @@ class JaxAdapter(JaxLayers, Adapter):
     dtypes = {"*": DTYPES,
               **dict.fromkeys(("sub", "neg", "round", "sign", "softmax", "log_softmax", "scatter_add", "one_hot"),
                               dtypes_except("bool")),
-              **dict.fromkeys(("sigmoid", "lstm", "linear", "layer_norm", "embedding", "cross_entropy"), FLOATS),
+              **dict.fromkeys(("sigmoid", "lstm", "gru", "linear", "layer_norm", "embedding", "cross_entropy"), FLOATS),
               # int64 inputs: "preferred_element_type must not be narrower" (float32 logits); jax-32 has int32
               "dot_product_attention": dtypes_except("int64") if X64 else DTYPES,
               "normalize": (),  # unsupported: jax has none
@@ -265,9 +262,6 @@ class JaxAdapter(JaxLayers, Adapter):
     def stop_gradient(self, x):
         return self.lax.stop_gradient(x)
 
-    def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True):
-        return _flax_lstm(num_layers, bidirectional, batch_first)(x, h0, c0, params)
-
     def _conv(self, x, w, b, stride, padding, dilation, groups, layout):
         spatial = len(layout[0]) - 2
         out = self.lax.conv_general_dilated(x, w, as_tuple(stride, spatial), conv_padding(padding, spatial),
@@ -331,49 +325,3 @@ def jax_vjp(fn, args, wrt, cotangent):
 
 def _axis(axis):
     return tuple(axis) if isinstance(axis, list) else axis
-
-
-@functools.cache
-def _flax_lstm(num_layers: int, bidirectional: bool, batch_first: bool):
-    """A jitted stack of flax.linen.RNN(LSTMCell) layers for one configuration: flax's scan is
-    traced anew on every eager call (about a second), a jitted function once per shape. h0, c0
-    None: flax's zero initial carry."""
-    import flax.linen as nn  # part of the jax requirements; only the LSTM needs it
-    import jax
-    import jax.numpy as jnp
-
-    def forward(x, h0, c0, params):
-        hidden = params["weight_hh_l0"].shape[1]
-        seq = x if batch_first else jnp.swapaxes(x, 0, 1)  # nn.RNN scans axis 1
-
-        def direction(seq, layer, d, k):
-            rnn = nn.RNN(nn.LSTMCell(hidden, dtype=x.dtype, param_dtype=x.dtype), return_carry=True,
-                         reverse=bool(d), keep_order=True)
-            weights = flax_lstm_params(params, lstm_suffix(layer, d))
-            carry = None if h0 is None else (c0[k], h0[k])
-            (c, h), out = rnn.apply({"params": {"cell": weights}}, seq, initial_carry=carry)
-            return out, h, c
-
-        seq, h_n, c_n = stacked_lstm(seq, num_layers, bidirectional, direction,
-                                     lambda outs: jnp.concatenate(outs, axis=-1))
-        return (seq if batch_first else jnp.swapaxes(seq, 0, 1)), jnp.stack(h_n), jnp.stack(c_n)
-
-    return jax.jit(forward)
-
-
-FLAX_GATES = ("i", "f", "g", "o")  # PyTorch's gate order in weight_ih / weight_hh rows
-
-
-def flax_lstm_params(params: dict, suffix: str) -> dict:
-    """One direction's PyTorch LSTM weights as flax.linen.LSTMCell parameters: a Dense per gate,
-    "i?" on the input (no bias) and "h?" on the state, kernels transposed, and the two PyTorch
-    biases summed into the "h?" bias (flax has one)."""
-    w_ih, w_hh = params[f"weight_ih{suffix}"], params[f"weight_hh{suffix}"]
-    bias = params[f"bias_ih{suffix}"] + params[f"bias_hh{suffix}"]
-    hidden = w_hh.shape[1]
-    cell = {}
-    for q, gate in enumerate(FLAX_GATES):
-        rows = slice(q * hidden, (q + 1) * hidden)
-        cell[f"i{gate}"] = {"kernel": w_ih[rows].T}
-        cell[f"h{gate}"] = {"kernel": w_hh[rows].T, "bias": bias[rows]}
-    return cell

@@ -1,6 +1,8 @@
 """The jax adapter's layer ops: jax.nn, flax.linen layers given the weights (PyTorch's layouts
 converted), optax's losses; each with its own defaults."""
-from adapters.base import Unsupported, as_tuple
+import functools
+
+from adapters.base import Unsupported, as_tuple, rnn_suffix, stacked_rnn
 
 
 def _heads_second(x, jnp):
@@ -70,6 +72,15 @@ class JaxLayers:
                                                 bias=bias, mask=mask, scale=scale, is_causal=causal)
         return _heads_second(out, jnp)
 
+    def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True):
+        return _flax_rnn("LSTMCell", num_layers, bidirectional, batch_first)(x, None if h0 is None else (c0, h0),
+                                                                            params)
+
+    def gru(self, x, h0, params, num_layers=1, bidirectional=False, batch_first=True, reset_after=True):
+        if not reset_after:
+            raise Unsupported("flax.linen.GRUCell applies the reset gate after the recurrent matmul only")
+        return _flax_rnn("GRUCell", num_layers, bidirectional, batch_first)(x, h0, params)
+
     def max_pool2d(self, x, kernel, stride=None, padding=0, ceil_mode=False):
         return self._flax_pool("max_pool", x, kernel, stride, padding, ceil_mode, 2)
 
@@ -96,3 +107,68 @@ class JaxLayers:
                                 None if stride is None else as_tuple(stride, spatial), pads, **options)
         return self.jnp.transpose(out, (0, spatial + 1, *range(1, spatial + 1)))  # and back
 
+
+
+@functools.cache
+def _flax_rnn(cell: str, num_layers: int, bidirectional: bool, batch_first: bool):
+    """A jitted stack of flax.linen.RNN(LSTMCell or GRUCell) layers for one configuration: flax's
+    scan is traced anew on every eager call (about a second), a jitted function once per shape.
+    The initial carry: LSTMCell's (c0, h0), GRUCell's h0; None is flax's zero carry. Returns
+    (output, h_n, c_n) or (output, h_n), the final states stacked as PyTorch's."""
+    import flax.linen as nn  # part of the jax requirements; only the recurrent layers need it
+    import jax
+    import jax.numpy as jnp
+
+    def forward(x, initial, params):
+        hidden = params["weight_hh_l0"].shape[1]
+        seq = x if batch_first else jnp.swapaxes(x, 0, 1)  # nn.RNN scans axis 1
+
+        def direction(seq, layer, d, k):
+            rnn = nn.RNN(getattr(nn, cell)(hidden, dtype=x.dtype, param_dtype=x.dtype), return_carry=True,
+                         reverse=bool(d), keep_order=True)
+            weights = FLAX_WEIGHTS[cell](params, rnn_suffix(layer, d))
+            carry = None if initial is None else jax.tree.map(lambda s: s[k], initial)
+            final, out = rnn.apply({"params": {"cell": weights}}, seq, initial_carry=carry)
+            return (out, final[1], final[0]) if cell == "LSTMCell" else (out, final)  # (c, h) -> h, c
+
+        seq, *finals = stacked_rnn(seq, num_layers, bidirectional, direction,
+                                   lambda outs: jnp.concatenate(outs, axis=-1))
+        return ((seq if batch_first else jnp.swapaxes(seq, 0, 1)), *(jnp.stack(f) for f in finals))
+
+    return jax.jit(forward)
+
+
+def _one_direction(params: dict, suffix: str):
+    """One direction's PyTorch weights: w_ih, w_hh, b_ih, b_hh and the row slice of gate block q."""
+    w_ih, w_hh, b_ih, b_hh = (params[f"{name}{suffix}"] for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"))
+    hidden = w_hh.shape[1]
+    return w_ih, w_hh, b_ih, b_hh, lambda q: slice(q * hidden, (q + 1) * hidden)
+
+
+def flax_lstm_params(params: dict, suffix: str) -> dict:
+    """PyTorch's LSTM weights (gates i, f, g, o) as flax.linen.LSTMCell's: a Dense per gate, "i?"
+    on the input (no bias) and "h?" on the state, kernels transposed, and the two PyTorch biases
+    summed into the "h?" bias (flax has one)."""
+    w_ih, w_hh, b_ih, b_hh, block = _one_direction(params, suffix)
+    cell = {}
+    for q, gate in enumerate("ifgo"):
+        cell[f"i{gate}"] = {"kernel": w_ih[block(q)].T}
+        cell[f"h{gate}"] = {"kernel": w_hh[block(q)].T, "bias": b_ih[block(q)] + b_hh[block(q)]}
+    return cell
+
+
+def flax_gru_params(params: dict, suffix: str) -> dict:
+    """PyTorch's GRU weights (gates r, z, n) as flax.linen.GRUCell's: a Dense per gate, kernels
+    transposed; r and z have one bias, on the input Dense (b_i? + b_h?); n keeps PyTorch's two,
+    b_in on "in" and b_hn on "hn", which GRUCell applies inside r * (W_hn h + b_hn) as PyTorch does."""
+    w_ih, w_hh, b_ih, b_hh, block = _one_direction(params, suffix)
+    cell = {}
+    for q, gate in enumerate("rzn"):
+        summed = gate != "n"
+        cell[f"i{gate}"] = {"kernel": w_ih[block(q)].T, "bias": b_ih[block(q)] + b_hh[block(q)] if summed
+                            else b_ih[block(q)]}
+        cell[f"h{gate}"] = {"kernel": w_hh[block(q)].T, **({} if summed else {"bias": b_hh[block(q)]})}
+    return cell
+
+
+FLAX_WEIGHTS = {"LSTMCell": flax_lstm_params, "GRUCell": flax_gru_params}

@@ -4,7 +4,7 @@ Collectives run in a worker process under tf.distribute.MirroredStrategy over wo
 devices, through the replica context."""
 import os
 
-from adapters import keras_lstm, workers
+from adapters import keras_rnn, workers
 from adapters.base import (
     DTYPES,
     FLOATS,
@@ -43,7 +43,8 @@ class TensorFlowAdapter(TensorFlowLayers, Adapter):
               **dict.fromkeys(("pow", "neg", "abs", "sign"), dtypes_except("uint8", "bool")),
               **dict.fromkeys(("exp", "log", "tanh", "sigmoid", "sqrt", "softmax", "log_softmax"), FLOATS),
               "masked_softmax": dtypes_except("int8"),  # Keras reads an int8 dtype as a quantisation policy
-              "one_hot": ("int8", "uint8", "int32", "int64"), "lstm": ("float16", "float32", "float64"),
+              "one_hot": ("int8", "uint8", "int32", "int64"),
+              **dict.fromkeys(("lstm", "gru"), ("float16", "float32", "float64")),
               **dict.fromkeys(("conv1d", "conv2d"), dtypes_except("int8", "uint8", "int64", "bool")),
               "cumsum": dtypes_except("bool"), "linear": dtypes_except("int8", "uint8", "bool"),
               **dict.fromkeys(("gelu", "layer_norm", "cross_entropy", "norm", "normalize"), FLOATS),
@@ -254,7 +255,13 @@ class TensorFlowAdapter(TensorFlowLayers, Adapter):
 
     def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True):
         self._keras_is_tensorflow()  # tf.keras is Keras 3: its LSTM layer, on the TensorFlow backend
-        return keras_lstm.run(x, h0, c0, params, num_layers, bidirectional, batch_first, x.dtype.name)
+        return keras_rnn.run("LSTM", x, None if h0 is None else (h0, c0), params, num_layers, bidirectional,
+                             batch_first, x.dtype.name)
+
+    def gru(self, x, h0, params, num_layers=1, bidirectional=False, batch_first=True, reset_after=True):
+        self._keras_is_tensorflow()  # tf.keras.layers.GRU: Keras 3 on the TensorFlow backend
+        return keras_rnn.run("GRU", x, None if h0 is None else (h0,), params, num_layers, bidirectional, batch_first,
+                             x.dtype.name, reset_after=reset_after)
 
     def conv2d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
         tf = self.tf

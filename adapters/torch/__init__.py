@@ -4,6 +4,7 @@ from adapters import workers
 from adapters.base import DTYPES, FLOATS, Adapter, Unsupported, dtypes_except, no_rounding_mode
 from adapters.behaviours import (
     TORCH_ALL_GATHER_CONCATENATES,
+    TORCH_GRU_TIME_MAJOR,
     TORCH_LOG_SOFTMAX_IMPLICIT_DIM,
     TORCH_LSTM_TIME_MAJOR,
     TORCH_MASKED_FILL_SOFTMAX,
@@ -21,14 +22,14 @@ class TorchAdapter(TorchLayers, Adapter):
     dtypes = {"*": DTYPES,
               **dict.fromkeys(("matmul", "mm", "sub", "pow", "neg", "relu", "abs", "round", "argmin", "conv1d",
                                "conv2d", "linear"), dtypes_except("bool")),
-              **dict.fromkeys(("mean", "softmax", "log_softmax", "masked_softmax", "lstm", "gelu", "layer_norm",
+              **dict.fromkeys(("mean", "softmax", "log_softmax", "masked_softmax", "lstm", "gru", "gelu", "layer_norm",
                                "cross_entropy", "dot_product_attention", "max_pool1d", "norm", "normalize"), FLOATS),
               "max_pool2d": dtypes_except("bool"),
               **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS + ("int64",)),
               "one_hot": ("int64",)}  # F.one_hot takes int64 indices only
     behaviours = (TORCH_MASKED_FILL_SOFTMAX, TORCH_SOFTMAX_IMPLICIT_DIM, TORCH_LOG_SOFTMAX_IMPLICIT_DIM,
-                  TORCH_PAD_SEQUENCE_TIME_MAJOR, TORCH_LSTM_TIME_MAJOR, TORCH_ALL_GATHER_CONCATENATES,
-                  TORCH_NORMALIZE_DIM_ONE)
+                  TORCH_PAD_SEQUENCE_TIME_MAJOR, TORCH_LSTM_TIME_MAJOR, TORCH_GRU_TIME_MAJOR,
+                  TORCH_ALL_GATHER_CONCATENATES, TORCH_NORMALIZE_DIM_ONE)
 
     def __init__(self):
         import torch
@@ -230,6 +231,14 @@ class TorchAdapter(TorchLayers, Adapter):
         state = None if h0 is None else (h0, c0)  # None: torch's zero initial state
         out, (h, c) = torch.func.functional_call(module, params, (x, state))
         return out, h, c
+
+    def gru(self, x, h0, params, num_layers=1, bidirectional=False, batch_first=False, reset_after=True):
+        if not reset_after:
+            raise Unsupported("torch.nn.GRU applies the reset gate after the recurrent matmul only (reset_after)")
+        input_size, hidden = params["weight_ih_l0"].shape[1], params["weight_hh_l0"].shape[1]
+        module = self.torch.nn.GRU(input_size, hidden, num_layers, bidirectional=bidirectional,
+                                   batch_first=batch_first, device="meta", dtype=x.dtype)
+        return self.torch.func.functional_call(module, params, (x, h0))  # h0 None: zeros
 
     def conv1d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
         return self.torch.nn.functional.conv1d(x, w, b, stride, padding, dilation, groups)

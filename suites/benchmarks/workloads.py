@@ -13,7 +13,7 @@ import numpy as np
 
 from suites import expr
 from suites import inputs as spec_inputs
-from suites.program import Context, Lstm
+from suites.program import Context, Recurrent
 
 FILTER_KEYS = ("area", "spec", "size", "adapter", "dtype", "mode", "pass")
 PASSES = {"forward": "forward", "backward": "forward-backward"}
@@ -63,10 +63,11 @@ class Workload:
 
     @property
     def sized_spec(self):
-        """The spec with the size's LSTM dimensions (its derived weights follow them)."""
-        if "lstm" not in self.size or not isinstance(self.spec.program, Lstm):
+        """The spec with the size's LSTM / GRU dimensions (its derived weights follow them)."""
+        program = self.spec.program
+        if not isinstance(program, Recurrent) or program.op not in self.size:
             return self.spec
-        return dataclasses.replace(self.spec, program=self.spec.program.resized(self.size["lstm"]))
+        return dataclasses.replace(self.spec, program=program.resized(self.size[program.op]))
 
 
 def workloads(specs, terms: dict | None = None) -> list:
