@@ -236,6 +236,16 @@ def lift_1d(value, fill: int):
     return value if isinstance(value, str) else (fill, as_tuple(value, 1)[0])
 
 
+def given(**options) -> dict:
+    """The keyword options a call gives: those not None (None leaves one to the framework)."""
+    return {k: v for k, v in options.items() if v is not None}
+
+
+def flipped_momentum(momentum):
+    """PyTorch's momentum m (the batch's weight) as flax's and Keras' (the old value's): 1 - m."""
+    return None if momentum is None else 1 - momentum
+
+
 def rnn_suffix(layer: int, direction: int) -> str:
     """PyTorch's recurrent parameter suffix (LSTM and GRU): weight_ih_l0, weight_ih_l0_reverse, ..."""
     return f"_l{layer}" + ("_reverse" if direction else "")

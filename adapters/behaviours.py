@@ -260,6 +260,30 @@ KERAS_LAYER_NORM_EPS = framework_default(
     "layer_norm", {"eps": 1e-3},
     "keras.layers.LayerNormalization defaults to epsilon=1e-3, a hundred times torch.nn.LayerNorm's 1e-5",
     "https://keras.io/api/layers/normalization_layers/layer_normalization/")
+KERAS_BATCH_NORM_EPS = framework_default(
+    "batch_norm", {"eps": 1e-3},
+    "keras.layers.BatchNormalization defaults to epsilon=1e-3, a hundred times torch.nn.BatchNorm2d's 1e-5",
+    "https://keras.io/api/layers/normalization_layers/batch_normalization/")
+
+
+def biased_running_stats(default_momentum):
+    """flax's and Keras' running statistics in PyTorch's convention: the batch's biased variance
+    (torch's is unbiased), and the framework's default momentum where the call gives none."""
+    def model(x, running_mean, running_var, momentum=None):
+        m = default_momentum if momentum is None else momentum
+        axes = (0, *range(2, x.ndim))
+        return ((1 - m) * running_mean + m * np.mean(x, axis=axes), (1 - m) * running_var + m * np.var(x, axis=axes))
+    return model
+
+
+FLAX_BATCH_NORM_STATS, KERAS_BATCH_NORM_STATS = (Behaviour(
+    "batch_norm_stats", biased_running_stats(0.01),
+    f"{api} updates the running variance with the batch's biased variance (divided by n; torch.nn.BatchNorm "
+    "uses the unbiased one, n - 1), and its momentum is the old value's weight, 0.99 by default: 0.01 in "
+    "torch's convention, where torch's default is 0.1", source) for api, source in (
+    ("flax.linen.BatchNorm", "https://github.com/google/flax/blob/v0.12.8/flax/linen/normalization.py#L404"),
+    ("keras.layers.BatchNormalization",
+     "https://github.com/keras-team/keras/blob/v3.15.1/keras/src/layers/normalization/batch_normalization.py#L388")))
 OPTAX_PER_EXAMPLE_LOSS, TF_PER_EXAMPLE_LOSS = (framework_default(
     "cross_entropy", {"reduction": "none"},
     f"{api} returns the per-example losses [N], where torch.nn.functional.cross_entropy averages them "

@@ -14,7 +14,7 @@ class EngineAdapter(Adapter):
     behaviours = (ENGINE_MASKED_SOFTMAX,)
     dtypes = {"*": dtypes_except("bfloat16"),
               **dict.fromkeys(("sub", "neg", "sigmoid", "sign", "softmax", "log_softmax", "cross_entropy",
-                               "dot_product_attention", "gru"), dtypes_except("bfloat16", "bool")),
+                               "dot_product_attention", "gru", "batch_norm"), dtypes_except("bfloat16", "bool")),
               **dict.fromkeys(("masked_softmax", "lstm"), ("float16", "float32", "float64"))}
 
     def __init__(self):
@@ -203,6 +203,12 @@ class EngineAdapter(Adapter):
 
     def layer_norm(self, x, weight=None, bias=None, eps=1e-5):
         return self.layers.layer_norm(x, weight, bias, eps)
+
+    def batch_norm(self, x, running_mean=None, running_var=None, weight=None, bias=None, training=False, eps=1e-5):
+        return self.layers.batch_norm(x, running_mean, running_var, weight, bias, training, eps)
+
+    def batch_norm_stats(self, x, running_mean, running_var, momentum=0.1):
+        return self.layers.batch_norm_stats(x, running_mean, running_var, momentum)
 
     def norm(self, x, axis=None, keepdims=False):
         return self.layers.norm(x, axis, keepdims)

@@ -26,6 +26,8 @@ from adapters.base import (
 )
 from adapters.behaviours import (
     KERAS_ATTENTION_MEAN_OF_V,
+    KERAS_BATCH_NORM_EPS,
+    KERAS_BATCH_NORM_STATS,
     KERAS_GELU_TANH,
     KERAS_LAYER_NORM_EPS,
     KERAS_MASKED_SOFTMAX,
@@ -52,7 +54,7 @@ BACKEND_DTYPES = {
                    **dict.fromkeys(("conv1d", "conv2d"), dtypes_except("int8", "uint8", "int64", "bool")),
                    **dict.fromkeys(("lstm", "gru"), ("float16", "float32", "float64")),
                    **dict.fromkeys(("linear", "gelu", "embedding", "normalize"), FLOATS),
-                   "layer_norm": dtypes_except("int8"),
+                   **dict.fromkeys(("layer_norm", "batch_norm", "batch_norm_stats"), dtypes_except("int8")),
                    "dot_product_attention": dtypes_except("int8", "uint8", "bool"),
                    **dict.fromkeys(("max_pool2d", "max_pool1d"), dtypes_except("bool")),
                    **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS)},
@@ -61,7 +63,8 @@ BACKEND_DTYPES = {
                             dtypes_except("bool")),
             "sigmoid": FLOATS, "masked_softmax": dtypes_except("int8"),
             **dict.fromkeys(("lstm", "gru"), ("float32", "float64")),
-            **dict.fromkeys(("linear", "embedding", "normalize"), FLOATS), "layer_norm": dtypes_except("int8"),
+            **dict.fromkeys(("linear", "embedding", "normalize"), FLOATS),
+            **dict.fromkeys(("layer_norm", "batch_norm", "batch_norm_stats"), dtypes_except("int8")),
             **dict.fromkeys(("avg_pool2d", "avg_pool1d"), dtypes_except("bool"))},
     "torch": {"*": DTYPES,
               **dict.fromkeys(("sub", "neg", "pow", "relu", "round", "conv1d", "conv2d"), dtypes_except("bool")),
@@ -70,9 +73,11 @@ BACKEND_DTYPES = {
               **dict.fromkeys(("lstm", "gru"), ("float32", "float64")),
               **dict.fromkeys(("linear", "gelu", "layer_norm", "embedding", "dot_product_attention", "max_pool1d"),
                               FLOATS),
-              "max_pool2d": dtypes_except("bool"), **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS + ("int64",))},
+              "max_pool2d": dtypes_except("bool"), **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS + ("int64",)),
+              **dict.fromkeys(("batch_norm", "batch_norm_stats"), dtypes_except("int8"))},
 }
-KERAS_BEHAVIOURS = (KERAS_MASKED_SOFTMAX, KERAS_PAD_SEQUENCES_DEFAULTS, KERAS_LAYER_NORM_EPS, KERAS_NORMALIZE_EPSILON)
+KERAS_BEHAVIOURS = (KERAS_MASKED_SOFTMAX, KERAS_PAD_SEQUENCES_DEFAULTS, KERAS_LAYER_NORM_EPS, KERAS_NORMALIZE_EPSILON,
+                    KERAS_BATCH_NORM_EPS, KERAS_BATCH_NORM_STATS)
 BACKEND_BEHAVIOURS = {"tensorflow": (KERAS_TENSORFLOW_BIAS_ADD, KERAS_TENSORFLOW_ATTENTION, KERAS_TENSORFLOW_GELU,
                                      *KERAS_BEHAVIOURS),
                       "jax": (KERAS_ATTENTION_MEAN_OF_V, KERAS_GELU_TANH, *KERAS_BEHAVIOURS),

@@ -2,7 +2,7 @@
 a layer, run statelessly with the weights converted from PyTorch's layouts; Keras' own defaults."""
 import functools
 
-from adapters.base import Unsupported
+from adapters.base import Unsupported, flipped_momentum, given
 
 KERAS_REDUCTIONS = {"mean": "sum_over_batch_size", "sum": "sum", "none": None}
 
@@ -50,6 +50,26 @@ class KerasLayers:
         norm = built("LayerNormalization", self.dtype_of(x), (None, x.shape[-1]), scale=weight is not None,
                      center=bias is not None, **({} if eps is None else {"epsilon": eps}))
         return stateless(norm, [w for w in (weight, bias) if w is not None], x)
+
+    def batch_norm(self, x, running_mean=None, running_var=None, weight=None, bias=None, training=False,
+                   eps=None):
+        return self._keras_batch_norm(x, running_mean, running_var, weight, bias, training, eps=eps)[0]
+
+    def batch_norm_stats(self, x, running_mean, running_var, momentum=None):
+        return tuple(self._keras_batch_norm(x, running_mean, running_var, None, None, True, momentum=momentum)[1])
+
+    def _keras_batch_norm(self, x, running_mean, running_var, weight, bias, training, eps=None, momentum=None):
+        """keras.layers.BatchNormalization(axis=1) run statelessly: (output, [moving_mean,
+        moving_variance] after the call). PyTorch's momentum m is Keras' 1 - m (the old value's
+        weight); Keras' own defaults where eps or momentum is None. In training the output does
+        not read the moving statistics, which the layer needs all the same."""
+        ops = self.ops
+        norm = built("BatchNormalization", self.dtype_of(x), (None, *x.shape[1:]), axis=1, scale=weight is not None,
+                     center=bias is not None, **given(epsilon=eps, momentum=flipped_momentum(momentum)))
+        channels = x.shape[1]
+        moving = [ops.zeros(channels, self.dtype_of(x)) if running_mean is None else running_mean,
+                  ops.ones(channels, self.dtype_of(x)) if running_var is None else running_var]
+        return norm.stateless_call([w for w in (weight, bias) if w is not None], moving, x, training=training)
 
     def norm(self, x, axis=None, keepdims=False):
         return self.ops.norm(x, axis=tuple(axis) if isinstance(axis, list) else axis, keepdims=keepdims)

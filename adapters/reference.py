@@ -17,7 +17,7 @@ class ReferenceAdapter(LayerReference, Adapter):
     module = "numpy"
     dtypes = {"*": dtypes_except("bfloat16"),  # NumPy has no bfloat16
               **dict.fromkeys(("sub", "neg", "sigmoid", "sign", "softmax", "log_softmax", "lstm", "gru",
-                               "cross_entropy", "gelu"), dtypes_except("bfloat16", "bool"))}
+                               "cross_entropy", "gelu", "batch_norm"), dtypes_except("bfloat16", "bool"))}
 
     def version(self):
         return np.__version__

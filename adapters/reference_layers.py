@@ -15,6 +15,12 @@ erf = np.vectorize(math.erf, otypes=[np.float64])
 erfc = np.vectorize(math.erfc, otypes=[np.float64])
 
 
+def _batch_axes(x):
+    """batch norm's axes of x [N, C, *]: every axis but the channels', and a function that lays
+    a per-channel vector [C] along axis 1."""
+    return (0, *range(2, x.ndim)), lambda v: np.reshape(v, (1, -1) + (1,) * (x.ndim - 2))
+
+
 class LayerReference:
     """Layer ops of the reference; `self` also has the elementwise and softmax ops."""
 
@@ -65,6 +71,33 @@ class LayerReference:
 
         seq, h_n = stacked_rnn(seq, num_layers, bidirectional, direction, lambda outs: np.concatenate(outs, axis=-1))
         return (np.swapaxes(seq, 0, 1) if batch_first else seq), np.stack(h_n)
+
+    def batch_norm(self, x, running_mean=None, running_var=None, weight=None, bias=None, training=False,
+                   eps=1e-5):
+        """(x - E[x]) / sqrt(Var[x] + eps) * gamma + beta per channel (axis 1); in training the
+        batch's mean and biased variance over the other axes, else the running ones
+        (torch.nn.BatchNorm2d's docs)."""
+        axes, channel = _batch_axes(x)
+        if training:
+            mean = np.mean(x, axis=axes, keepdims=True)
+            var = np.mean((x - mean) ** 2, axis=axes, keepdims=True)
+        elif running_mean is None or running_var is None:
+            raise ValueError("batch_norm: inference (training=False) normalises by running_mean and running_var")
+        else:
+            mean, var = channel(running_mean), channel(running_var)
+        out = (x - mean) / np.sqrt(var + eps)
+        out = out if weight is None else out * channel(weight)
+        return out if bias is None else out + channel(bias)
+
+    def batch_norm_stats(self, x, running_mean, running_var, momentum=0.1):
+        """The running statistics after a training step: (1 - momentum) running + momentum batch,
+        the batch variance unbiased ("calculated via the unbiased estimator", torch's docs)."""
+        axes, _ = _batch_axes(x)
+        n = x.size // x.shape[1]
+        mean = np.mean(x, axis=axes, keepdims=True)
+        var = np.sum((x - mean) ** 2, axis=axes) / (n - 1)
+        return ((1 - momentum) * running_mean + momentum * mean.reshape(-1),
+                (1 - momentum) * running_var + momentum * var)
 
     def cumsum(self, x, axis):
         """numpy.cumsum along axis, in x's dtype."""

@@ -231,6 +231,18 @@ _OPS = [
        "last axis: (x - mean) / sqrt(var + eps) * weight + bias, var the biased variance (divided by n); weight "
        "and bias [D] or None. eps defaults differ: torch 1e-5, flax 1e-6, Keras 1e-3 (documented).",
        lambda d: ([_x(d), _x(d, (3,)), _x(d, (3,))], {"eps": 1e-5})),
+    Op("batch_norm", "x, running_mean=None, running_var=None, weight=None, bias=None, training=False, eps=1e-5",
+       "layers", "torch.nn.functional.batch_norm on x [N, C, *] (channels on axis 1): (x - mean) / sqrt(var + eps) "
+       "* weight + bias per channel; training: the batch's mean and biased variance over every axis but 1; "
+       "otherwise running_mean and running_var [C] (required). weight, bias [C] or None. eps defaults: torch and "
+       "flax 1e-5, Keras 1e-3 (documented). batch_norm_stats is the running statistics' update.",
+       lambda d: ([_x(d, (2, 3, 2)), _x(d, (3,)), _x(d, (3,))], {"eps": 1e-5})),
+    Op("batch_norm_stats", "x, running_mean, running_var, momentum=0.1", "layers", "The running statistics after "
+       "one training step of batch_norm (torch's in-place update): (1 - momentum) * running + momentum * batch "
+       "per channel, the batch variance unbiased (divided by n - 1, n = x.size / C) as torch's. flax and Keras "
+       "write momentum as the old value's weight (0.99 by default: 0.01 here) and keep the biased variance "
+       "(documented). Returns (running_mean, running_var).",
+       lambda d: ([_x(d, (2, 3, 2)), _x(d, (3,)), _x(d, (3,))], {}), parts=("running_mean", "running_var")),
     Op("norm", "x, axis=None, keepdims=False", "layers", "The Euclidean (2-)norm sqrt(sum x^2) over axis (None: "
        "every axis; torch.linalg.vector_norm). At x = 0 it has no derivative: the reference's finite "
        "differences give 0 there, as torch does; others give NaN (documented). " + REDUCTION, _along_axis),

@@ -1,8 +1,9 @@
-"""The functional layers models are built from: linear, gelu, layer_norm, embedding,
+"""The functional layers models are built from: linear, gelu, layer_norm, batch_norm, embedding,
 cross_entropy and dot_product_attention, with PyTorch's semantics and argument layouts.
 
-GELU and layer norm are single primitives with their own backward (as PyTorch's kernels are: the
-backward keeps x, not every intermediate); the others compose the engine's differentiable ops.
+GELU and the standardisation under layer and batch norm are single primitives with their own
+backward (as PyTorch's kernels are: the backward keeps x-hat, not every intermediate); the others
+compose the engine's differentiable ops.
 """
 import math
 
@@ -41,33 +42,64 @@ def gelu(x, approximate="none"):
     return Tensor.record(out.astype(x.dtype), (x,), lambda g: ((g * slope).astype(x.dtype),), "gelu")
 
 
-def layer_norm(x, weight=None, bias=None, eps=1e-5):
-    """(x - mean) / sqrt(var + eps) * weight + bias over the last axis, var biased (divided by
-    n), computed two-pass (the mean first), as PyTorch does."""
+def standardized(x, axes: tuple, eps):
+    """(x - mean) / sqrt(var + eps) over `axes`, var biased, computed two-pass (the mean first) as
+    PyTorch does; one primitive, whose backward keeps x-hat and 1 / std only:
+    dx = (g - mean(g) - x-hat mean(g x-hat)) / std."""
     x = ops.tensor(x)
-    mean = x.data.mean(axis=-1, keepdims=True)
+    mean = x.data.mean(axis=axes, keepdims=True)
     centred = x.data - mean
-    rstd = 1 / np.sqrt(np.mean(centred * centred, axis=-1, keepdims=True) + np.asarray(eps, x.dtype))
-    xhat = centred * rstd
-    w = None if weight is None else ops.tensor(weight)
-    b = None if bias is None else ops.tensor(bias)
-    out = xhat if w is None else xhat * w.data
-    out = out if b is None else out + b.data
-    leading = tuple(range(x.ndim - 1))
+    rstd = 1 / np.sqrt(np.mean(centred * centred, axis=axes, keepdims=True) + np.asarray(eps, x.dtype))
+    xhat = (centred * rstd).astype(x.dtype)
 
     def backward(g):
-        dxhat = g if w is None else g * w.data
-        dx = rstd * (dxhat - dxhat.mean(axis=-1, keepdims=True)
-                     - xhat * (dxhat * xhat).mean(axis=-1, keepdims=True))
-        grads = [dx]
-        if w is not None:
-            grads.append(np.sum(g * xhat, axis=leading))
-        if b is not None:
-            grads.append(np.sum(g, axis=leading))
-        return tuple(grads)
+        return (rstd * (g - g.mean(axis=axes, keepdims=True) - xhat * (g * xhat).mean(axis=axes, keepdims=True)),)
 
-    parents = tuple(t for t in (x, w, b) if t is not None)
-    return Tensor.record(out.astype(x.dtype), parents, backward, "layer_norm")
+    return Tensor.record(xhat, (x,), backward, "standardized")
+
+
+def _affine(xhat, weight, bias, shape):
+    """xhat * weight + bias, each given as a vector laid out to `shape` (None: left out)."""
+    out = xhat if weight is None else xhat * ops.reshape(weight, shape)
+    return out if bias is None else out + ops.reshape(bias, shape)
+
+
+def layer_norm(x, weight=None, bias=None, eps=1e-5):
+    """(x - mean) / sqrt(var + eps) * weight + bias over the last axis, var biased (divided by n)."""
+    x = ops.tensor(x)
+    return _affine(standardized(x, (-1,), eps), weight, bias, (x.shape[-1],))
+
+
+def _channels(x):
+    """batch norm's reduced axes of x [N, C, *] and the shape that lays a [C] vector on axis 1."""
+    return (0, *range(2, x.ndim)), (1, -1) + (1,) * (x.ndim - 2)
+
+
+def batch_norm(x, running_mean=None, running_var=None, weight=None, bias=None, training=False, eps=1e-5):
+    """torch.nn.functional.batch_norm's output on x [N, C, *]: standardised per channel by the
+    batch's statistics (training) or the running ones; the running statistics' update is
+    batch_norm_stats (the engine updates no state in place)."""
+    x = ops.tensor(x)
+    axes, shape = _channels(x)
+    if training:
+        xhat = standardized(x, axes, eps)
+    elif running_mean is None or running_var is None:
+        raise ValueError("batch_norm: inference (training=False) normalises by running_mean and running_var")
+    else:
+        std = ops.sqrt(ops.reshape(running_var, shape) + np.asarray(eps, x.dtype))
+        xhat = (x - ops.reshape(running_mean, shape)) / std
+    return _affine(xhat, weight, bias, shape)
+
+
+def batch_norm_stats(x, running_mean, running_var, momentum=0.1):
+    """(1 - momentum) * running + momentum * batch per channel, the batch variance unbiased, as
+    torch's training step leaves its buffers: statistics, not on the tape."""
+    x, running_mean, running_var = (ops.tensor(v).data for v in (x, running_mean, running_var))
+    axes, _ = _channels(x)
+    m = np.asarray(momentum, x.dtype)
+    batch_var = x.var(axis=axes, ddof=1).astype(x.dtype)
+    return (Tensor((1 - m) * running_mean + m * x.mean(axis=axes).astype(x.dtype)),
+            Tensor((1 - m) * running_var + m * batch_var))
 
 
 def norm(x, axis=None, keepdims=False):

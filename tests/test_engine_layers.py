@@ -32,6 +32,21 @@ def test_layer_norm(affine):
         check_gradients(lambda x: layers.layer_norm(x), {"x": x})
 
 
+@pytest.mark.parametrize("training", [True, False])
+def test_batch_norm(training):
+    x, m, v, w, b = normal(4, 3, 2, 2), normal(3), normal(3) ** 2 + 0.5, normal(3), normal(3)
+    check_gradients(lambda x, m, v, w, b: layers.batch_norm(x, m, v, w, b, training), {"x": x, "m": m, "v": v, "w": w,
+                                                                                       "b": b})
+    np.testing.assert_allclose(layers.batch_norm(Tensor(x), m, v, w, b, training).numpy(),
+                               REF.batch_norm(x, m, v, w, b, training), rtol=1e-13)
+
+
+def test_batch_norm_stats_are_torchs_unbiased_update():
+    x = np.array([[1.0], [3.0]])  # mean 2, unbiased variance 2
+    mean, var = layers.batch_norm_stats(x, np.zeros(1), np.ones(1), momentum=0.1)
+    np.testing.assert_allclose([mean.numpy()[0], var.numpy()[0]], [0.2, 1.1], rtol=1e-15)
+
+
 def test_cross_entropy_reductions_and_ignored_rows():
     logits, target = normal(4, 3), np.array([0, 2, 1, 2])
     for kwargs in ({}, {"reduction": "sum", "label_smoothing": 0.1}, {"reduction": "none", "ignore_index": 2}):

@@ -36,7 +36,8 @@ def test_tables_derive_from_the_records():
 
     assert set(expr.NUMBER_OPERANDS) == {"add", "sub", "mul", "div", "maximum", "minimum", "pow", "greater"}
     assert set(compare.RULES) == vocabulary.having("bound")
-    assert program.PARTS == {"lstm": ("output", "h_n", "c_n"), "gru": ("output", "h_n")}
+    assert program.PARTS == {"lstm": ("output", "h_n", "c_n"), "gru": ("output", "h_n"),
+                             "batch_norm_stats": ("running_mean", "running_var")}
     assert coverage.NO_DTYPE == {"causal_mask"}
 
 

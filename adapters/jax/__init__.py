@@ -21,6 +21,7 @@ from adapters.base import (
     leading_block,
 )
 from adapters.behaviours import (
+    FLAX_BATCH_NORM_STATS,
     FLAX_LAYER_NORM_EPS,
     JAX_ATTENTION_MEAN_OF_V,
     JAX_AVG_POOL_SAME_COUNTS_PADDING,
@@ -42,13 +43,14 @@ class JaxAdapter(JaxLayers, Adapter):
     dtypes = {"*": DTYPES,
               **dict.fromkeys(("sub", "neg", "round", "sign", "softmax", "log_softmax", "scatter_add", "one_hot"),
                               dtypes_except("bool")),
-              **dict.fromkeys(("sigmoid", "lstm", "gru", "linear", "layer_norm", "embedding", "cross_entropy"), FLOATS),
+              **dict.fromkeys(("sigmoid", "lstm", "gru", "linear", "layer_norm", "embedding", "cross_entropy",
+                               "batch_norm", "batch_norm_stats"), FLOATS),
               # int64 inputs: "preferred_element_type must not be narrower" (float32 logits); jax-32 has int32
               "dot_product_attention": dtypes_except("int64") if X64 else DTYPES,
               "normalize": (),  # unsupported: jax has none
               **dict.fromkeys(("avg_pool2d", "avg_pool1d"), dtypes_except("bool"))}
     behaviours = (JAX_ATTENTION_MEAN_OF_V, JAX_GELU_TANH, FLAX_LAYER_NORM_EPS, OPTAX_PER_EXAMPLE_LOSS,
-                  JAX_AVG_POOL_SAME_COUNTS_PADDING, *JAX_POOL_STRIDE_ONE)
+                  JAX_AVG_POOL_SAME_COUNTS_PADDING, *JAX_POOL_STRIDE_ONE, FLAX_BATCH_NORM_STATS)
 
     def __init__(self):
         import jax

@@ -2,7 +2,7 @@
 converted), optax's losses; each with its own defaults."""
 import functools
 
-from adapters.base import Unsupported, as_tuple, rnn_suffix, stacked_rnn
+from adapters.base import Unsupported, as_tuple, flipped_momentum, given, rnn_suffix, stacked_rnn
 
 
 def _heads_second(x, jnp):
@@ -35,6 +35,31 @@ class JaxLayers:
         norm = nn.LayerNorm(**({} if eps is None else {"epsilon": eps}), use_scale=weight is not None,
                             use_bias=bias is not None, dtype=x.dtype, param_dtype=x.dtype)
         return norm.apply({"params": params}, x)
+
+    def batch_norm(self, x, running_mean=None, running_var=None, weight=None, bias=None, training=False,
+                   eps=None):
+        norm, variables = self._flax_batch_norm(x, running_mean, running_var, weight, bias, training, eps=eps)
+        return norm.apply(variables, x, mutable=["batch_stats"])[0] if training else norm.apply(variables, x)
+
+    def batch_norm_stats(self, x, running_mean, running_var, momentum=None):
+        norm, variables = self._flax_batch_norm(x, running_mean, running_var, None, None, True, momentum=momentum)
+        stats = norm.apply(variables, x, mutable=["batch_stats"])[1]["batch_stats"]
+        return stats["mean"], stats["var"]
+
+    def _flax_batch_norm(self, x, running_mean, running_var, weight, bias, training, eps=None, momentum=None):
+        """flax.linen.BatchNorm over axis 1 and its variables: PyTorch's momentum m is flax's
+        1 - m (the old value's weight); flax's own defaults where eps or momentum is None. Its
+        batch_stats are required even in training, where the output does not read them."""
+        import flax.linen as nn
+
+        norm = nn.BatchNorm(use_running_average=not training, axis=1, use_scale=weight is not None,
+                            use_bias=bias is not None, dtype=x.dtype, param_dtype=x.dtype,
+                            **given(epsilon=eps, momentum=flipped_momentum(momentum)))
+        channels = x.shape[1]
+        stats = {"mean": self.jnp.zeros(channels, x.dtype) if running_mean is None else running_mean,
+                 "var": self.jnp.ones(channels, x.dtype) if running_var is None else running_var}
+        params = {**({} if weight is None else {"scale": weight}), **({} if bias is None else {"bias": bias})}
+        return norm, {"params": params, "batch_stats": stats}
 
     def norm(self, x, axis=None, keepdims=False):
         return self.jnp.linalg.norm(x, axis=tuple(axis) if isinstance(axis, list) else axis, keepdims=keepdims)

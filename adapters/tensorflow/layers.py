@@ -26,6 +26,28 @@ class TensorFlowLayers:
         mean, variance = self.tf.nn.moments(x, axes=[-1], keepdims=True)
         return self.tf.nn.batch_normalization(x, mean, variance, offset=bias, scale=weight, variance_epsilon=eps)
 
+    def batch_norm(self, x, running_mean=None, running_var=None, weight=None, bias=None, training=False,
+                   eps=None):
+        tf = self.tf
+        if eps is None:
+            raise Unsupported("tf.nn.batch_normalization has no default variance_epsilon: the call must give eps")
+        rank = len(x.shape)
+        shape = [1, -1] + [1] * (rank - 2)  # a [C] vector along axis 1
+
+        def channel(v):
+            return None if v is None else tf.reshape(v, shape)
+
+        if training:
+            mean, variance = tf.nn.moments(x, axes=[0, *range(2, rank)], keepdims=True)
+        else:
+            mean, variance = channel(running_mean), channel(running_var)
+        return tf.nn.batch_normalization(x, mean, variance, offset=channel(bias), scale=channel(weight),
+                                         variance_epsilon=eps)
+
+    def batch_norm_stats(self, x, running_mean, running_var, momentum=None):
+        raise Unsupported("tf.nn keeps no running statistics; TensorFlow's are tf.keras.layers.BatchNormalization's "
+                          "(Keras 3): the keras adapter on the tensorflow backend")
+
     def norm(self, x, axis=None, keepdims=False):
         return self.tf.norm(x, ord="euclidean", axis=tuple(axis) if isinstance(axis, list) else axis,
                             keepdims=keepdims)

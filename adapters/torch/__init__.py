@@ -23,7 +23,8 @@ class TorchAdapter(TorchLayers, Adapter):
               **dict.fromkeys(("matmul", "mm", "sub", "pow", "neg", "relu", "abs", "round", "argmin", "conv1d",
                                "conv2d", "linear"), dtypes_except("bool")),
               **dict.fromkeys(("mean", "softmax", "log_softmax", "masked_softmax", "lstm", "gru", "gelu", "layer_norm",
-                               "cross_entropy", "dot_product_attention", "max_pool1d", "norm", "normalize"), FLOATS),
+                               "cross_entropy", "dot_product_attention", "max_pool1d", "norm", "normalize",
+                               "batch_norm", "batch_norm_stats"), FLOATS),
               "max_pool2d": dtypes_except("bool"),
               **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS + ("int64",)),
               "one_hot": ("int64",)}  # F.one_hot takes int64 indices only

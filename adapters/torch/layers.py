@@ -17,6 +17,16 @@ class TorchLayers:
     def layer_norm(self, x, weight=None, bias=None, eps=1e-5):
         return self.torch.nn.functional.layer_norm(x, x.shape[-1:], weight, bias, eps)
 
+    def batch_norm(self, x, running_mean=None, running_var=None, weight=None, bias=None, training=False, eps=1e-5):
+        if training:  # F.batch_norm would update the running statistics in place: they are the caller's inputs
+            running_mean, running_var = (None if s is None else s.detach().clone() for s in (running_mean, running_var))
+        return self.torch.nn.functional.batch_norm(x, running_mean, running_var, weight, bias, training, eps=eps)
+
+    def batch_norm_stats(self, x, running_mean, running_var, momentum=0.1):
+        mean, var = running_mean.detach().clone(), running_var.detach().clone()
+        self.torch.nn.functional.batch_norm(x.detach(), mean, var, training=True, momentum=momentum)
+        return mean, var  # updated in place, as a BatchNorm module's buffers are
+
     def norm(self, x, axis=None, keepdims=False):
         dim = tuple(axis) if isinstance(axis, list) else axis
         return self.torch.linalg.vector_norm(x, 2, dim=dim, keepdim=keepdims)
