@@ -216,8 +216,8 @@ class EngineAdapter(Adapter):
     def normalize(self, x, axis=-1, eps=1e-12):
         return self.layers.normalize(x, axis, eps)
 
-    def embedding(self, indices, weight):
-        return self.layers.embedding(indices, weight)
+    def embedding(self, indices, weight, padding_idx=None):
+        return self.layers.embedding(indices, weight, padding_idx)
 
     def cross_entropy(self, logits, target, reduction="mean", label_smoothing=0.0, ignore_index=None):
         return self.layers.cross_entropy(logits, target, reduction, label_smoothing, ignore_index)

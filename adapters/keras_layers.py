@@ -77,7 +77,9 @@ class KerasLayers:
     def normalize(self, x, axis=-1, eps=None):
         return self.ops.normalize(x, axis=axis, epsilon=eps)
 
-    def embedding(self, indices, weight):
+    def embedding(self, indices, weight, padding_idx=None):
+        if padding_idx is not None:
+            raise Unsupported("keras.layers.Embedding has no padding_idx (mask_zero makes a mask for later layers)")
         embed = built("Embedding", self.dtype_of(weight), (None,), input_dim=weight.shape[0],
                       output_dim=weight.shape[1])
         return stateless(embed, [weight], indices)

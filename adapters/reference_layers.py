@@ -126,8 +126,9 @@ class LayerReference:
         """x / max(||x||_2, eps) along axis (torch.nn.functional.normalize's docs)."""
         return x / np.maximum(self.norm(x, axis, keepdims=True), eps)
 
-    def embedding(self, indices, weight):
-        """weight[indices]: row i of the table for index i."""
+    def embedding(self, indices, weight, padding_idx=None):
+        """weight[indices]: row i of the table for index i. padding_idx changes no value: it is
+        a statement about the gradient, which the specs check against documented values."""
         indices = np.asarray(indices)
         if indices.size and (indices.min() < 0 or indices.max() >= len(weight)):
             raise IndexError(f"embedding: indices must lie in [0, {len(weight)})")

@@ -249,8 +249,11 @@ _OPS = [
     Op("normalize", "x, axis=-1, eps=1e-12", "layers", "torch.nn.functional.normalize (p=2): x / max(||x||, eps) "
        "along axis. Defaults differ: torch's dim is 1, tf.math.l2_normalize's axis None and its epsilon bounds "
        "the squared norm, Keras' epsilon is 1e-7 (documented).", _along_axis),
-    Op("embedding", "indices, weight", "layers", "torch.nn.functional.embedding: weight[indices], rows of the "
-       "table weight [V, D] looked up by an integer tensor of any shape; out [*indices.shape, D].",
+    Op("embedding", "indices, weight, padding_idx=None", "layers", "torch.nn.functional.embedding: weight[indices], "
+       "rows of the table weight [V, D] looked up by an integer tensor of any shape; out [*indices.shape, D]. "
+       "padding_idx (negative: counted from the end): that row's look-ups give no gradient (the row stays "
+       "as a padding vector); its value is looked up as any other. torch only: flax's Embed, Keras' Embedding "
+       "(mask_zero makes a mask, not this) and tf.nn.embedding_lookup have none.",
        lambda d: ([INDEX, _x(d, (3, 4))], {})),
     Op("cross_entropy", "logits, target, reduction='mean', label_smoothing=0.0, ignore_index=None", "layers",
        "torch.nn.functional.cross_entropy on logits [N, C]: -sum_c q_c log_softmax(logits)_c per row, q the "

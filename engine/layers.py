@@ -126,13 +126,20 @@ def normalize(x, axis=-1, eps=1e-12):
     return x / ops.maximum(norm(x, axis, keepdims=True), np.asarray(eps, x.dtype))
 
 
-def embedding(indices, weight):
-    """weight[indices]; the gradient adds every look-up's cotangent into its row."""
+def embedding(indices, weight, padding_idx=None):
+    """weight[indices]; the gradient adds every look-up's cotangent into its row, except the
+    padding_idx row's (negative: from the end), which gets none."""
     indices = np.asarray(ops.tensor(indices).data)
     weight = ops.tensor(weight)
-    if indices.size and (indices.min() < 0 or indices.max() >= weight.shape[0]):
-        raise IndexError(f"embedding: indices must lie in [0, {weight.shape[0]})")
-    return ops.index(weight, indices)
+    rows = weight.shape[0]
+    if indices.size and (indices.min() < 0 or indices.max() >= rows):
+        raise IndexError(f"embedding: indices must lie in [0, {rows})")
+    if padding_idx is None:
+        return ops.index(weight, indices)
+    if not -rows <= padding_idx < rows:
+        raise ValueError(f"embedding: padding_idx must lie in [-{rows}, {rows}). Received: {padding_idx}")
+    padding = indices == padding_idx % rows
+    return ops.where(padding[..., None], ops.stop_gradient(weight)[indices], ops.index(weight, indices))
 
 
 def cross_entropy(logits, target, reduction="mean", label_smoothing=0.0, ignore_index=None):

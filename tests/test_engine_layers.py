@@ -72,6 +72,14 @@ def test_embedding_adds_repeated_rows():
         layers.embedding(np.array([4]), weight)
 
 
+def test_embedding_padding_row_gets_no_gradient():
+    weight = Tensor(normal(4, 2), requires_grad=True)
+    out = layers.embedding(np.array([3, 1, 3, 1]), weight, padding_idx=-1)
+    np.testing.assert_array_equal(out.numpy(), weight.data[[3, 1, 3, 1]])  # the padding row still looks up
+    E.sum(out).backward()
+    assert weight.grad[:, 0].tolist() == [0.0, 2.0, 0.0, 0.0]
+
+
 @pytest.mark.parametrize("kwargs", [{"stride": 2, "padding": 1, "ceil_mode": True},
                                     {"stride": (2, 1), "padding": "same"}, {"stride": 1},
                                     {"stride": 2, "padding": 1, "count_include_pad": False}])

@@ -67,9 +67,11 @@ class JaxLayers:
     def normalize(self, x, axis=-1, eps=None):
         raise Unsupported("jax.nn and flax.linen have no L2 normalize (users divide by jnp.linalg.norm)")
 
-    def embedding(self, indices, weight):
+    def embedding(self, indices, weight, padding_idx=None):
         import flax.linen as nn
 
+        if padding_idx is not None:
+            raise Unsupported("flax.linen.Embed has no padding_idx")
         embed = nn.Embed(weight.shape[0], weight.shape[1], dtype=weight.dtype, param_dtype=weight.dtype)
         return embed.apply({"params": {"embedding": weight}}, indices)
 

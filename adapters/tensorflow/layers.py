@@ -55,7 +55,9 @@ class TensorFlowLayers:
     def normalize(self, x, axis=None, eps=1e-12):
         return self.tf.math.l2_normalize(x, axis=axis, epsilon=eps)
 
-    def embedding(self, indices, weight):
+    def embedding(self, indices, weight, padding_idx=None):
+        if padding_idx is not None:
+            raise Unsupported("tf.nn.embedding_lookup has no padding_idx")
         return self.tf.nn.embedding_lookup(weight, indices)
 
     def cross_entropy(self, logits, target, reduction=None, label_smoothing=None, ignore_index=None):

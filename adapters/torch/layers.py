@@ -34,8 +34,8 @@ class TorchLayers:
     def normalize(self, x, axis=1, eps=1e-12):
         return self.torch.nn.functional.normalize(x, 2, dim=axis, eps=eps)
 
-    def embedding(self, indices, weight):
-        return self.torch.nn.functional.embedding(indices, weight)
+    def embedding(self, indices, weight, padding_idx=None):
+        return self.torch.nn.functional.embedding(indices, weight, padding_idx)
 
     def cross_entropy(self, logits, target, reduction="mean", label_smoothing=0.0, ignore_index=-100):
         return self.torch.nn.functional.cross_entropy(logits, target, ignore_index=ignore_index, reduction=reduction,
