@@ -4,7 +4,7 @@ import functools
 import numpy as np
 
 from adapters import workers
-from adapters.base import Adapter, Unsupported, dtypes_except
+from adapters.base import MULTIHEAD_OPS, Adapter, Unsupported, dtypes_except
 from adapters.behaviours import ENGINE_MASKED_SOFTMAX
 
 
@@ -14,7 +14,8 @@ class EngineAdapter(Adapter):
     behaviours = (ENGINE_MASKED_SOFTMAX,)
     dtypes = {"*": dtypes_except("bfloat16"),
               **dict.fromkeys(("sub", "neg", "sigmoid", "sign", "softmax", "log_softmax", "cross_entropy",
-                               "dot_product_attention", "gru", "batch_norm"), dtypes_except("bfloat16", "bool")),
+                               "dot_product_attention", "gru", "batch_norm", *MULTIHEAD_OPS),
+                              dtypes_except("bfloat16", "bool")),
               **dict.fromkeys(("masked_softmax", "lstm"), ("float16", "float32", "float64"))}
 
     def __init__(self):
@@ -221,6 +222,14 @@ class EngineAdapter(Adapter):
 
     def cross_entropy(self, logits, target, reduction="mean", label_smoothing=0.0, ignore_index=None):
         return self.layers.cross_entropy(logits, target, reduction, label_smoothing, ignore_index)
+
+    def multi_head_attention(self, query, key, value, params, num_heads, key_padding_mask=None, batch_first=True):
+        return self.layers.multi_head_attention(query, key, value, params, num_heads, key_padding_mask, batch_first)
+
+    def multi_head_attention_weights(self, query, key, value, params, num_heads, key_padding_mask=None,
+                                     batch_first=True):
+        return self.layers.multi_head_attention_weights(query, key, value, params, num_heads, key_padding_mask,
+                                                        batch_first)
 
     def dot_product_attention(self, q, k, v, mask=None, bias=None, causal=False, scale=None):
         return self.layers.dot_product_attention(q, k, v, mask, bias, causal, scale)

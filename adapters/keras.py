@@ -14,6 +14,7 @@ from adapters import keras_rnn
 from adapters.base import (
     DTYPES,
     FLOATS,
+    MULTIHEAD_OPS,
     Adapter,
     Unsupported,
     as_tuple,
@@ -24,21 +25,21 @@ from adapters.base import (
     lift_1d,
     no_rounding_mode,
 )
-from adapters.behaviours import (
+from adapters.behaviours import KERAS_MASKED_SOFTMAX, KERAS_PAD_SEQUENCES_DEFAULTS, KERAS_TENSORFLOW_BIAS_ADD
+from adapters.jax import jax_vjp
+from adapters.keras_layers import KerasLayers
+from adapters.layer_behaviours import (
     KERAS_ATTENTION_MEAN_OF_V,
     KERAS_BATCH_NORM_EPS,
     KERAS_BATCH_NORM_STATS,
     KERAS_GELU_TANH,
     KERAS_LAYER_NORM_EPS,
-    KERAS_MASKED_SOFTMAX,
+    KERAS_MULTIHEAD_MEAN_OF_V,
     KERAS_NORMALIZE_EPSILON,
-    KERAS_PAD_SEQUENCES_DEFAULTS,
     KERAS_TENSORFLOW_ATTENTION,
-    KERAS_TENSORFLOW_BIAS_ADD,
     KERAS_TENSORFLOW_GELU,
+    KERAS_TENSORFLOW_MULTIHEAD,
 )
-from adapters.jax import jax_vjp
-from adapters.keras_layers import KerasLayers
 from adapters.tensorflow import refuse_corrupting_matmul, tape_vjp
 from adapters.torch import autograd_vjp
 from adapters.vocabulary import PAD_MODES
@@ -55,6 +56,7 @@ BACKEND_DTYPES = {
                    **dict.fromkeys(("lstm", "gru"), ("float16", "float32", "float64")),
                    **dict.fromkeys(("linear", "gelu", "embedding", "normalize"), FLOATS),
                    **dict.fromkeys(("layer_norm", "batch_norm", "batch_norm_stats"), dtypes_except("int8")),
+                   **dict.fromkeys(MULTIHEAD_OPS, FLOATS),
                    "dot_product_attention": dtypes_except("int8", "uint8", "bool"),
                    **dict.fromkeys(("max_pool2d", "max_pool1d"), dtypes_except("bool")),
                    **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS)},
@@ -65,6 +67,7 @@ BACKEND_DTYPES = {
             **dict.fromkeys(("lstm", "gru"), ("float32", "float64")),
             **dict.fromkeys(("linear", "embedding", "normalize"), FLOATS),
             **dict.fromkeys(("layer_norm", "batch_norm", "batch_norm_stats"), dtypes_except("int8")),
+            **dict.fromkeys(MULTIHEAD_OPS, FLOATS),
             **dict.fromkeys(("avg_pool2d", "avg_pool1d"), dtypes_except("bool"))},
     "torch": {"*": DTYPES,
               **dict.fromkeys(("sub", "neg", "pow", "relu", "round", "conv1d", "conv2d"), dtypes_except("bool")),
@@ -74,14 +77,16 @@ BACKEND_DTYPES = {
               **dict.fromkeys(("linear", "gelu", "layer_norm", "embedding", "dot_product_attention", "max_pool1d"),
                               FLOATS),
               "max_pool2d": dtypes_except("bool"), **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS + ("int64",)),
-              **dict.fromkeys(("batch_norm", "batch_norm_stats"), dtypes_except("int8"))},
+              **dict.fromkeys(("batch_norm", "batch_norm_stats"), dtypes_except("int8")),
+              **dict.fromkeys(MULTIHEAD_OPS, FLOATS)},
 }
 KERAS_BEHAVIOURS = (KERAS_MASKED_SOFTMAX, KERAS_PAD_SEQUENCES_DEFAULTS, KERAS_LAYER_NORM_EPS, KERAS_NORMALIZE_EPSILON,
                     KERAS_BATCH_NORM_EPS, KERAS_BATCH_NORM_STATS)
 BACKEND_BEHAVIOURS = {"tensorflow": (KERAS_TENSORFLOW_BIAS_ADD, KERAS_TENSORFLOW_ATTENTION, KERAS_TENSORFLOW_GELU,
-                                     *KERAS_BEHAVIOURS),
-                      "jax": (KERAS_ATTENTION_MEAN_OF_V, KERAS_GELU_TANH, *KERAS_BEHAVIOURS),
-                      "torch": (KERAS_ATTENTION_MEAN_OF_V, KERAS_GELU_TANH, *KERAS_BEHAVIOURS)}
+                                     *KERAS_TENSORFLOW_MULTIHEAD, *KERAS_BEHAVIOURS),
+                      "jax": (KERAS_ATTENTION_MEAN_OF_V, KERAS_GELU_TANH, KERAS_MULTIHEAD_MEAN_OF_V, *KERAS_BEHAVIOURS),
+                      "torch": (KERAS_ATTENTION_MEAN_OF_V, KERAS_GELU_TANH, KERAS_MULTIHEAD_MEAN_OF_V,
+                                *KERAS_BEHAVIOURS)}
 
 
 def configured_backend() -> str:

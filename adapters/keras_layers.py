@@ -2,25 +2,27 @@
 a layer, run statelessly with the weights converted from PyTorch's layouts; Keras' own defaults."""
 import functools
 
-from adapters.base import Unsupported, flipped_momentum, given
+from adapters.base import Unsupported, flipped_momentum, given, heads_split
 
 KERAS_REDUCTIONS = {"mean": "sum_over_batch_size", "sum": "sum", "none": None}
 
 
 @functools.cache
 def built(kind: str, dtype: str, shape: tuple, **config):
-    """A keras.layers.<kind>(**config) built for inputs of `shape`, made once per configuration:
+    """A keras.layers.<kind>(**config) built for inputs of `shape` (or a tuple of shapes, one per
+    input), made once per configuration:
     a layer built anew on every call would create variables inside tf.function's retraces."""
     import keras
 
     layer = getattr(keras.layers, kind)(dtype=dtype, **config)
-    layer.build(shape)
+    several = bool(shape) and isinstance(shape[0], tuple)  # one shape per input (MultiHeadAttention's)
+    layer.build(*shape) if several else layer.build(shape)
     return layer
 
 
-def stateless(layer, weights: list, *inputs):
+def stateless(layer, weights: list, *inputs, **options):
     """The layer's output with these weights (in the order of its trainable_variables)."""
-    out, _ = layer.stateless_call(weights, layer.non_trainable_variables, *inputs)
+    out, _ = layer.stateless_call(weights, layer.non_trainable_variables, *inputs, **options)
     return out
 
 
@@ -105,6 +107,32 @@ class KerasLayers:
         out = ops.dot_product_attention(heads_second(q), heads_second(k), heads_second(v), bias=bias, mask=mask,
                                         scale=scale, is_causal=causal)
         return heads_second(out)
+
+    def multi_head_attention(self, query, key, value, params, num_heads, key_padding_mask=None, batch_first=True):
+        return self._keras_multihead(query, key, value, params, num_heads, key_padding_mask, batch_first, False)
+
+    def multi_head_attention_weights(self, query, key, value, params, num_heads, key_padding_mask=None,
+                                     batch_first=True):
+        return self._keras_multihead(query, key, value, params, num_heads, key_padding_mask, batch_first, True)
+
+    def _keras_multihead(self, query, key, value, params, num_heads, key_padding_mask, batch_first, scores):
+        """keras.layers.MultiHeadAttention(num_heads, key_dim=E / N) run statelessly with PyTorch's
+        weights (heads_split: the same DenseGeneral layouts as flax's); its attention_mask is
+        True where a query may attend, [B, T, S]."""
+        ops = self.ops
+        if not batch_first:  # Keras reads [B, L, E] only
+            query, key, value = (ops.swapaxes(t, 0, 1) for t in (query, key, value))
+        embed = query.shape[-1]
+        layer = built("MultiHeadAttention", self.dtype_of(query), ((None, None, embed),) * 3, num_heads=num_heads,
+                      key_dim=embed // num_heads)
+        split = heads_split(params, num_heads, ops)
+        weights = [split[name][w] for name in ("query", "key", "value", "out") for w in ("kernel", "bias")]
+        mask = None if key_padding_mask is None else ops.broadcast_to(
+            ops.logical_not(key_padding_mask)[:, None, :], (query.shape[0], query.shape[1], key.shape[1]))
+        out = stateless(layer, weights, query, value, key=key, attention_mask=mask, return_attention_scores=scores)
+        first = out[0] if scores else out
+        first = first if batch_first else ops.swapaxes(first, 0, 1)
+        return (first, out[1]) if scores else first
 
     def max_pool2d(self, x, kernel, stride=None, padding=0, ceil_mode=False):
         return self._keras_pool("max_pool", x, kernel, stride, padding, ceil_mode, 2)

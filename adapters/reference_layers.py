@@ -171,6 +171,42 @@ class LayerReference:
         return np.einsum("bnij,bnjd->bnid", self.masked_softmax(scores, allowed), v)
 
 
+    def multi_head_attention(self, query, key, value, params, num_heads, key_padding_mask=None, batch_first=True):
+        """torch.nn.MultiheadAttention's output (multi_head_attention_weights' first part)."""
+        return self.multi_head_attention_weights(query, key, value, params, num_heads, key_padding_mask,
+                                                 batch_first)[0]
+
+    def multi_head_attention_weights(self, query, key, value, params, num_heads, key_padding_mask=None,
+                                     batch_first=True):
+        """Attention(Q W_q^T + b_q, K W_k^T + b_k, V W_v^T + b_v) per head of E / num_heads
+        features, the heads concatenated and projected by out_proj (Vaswani et al., section 3.2.2,
+        as torch.nn.MultiheadAttention's docs write it); keys where key_padding_mask is True left
+        out of every query's softmax (masked_softmax: a query left with none gets 0)."""
+        if not batch_first:
+            query, key, value = (np.swapaxes(t, 0, 1) for t in (query, key, value))
+        embed = query.shape[-1]
+        if embed % num_heads:
+            raise ValueError(f"multi_head_attention: embed_dim {embed} is not divisible by num_heads {num_heads}")
+        w_q, w_k, w_v = np.split(params["in_proj_weight"], 3)
+        b_q, b_k, b_v = np.split(params["in_proj_bias"], 3)
+
+        def heads(x, w, b):  # [B, L, E] -> [B, N, L, E / N]
+            y = self.linear(x, w, b)
+            return np.swapaxes(y.reshape(*y.shape[:2], num_heads, embed // num_heads), 1, 2)
+
+        q, k, v = heads(query, w_q, b_q), heads(key, w_k, b_k), heads(value, w_v, b_v)
+        scores = np.einsum("bnid,bnjd->bnij", q, k) * self.attention_scale(embed // num_heads)
+        kept = True if key_padding_mask is None else ~np.asarray(key_padding_mask, bool)[:, None, None, :]
+        weights = self.masked_softmax(scores, np.broadcast_to(kept, scores.shape))
+        joined = np.swapaxes(np.einsum("bnij,bnjd->bnid", weights, v), 1, 2).reshape(query.shape[:2] + (embed,))
+        out = self.linear(joined, params["out_proj.weight"], params["out_proj.bias"])
+        return (out if batch_first else np.swapaxes(out, 0, 1)), weights
+
+    def attention_scale(self, head_dim: int) -> float:
+        """Multi-head attention's score scale, 1 / sqrt(head_dim): a method of its own, so that a
+        behaviour's model (adapters/behaviours.py) can round it as a framework does."""
+        return 1 / math.sqrt(head_dim)
+
     def max_pool2d(self, x, kernel, stride=None, padding=0, ceil_mode=False):
         """The largest value of each window, over its elements inside x."""
         return _pool(x, kernel, stride, padding, ceil_mode, lambda window, size: np.max(window, axis=(-2, -1)))

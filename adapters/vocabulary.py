@@ -51,6 +51,13 @@ def _rnn_sample(op):
     return sample
 
 
+def _mha_sample(dtype):
+    from adapters.base import attention_param_shapes
+
+    params = {k: np.full(s, 0.25) for k, s in attention_param_shapes(4).items()}
+    return [_x(dtype, (2, 2, 4))] * 3 + [params], {"num_heads": 2}  # a valid call in either layout
+
+
 def _binary(d):
     return [_x(d), _x(d)], {}
 
@@ -96,6 +103,7 @@ BROADCAST = ("Elementwise, NumPy broadcasting; either operand may be a Python nu
              "it: weakly typed). The result has the operands' promoted dtype (Parity expects NumPy 2's, NEP 50).")
 REDUCTION = ("axis: None (every axis), an int or a tuple of ints; keepdims keeps the reduced axes with "
              "size 1.")
+MULTIHEAD = "query, key, value, params, num_heads, key_padding_mask=None, batch_first=True"
 POOL = ("torch.nn.functional's pooling on x [N, C, H, W]: kernel and stride (None: the kernel) an int or a "
         "pair; padding an int or a pair (both sides), 'valid' (none) or 'same' (TensorFlow's SAME: ceil(L / "
         "stride) outputs, the odd padding element at the end); ceil_mode rounds the output length up (a last "
@@ -269,6 +277,19 @@ _OPS = [
        "(the top-left triangle). A query that attends to no key gets 0 (softmax over nothing, as "
        "masked_softmax); frameworks differ there (documented).",
        lambda d: ([_x(d, (1, 2, 3, 4)), _x(d, (1, 2, 3, 4)), _x(d, (1, 2, 3, 4))], {})),
+    Op("multi_head_attention", MULTIHEAD, "layers",
+       "torch.nn.MultiheadAttention(E, num_heads) called with need_weights=False: query [B, T, E], key and value "
+       "[B, S, E] ([T, B, E] where batch_first is false); params in its names: in_proj_weight [3E, E] (the q, k, v "
+       "projections stacked), in_proj_bias [3E], out_proj.weight [E, E], out_proj.bias [E]. Each of num_heads "
+       "heads attends over E / num_heads features with scale 1 / sqrt(E / num_heads); the heads are concatenated "
+       "and projected. key_padding_mask: bool [B, S], True where a key is padding (torch's convention, the "
+       "opposite of dot_product_attention's mask). A query with no key to attend to gets 0 before the output "
+       "projection (as dot_product_attention); frameworks differ there (documented). Returns [B, T, E].",
+       _mha_sample),
+    Op("multi_head_attention_weights", MULTIHEAD, "layers",
+       "multi_head_attention by the path that also returns the attention weights (torch: need_weights=True, "
+       "average_attn_weights=False; Keras: return_attention_scores; flax: sow_weights): (output, weights [B, "
+       "num_heads, T, S]), the softmax weights of each head.", _mha_sample, parts=("output", "weights")),
     Op("max_pool2d", "x, kernel, stride=None, padding=0, ceil_mode=False", "layers",
        POOL + " The largest value of each window (padding never wins).",
        lambda d: ([_x(d, (1, 2, 4, 4)), 2], {"stride": 2})),

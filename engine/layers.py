@@ -169,6 +169,38 @@ def cross_entropy(logits, target, reduction="mean", label_smoothing=0.0, ignore_
         return ops.sum(losses) / np.asarray(kept.sum(), logits.dtype)
 
 
+def multi_head_attention_weights(query, key, value, params, num_heads, key_padding_mask=None, batch_first=True):
+    """torch.nn.MultiheadAttention's computation with its parameter names: (output, the weights
+    of each head [B, N, T, S]); keys where key_padding_mask is True are left out (a query left
+    with none gets 0, masked_softmax)."""
+    query, key, value = (ops.tensor(t) for t in (query, key, value))
+    if not batch_first:
+        query, key, value = (ops.transpose(t, (1, 0, 2)) for t in (query, key, value))
+    embed = query.shape[-1]
+    head = embed // num_heads
+    w_in, b_in = ops.tensor(params["in_proj_weight"]), ops.tensor(params["in_proj_bias"])
+
+    def heads(x, part):  # the part-th of the stacked q, k, v projections, [B, L, E] -> [B, N, L, E / N]
+        rows = slice(part * embed, (part + 1) * embed)
+        y = linear(x, w_in[rows], b_in[rows])
+        return ops.transpose(ops.reshape(y, (*y.shape[:2], num_heads, head)), (0, 2, 1, 3))
+
+    q, k, v = heads(query, 0), heads(key, 1), heads(value, 2)
+    scores = ops.matmul(q, ops.transpose(k, (0, 1, 3, 2))) * np.asarray(1 / math.sqrt(head), q.dtype)
+    if key_padding_mask is None:
+        weights = ops.softmax(scores, -1)
+    else:
+        weights = masked_softmax(scores, ~np.asarray(ops.tensor(key_padding_mask).data, bool)[:, None, None, :], -1)
+    joined = ops.reshape(ops.transpose(ops.matmul(weights, v), (0, 2, 1, 3)), (*query.shape[:2], embed))
+    out = linear(joined, params["out_proj.weight"], params["out_proj.bias"])
+    return (out if batch_first else ops.transpose(out, (1, 0, 2))), weights
+
+
+def multi_head_attention(query, key, value, params, num_heads, key_padding_mask=None, batch_first=True):
+    """torch.nn.MultiheadAttention's output (multi_head_attention_weights' first part)."""
+    return multi_head_attention_weights(query, key, value, params, num_heads, key_padding_mask, batch_first)[0]
+
+
 def dot_product_attention(q, k, v, mask=None, bias=None, causal=False, scale=None):
     """softmax(q k^T * scale + bias) v on [B, N, T, D] tensors, over the keys a query may attend
     to (mask True, and j <= i where causal); a query with no such key gets 0 (masked_softmax)."""

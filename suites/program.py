@@ -3,16 +3,15 @@
 A program is what a spec asks every framework to compute, in a form the judges (suites/judge.py,
 suites/gradcheck.py) need not look into: it runs on an adapter, evaluates on the float64
 reference, knows its a-priori error bound and its reverse pass. Kinds of program are classes:
-Expression (a vocabulary op or an expression over it), Recurrent (an lstm or gru call whose
-state and weights the spec derives from its sizes), Collective (one collective across ranks). A compiled
-program or a model is one more class, not a flag checked across the core.
+Expression (a vocabulary op or an expression over it), its subclasses in suites/weighted.py
+(a layer whose weights the spec derives from its sizes: Recurrent, Attention), Collective (one
+collective across ranks). A compiled program or a model is one more class, not a flag checked
+across the core.
 """
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from adapters.base import rnn_param_shapes
 from adapters.reference import ReferenceAdapter
 from adapters.vocabulary import VOCABULARY, having
 from suites import compare, expr, outcome
@@ -41,6 +40,10 @@ class Program:
         return {}
 
     def derived_names(self) -> list:
+        return []
+
+    def weight_names(self) -> list:
+        """The derived inputs that are weights, which a gradient's `weights` stands for."""
         return []
 
     @property
@@ -127,56 +130,6 @@ class Expression(Program):
             return {n: adapter.to_numpy(g) for n, g in outcome.gradients_of(grads).items()}
 
         return vjp
-
-
-RECURRENT_STATES = {"lstm": ("h0", "c0"), "gru": ("h0",)}  # the recurrent ops and their initial states
-
-
-@dataclass(frozen=True)
-class Recurrent(Expression):
-    """lstm(x, h0, c0, {weights}, **params) or gru(x, h0, {weights}, **params): the state and the
-    weights (PyTorch names) are derived from x and the spec's `lstm` / `gru` sizes; weights in
-    [-1/sqrt(H), 1/sqrt(H)], torch's initialisation, states in [-1, 1]. Without state, the states
-    are None: the frameworks' zeros."""
-
-    op: str = "lstm"
-    input_size: int = 1
-    hidden_size: int = 1
-    state: bool = True
-
-    @classmethod
-    def of(cls, op: str, input_size: int, hidden_size: int, state: bool, params: dict) -> "Recurrent":
-        states = tuple(expr.Name(s) if state else expr.Const(None) for s in RECURRENT_STATES[op])
-        weights = expr.Group(tuple(rnn_param_shapes(1, 1, params.get("num_layers", 1),
-                                                    params.get("bidirectional", False), op)))
-        kwargs = tuple((k, expr.Const(expr.constant(v))) for k, v in params.items())
-        return cls(expr.Call(op, (expr.Name("x"), *states, weights), kwargs), params=params, op=op,
-                   input_size=input_size, hidden_size=hidden_size, state=state)
-
-    def resized(self, sizes: dict) -> "Recurrent":
-        """The same call for other input and hidden sizes (a benchmark's)."""
-        sizes = {**self.sizes, **sizes}
-        return Recurrent.of(self.op, sizes["input_size"], sizes["hidden_size"], self.state, self.params)
-
-    @property
-    def sizes(self) -> dict:
-        return {"input_size": self.input_size, "hidden_size": self.hidden_size}
-
-    def shapes(self, x_shape) -> dict:
-        """name -> shape of the derived inputs for an input x of `x_shape`."""
-        layers, bidirectional = self.params.get("num_layers", 1), self.params.get("bidirectional", False)
-        batch = x_shape[0 if self.params.get("batch_first", True) else 1]
-        state = (layers * (2 if bidirectional else 1), batch, self.hidden_size)
-        shapes = dict.fromkeys(RECURRENT_STATES[self.op], state) if self.state else {}
-        return {**shapes, **rnn_param_shapes(self.input_size, self.hidden_size, layers, bidirectional, self.op)}
-
-    def derived(self, values: dict) -> dict:
-        bound = 1 / math.sqrt(self.hidden_size)
-        return {name: (shape, 1.0 if name in RECURRENT_STATES[self.op] else bound)
-                for name, shape in self.shapes(values["x"].shape).items()}
-
-    def derived_names(self) -> list:
-        return list(self.shapes((1, 1, 1)))
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import jsonschema
 
-from suites import expr, program
+from suites import expr, program, weighted
 from suites.yamlfile import SpecError, line, read
 from suites.yamlfile import where as locate
 
@@ -47,7 +47,7 @@ class Spec:
     line: int
     args: list
     dtypes: list
-    program: object  # suites/program.py: Expression, Recurrent or Collective
+    program: object  # suites/program.py: Expression (suites/weighted.py's too) or Collective
     examples: list = field(default_factory=list)
     hypothesis: dict | None = None  # shapes from a gufunc signature, magnitudes, input rules
     shards: dict | None = None  # a collective's generated shards
@@ -95,8 +95,7 @@ class Spec:
         """The gradient's inputs; `weights` stands for every derived weight."""
         names = []
         for name in self.gradient["wrt"]:
-            names += ([n for n in self.program.derived_names() if n.startswith(("weight_", "bias_"))]
-                      if name == "weights" else [name])
+            names += self.program.weight_names() if name == "weights" else [name]
         return names
 
     @property
@@ -166,8 +165,10 @@ def _build(path, raw, node, i, where) -> Spec:
     try:
         if "collective" in raw:
             made = _collective(raw, where)
-        elif any(op in raw for op in program.RECURRENT_STATES):
+        elif any(op in raw for op in weighted.RECURRENT_STATES):
             made = _recurrent(raw, where)
+        elif raw.get("op") in weighted.ATTENTION_OPS:
+            made = _attention(raw, where)
         elif "op" in raw:
             made = program.Expression(expr.call(raw["op"], args, raw.get("params", {})), params=raw.get("params", {}))
         else:
@@ -196,7 +197,7 @@ def _build(path, raw, node, i, where) -> Spec:
         if name not in args or override.get("index_of", {}).get("arg", name) not in args:
             raise SpecError(f"{where('hypothesis', 'inputs', name)}: names an arg that the spec does not have {args}")
     if "benchmark" in raw:
-        sizes = next((raw[op] for op in program.RECURRENT_STATES if op in raw), {})  # a recurrent spec's
+        sizes = next((raw[op] for op in weighted.RECURRENT_STATES if op in raw), {})  # a recurrent spec's
         _check_benchmark(raw["benchmark"], args, {**raw.get("params", {}), **sizes}, where)
     examples = [Example(e["name"], e["inputs"], e.get("expect", {}), e.get("grad"), e.get("dtypes"))
                 for e in raw.get("examples", [])]
@@ -315,21 +316,31 @@ def _collective(raw, where) -> program.Collective:
     """A collective spec has no expression: its one arg is the shards, stacked on a rank axis."""
     if raw["args"] != ["shards"]:
         raise SpecError(f"{where('args')}: a collective spec takes args: [shards] (shard r at index r)")
-    for key in ("expand", "equals", "hypothesis", *program.RECURRENT_STATES):
+    for key in ("expand", "equals", "hypothesis", *weighted.RECURRENT_STATES):
         if key in raw:
             raise SpecError(f"{where(key)}: not available for collectives (hypothesis goes under `shards`)")
     return program.Collective(raw["collective"], raw.get("params", {}))
 
 
-def _recurrent(raw, where) -> program.Recurrent:
+def _recurrent(raw, where) -> weighted.Recurrent:
     """An LSTM or GRU spec: lstm(x, h0, c0, {weights}, **params) or gru(x, h0, ...), its state and
     weights derived from the `lstm` / `gru` block's sizes (state: false: the frameworks' zeros)."""
-    key = next(op for op in program.RECURRENT_STATES if op in raw)
+    key = next(op for op in weighted.RECURRENT_STATES if op in raw)
     if raw.get("op") != key or raw["args"] != ["x"]:
         raise SpecError(f"{where(key)}: the `{key}` block goes with op: {key} and args: [x]")
     block = raw[key]
-    return program.Recurrent.of(key, block["input_size"], block["hidden_size"], block.get("state", True),
-                                raw.get("params", {}))
+    return weighted.Recurrent.of(key, block["input_size"], block["hidden_size"], block.get("state", True),
+                                 raw.get("params", {}))
+
+
+def _attention(raw, where) -> weighted.Attention:
+    """A multi-head attention spec: its weights derived from the query's (or x's) last axis."""
+    args = raw["args"]
+    if not ({"x"} <= set(args) <= {"x", "key_padding_mask"}
+            or {"query", "key", "value"} <= set(args) <= {"query", "key", "value", "key_padding_mask"}):
+        raise SpecError(f"{where('args')}: multi-head attention takes args [x] (self-attention) or [query, key, "
+                        "value], and optionally key_padding_mask")
+    return weighted.Attention.of(raw["op"], args, raw.get("params", {}))
 
 
 def _check_signature(signature, args, where):

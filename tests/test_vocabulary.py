@@ -37,7 +37,8 @@ def test_tables_derive_from_the_records():
     assert set(expr.NUMBER_OPERANDS) == {"add", "sub", "mul", "div", "maximum", "minimum", "pow", "greater"}
     assert set(compare.RULES) == vocabulary.having("bound")
     assert program.PARTS == {"lstm": ("output", "h_n", "c_n"), "gru": ("output", "h_n"),
-                             "batch_norm_stats": ("running_mean", "running_var")}
+                             "batch_norm_stats": ("running_mean", "running_var"),
+                             "multi_head_attention_weights": ("output", "weights")}
     assert coverage.NO_DTYPE == {"causal_mask"}
 
 

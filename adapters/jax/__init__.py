@@ -12,6 +12,7 @@ from adapters import workers
 from adapters.base import (
     DTYPES,
     FLOATS,
+    MULTIHEAD_OPS,
     Adapter,
     Unsupported,
     as_tuple,
@@ -20,17 +21,18 @@ from adapters.base import (
     index_grids,
     leading_block,
 )
-from adapters.behaviours import (
+from adapters.jax.collectives import JAX_COLLECTIVES
+from adapters.jax.layers import JaxLayers
+from adapters.layer_behaviours import (
     FLAX_BATCH_NORM_STATS,
     FLAX_LAYER_NORM_EPS,
+    FLAX_MULTIHEAD_MEAN_OF_V,
     JAX_ATTENTION_MEAN_OF_V,
     JAX_AVG_POOL_SAME_COUNTS_PADDING,
     JAX_GELU_TANH,
     JAX_POOL_STRIDE_ONE,
     OPTAX_PER_EXAMPLE_LOSS,
 )
-from adapters.jax.collectives import JAX_COLLECTIVES
-from adapters.jax.layers import JaxLayers
 from adapters.vocabulary import PAD_MODES
 
 X64 = os.environ.get("PARITY_JAX_X64", "1") != "0"
@@ -44,13 +46,14 @@ class JaxAdapter(JaxLayers, Adapter):
               **dict.fromkeys(("sub", "neg", "round", "sign", "softmax", "log_softmax", "scatter_add", "one_hot"),
                               dtypes_except("bool")),
               **dict.fromkeys(("sigmoid", "lstm", "gru", "linear", "layer_norm", "embedding", "cross_entropy",
-                               "batch_norm", "batch_norm_stats"), FLOATS),
+                               "batch_norm", "batch_norm_stats", *MULTIHEAD_OPS), FLOATS),
               # int64 inputs: "preferred_element_type must not be narrower" (float32 logits); jax-32 has int32
               "dot_product_attention": dtypes_except("int64") if X64 else DTYPES,
               "normalize": (),  # unsupported: jax has none
               **dict.fromkeys(("avg_pool2d", "avg_pool1d"), dtypes_except("bool"))}
     behaviours = (JAX_ATTENTION_MEAN_OF_V, JAX_GELU_TANH, FLAX_LAYER_NORM_EPS, OPTAX_PER_EXAMPLE_LOSS,
-                  JAX_AVG_POOL_SAME_COUNTS_PADDING, *JAX_POOL_STRIDE_ONE, FLAX_BATCH_NORM_STATS)
+                  JAX_AVG_POOL_SAME_COUNTS_PADDING, *JAX_POOL_STRIDE_ONE, FLAX_BATCH_NORM_STATS,
+                  *FLAX_MULTIHEAD_MEAN_OF_V)
 
     def __init__(self):
         import jax

@@ -2,7 +2,7 @@
 converted), optax's losses; each with its own defaults."""
 import functools
 
-from adapters.base import Unsupported, as_tuple, flipped_momentum, given, rnn_suffix, stacked_rnn
+from adapters.base import Unsupported, as_tuple, flipped_momentum, given, heads_split, rnn_suffix, stacked_rnn
 
 
 def _heads_second(x, jnp):
@@ -108,6 +108,30 @@ class JaxLayers:
             raise Unsupported("flax.linen.GRUCell applies the reset gate after the recurrent matmul only")
         return _flax_rnn("GRUCell", num_layers, bidirectional, batch_first)(x, h0, params)
 
+    def multi_head_attention(self, query, key, value, params, num_heads, key_padding_mask=None, batch_first=True):
+        return self._flax_multihead(query, key, value, params, num_heads, key_padding_mask, batch_first, False)
+
+    def multi_head_attention_weights(self, query, key, value, params, num_heads, key_padding_mask=None,
+                                     batch_first=True):
+        return self._flax_multihead(query, key, value, params, num_heads, key_padding_mask, batch_first, True)
+
+    def _flax_multihead(self, query, key, value, params, num_heads, key_padding_mask, batch_first, weights):
+        """flax.linen.MultiHeadDotProductAttention given PyTorch's weights (heads_split); its mask
+        is True where a query may attend, broadcast over heads and queries; the weights are
+        sown into "intermediates" (sow_weights)."""
+        import flax.linen as nn
+
+        jnp = self.jnp
+        if not batch_first:  # flax reads [B, L, E] only
+            query, key, value = (jnp.swapaxes(t, 0, 1) for t in (query, key, value))
+        mha = nn.MultiHeadDotProductAttention(num_heads, dtype=query.dtype, param_dtype=query.dtype,
+                                              deterministic=True)
+        mask = None if key_padding_mask is None else ~key_padding_mask[:, None, None, :]
+        variables = {"params": heads_split(params, num_heads, jnp)}
+        out, state = mha.apply(variables, query, key, value, mask=mask, sow_weights=weights, mutable=["intermediates"])
+        out = out if batch_first else jnp.swapaxes(out, 0, 1)
+        return (out, state["intermediates"]["attention_weights"][0]) if weights else out
+
     def max_pool2d(self, x, kernel, stride=None, padding=0, ceil_mode=False):
         return self._flax_pool("max_pool", x, kernel, stride, padding, ceil_mode, 2)
 
@@ -199,3 +223,4 @@ def flax_gru_params(params: dict, suffix: str) -> dict:
 
 
 FLAX_WEIGHTS = {"LSTMCell": flax_lstm_params, "GRUCell": flax_gru_params}
+

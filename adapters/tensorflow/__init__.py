@@ -8,6 +8,7 @@ from adapters import keras_rnn, workers
 from adapters.base import (
     DTYPES,
     FLOATS,
+    MULTIHEAD_OPS,
     Adapter,
     Unsupported,
     as_tuple,
@@ -18,14 +19,8 @@ from adapters.base import (
     lift_1d,
     no_rounding_mode,
 )
-from adapters.behaviours import (
-    KERAS_MASKED_SOFTMAX,
-    TENSORFLOW_BOOL_MUL,
-    TF_ALL_GATHER_CONCATENATES,
-    TF_GELU_FLOAT32_CONSTANTS,
-    TF_L2_NORMALIZE,
-    TF_PER_EXAMPLE_LOSS,
-)
+from adapters.behaviours import KERAS_MASKED_SOFTMAX, TENSORFLOW_BOOL_MUL, TF_ALL_GATHER_CONCATENATES
+from adapters.layer_behaviours import TF_GELU_FLOAT32_CONSTANTS, TF_L2_NORMALIZE, TF_PER_EXAMPLE_LOSS
 from adapters.tensorflow.collectives import TF_COLLECTIVES
 from adapters.tensorflow.layers import TensorFlowLayers
 
@@ -49,7 +44,7 @@ class TensorFlowAdapter(TensorFlowLayers, Adapter):
               "cumsum": dtypes_except("bool"), "linear": dtypes_except("int8", "uint8", "bool"),
               **dict.fromkeys(("gelu", "layer_norm", "cross_entropy", "norm", "normalize", "batch_norm"), FLOATS),
               # unsupported: tf.nn has no attention op and keeps no running statistics
-              **dict.fromkeys(("dot_product_attention", "batch_norm_stats"), ()),
+              **dict.fromkeys(("dot_product_attention", "batch_norm_stats", *MULTIHEAD_OPS), ()),
               **dict.fromkeys(("max_pool2d", "max_pool1d"), dtypes_except("bool")),
               **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS)}
 

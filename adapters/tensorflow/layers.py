@@ -76,6 +76,14 @@ class TensorFlowLayers:
         raise Unsupported("tf.nn has no attention op; TensorFlow's is Keras' (keras.ops.dot_product_attention): "
                           "the keras adapter on the tensorflow backend")
 
+    def multi_head_attention(self, query, key, value, params, num_heads, key_padding_mask=None, batch_first=True):
+        raise Unsupported("tf.nn has no attention; TensorFlow's is tf.keras.layers.MultiHeadAttention (Keras 3): the "
+                          "keras adapter on the tensorflow backend")
+
+    def multi_head_attention_weights(self, query, key, value, params, num_heads, key_padding_mask=None,
+                                     batch_first=True):
+        return self.multi_head_attention(query, key, value, params, num_heads, key_padding_mask, batch_first)
+
     def max_pool2d(self, x, kernel, stride=None, padding=0, ceil_mode=False):
         return self._tf_pool("max_pool", x, kernel, stride, padding, ceil_mode, 2)
 

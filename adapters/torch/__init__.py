@@ -1,17 +1,17 @@
 """PyTorch: torch.* ops, torch.autograd for gradients, cpu and cuda devices; collectives with
 torch.distributed, one process per rank (gloo on CPU, NCCL on GPU)."""
 from adapters import workers
-from adapters.base import DTYPES, FLOATS, Adapter, Unsupported, dtypes_except, no_rounding_mode
+from adapters.base import DTYPES, FLOATS, MULTIHEAD_OPS, Adapter, Unsupported, dtypes_except, no_rounding_mode
 from adapters.behaviours import (
     TORCH_ALL_GATHER_CONCATENATES,
     TORCH_GRU_TIME_MAJOR,
     TORCH_LOG_SOFTMAX_IMPLICIT_DIM,
     TORCH_LSTM_TIME_MAJOR,
     TORCH_MASKED_FILL_SOFTMAX,
-    TORCH_NORMALIZE_DIM_ONE,
     TORCH_PAD_SEQUENCE_TIME_MAJOR,
     TORCH_SOFTMAX_IMPLICIT_DIM,
 )
+from adapters.layer_behaviours import TORCH_MULTIHEAD_TIME_MAJOR, TORCH_MULTIHEAD_WEIGHTS_NAN, TORCH_NORMALIZE_DIM_ONE
 from adapters.torch.collectives import TORCH_COLLECTIVES, TORCH_GRADIENTS, collective_worker
 from adapters.torch.layers import TorchLayers
 
@@ -24,13 +24,14 @@ class TorchAdapter(TorchLayers, Adapter):
                                "conv2d", "linear"), dtypes_except("bool")),
               **dict.fromkeys(("mean", "softmax", "log_softmax", "masked_softmax", "lstm", "gru", "gelu", "layer_norm",
                                "cross_entropy", "dot_product_attention", "max_pool1d", "norm", "normalize",
-                               "batch_norm", "batch_norm_stats"), FLOATS),
+                               "batch_norm", "batch_norm_stats", *MULTIHEAD_OPS), FLOATS),
               "max_pool2d": dtypes_except("bool"),
               **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS + ("int64",)),
               "one_hot": ("int64",)}  # F.one_hot takes int64 indices only
     behaviours = (TORCH_MASKED_FILL_SOFTMAX, TORCH_SOFTMAX_IMPLICIT_DIM, TORCH_LOG_SOFTMAX_IMPLICIT_DIM,
                   TORCH_PAD_SEQUENCE_TIME_MAJOR, TORCH_LSTM_TIME_MAJOR, TORCH_GRU_TIME_MAJOR,
-                  TORCH_ALL_GATHER_CONCATENATES, TORCH_NORMALIZE_DIM_ONE)
+                  TORCH_ALL_GATHER_CONCATENATES, TORCH_NORMALIZE_DIM_ONE, *TORCH_MULTIHEAD_TIME_MAJOR,
+                  TORCH_MULTIHEAD_WEIGHTS_NAN)
 
     def __init__(self):
         import torch

@@ -47,6 +47,20 @@ class TorchLayers:
         return self.torch.nn.functional.scaled_dot_product_attention(
             q, k, v, attn_mask=bias if mask is None else mask, is_causal=causal, scale=scale)
 
+    def multi_head_attention(self, query, key, value, params, num_heads, key_padding_mask=None, batch_first=False):
+        return self._multihead(query, key, value, params, num_heads, key_padding_mask, batch_first, False)[0]
+
+    def multi_head_attention_weights(self, query, key, value, params, num_heads, key_padding_mask=None,
+                                     batch_first=False):
+        return self._multihead(query, key, value, params, num_heads, key_padding_mask, batch_first, True)
+
+    def _multihead(self, query, key, value, params, num_heads, key_padding_mask, batch_first, need_weights):
+        """A weightless ("meta") torch.nn.MultiheadAttention run with the given weights."""
+        module = self.torch.nn.MultiheadAttention(query.shape[-1], num_heads, batch_first=batch_first, device="meta",
+                                                  dtype=query.dtype)
+        return self.torch.func.functional_call(module, params, (query, key, value), {
+            "key_padding_mask": key_padding_mask, "need_weights": need_weights, "average_attn_weights": False})
+
     def max_pool2d(self, x, kernel, stride=None, padding=0, ceil_mode=False):
         return self.torch.nn.functional.max_pool2d(x, kernel, stride, _padding(padding), ceil_mode=ceil_mode)
 

@@ -13,7 +13,8 @@ import numpy as np
 
 from suites import expr
 from suites import inputs as spec_inputs
-from suites.program import Context, Recurrent
+from suites.program import Context
+from suites.weighted import Recurrent
 
 FILTER_KEYS = ("area", "spec", "size", "adapter", "dtype", "mode", "pass")
 PASSES = {"forward": "forward", "backward": "forward-backward"}
