@@ -64,6 +64,15 @@ def test_lstm_inputs_follow_the_sizes_lstm_block():
     assert workloads.work(w, values, (b, t, h))["flops"] == 8 * b * t * h * (h + h) + 16 * b * t * h * h
 
 
+def test_gru_inputs_follow_the_sizes_gru_block():
+    w = by_id("gru/benchmark/b32-t64-h256/float32-eager-forward")
+    values = workloads.inputs(w)
+    assert values["weight_ih_l0"].shape == (768, 256) and values["h0"].shape == (1, 32, 256)  # 3H rows, one state
+    assert "c0" not in values
+    b, t, h = 32, 64, 256
+    assert workloads.work(w, values, (b, t, h))["flops"] == 6 * b * t * h * (h + h)
+
+
 def test_index_and_mask_inputs_are_valid():
     scatter = workloads.inputs(by_id("scatter/scatter-add-duplicates/4096x256-from-16384/float32-eager-forward"))
     assert scatter["i"].min() >= 0 and scatter["i"].max() < 4096
