@@ -15,8 +15,10 @@ def built(kind: str, dtype: str, shape: tuple, **config):
     import keras
 
     layer = getattr(keras.layers, kind)(dtype=dtype, **config)
-    several = bool(shape) and isinstance(shape[0], tuple)  # one shape per input (MultiHeadAttention's)
-    layer.build(*shape) if several else layer.build(shape)
+    if shape and isinstance(shape[0], tuple):  # one shape per input (MultiHeadAttention's)
+        layer.build(*shape)
+    else:
+        layer.build(shape)
     return layer
 
 

@@ -126,17 +126,19 @@ def _gru_direction(seq, h, w_ih, w_hh, b_ih, b_hh, reverse, reset_after=True):
     hidden = w_hh.shape[1]
     gate, reset = slice(0, 2 * hidden), slice(2 * hidden, 3 * hidden)
     inputs = linear(seq, w_ih, b_ih)  # [T, B, 3H]
+    if not reset_after:  # the r, z rows and the n rows apart, sliced once rather than at every step
+        w_rz, b_rz, w_n, b_n = w_hh[gate], b_hh[gate], w_hh[reset], b_hh[reset]
     steps = range(seq.shape[0] - 1, -1, -1) if reverse else range(seq.shape[0])
     outputs = [None] * seq.shape[0]
     for t in steps:
         step = inputs[t]
-        recurrent = linear(h, w_hh, b_hh) if reset_after else linear(h, w_hh[gate], b_hh[gate])
+        recurrent = linear(h, w_hh, b_hh) if reset_after else linear(h, w_rz, b_rz)
         rz = ops.sigmoid(step[:, gate] + recurrent[:, gate])
         r, z = rz[:, :hidden], rz[:, hidden:]
         if reset_after:
             n = ops.tanh(step[:, reset] + r * recurrent[:, reset])
         else:
-            n = ops.tanh(step[:, reset] + linear(r * h, w_hh[reset], b_hh[reset]))
+            n = ops.tanh(step[:, reset] + linear(r * h, w_n, b_n))
         h = n + z * (h - n)
         outputs[t] = h
     return ops.stack(outputs, 0), h
