@@ -7,7 +7,8 @@
 Spec files are pytest's own test files: `pytest specs/matmul.yaml`, `pytest specs/` (any YAML
 file named on the command line, or under specs/ when a folder within it is named). `pytest
 suites [--spec PATH]` runs the specs of --spec (default specs/) through the anchor module
-suites/test_specs.py, with ids that start with the area (matmul/...) instead of the file.
+suites/test_specs.py, with ids that start with the area (matmul/...) instead of the file; with a
+folder of specs named, --spec narrows it to the files it names.
 """
 import os
 import pathlib
@@ -124,13 +125,15 @@ def _spec_files(config) -> list:
     and those under a named folder that lies within specs/. Loaded (and so validated) before
     anything runs."""
     specs_dir = ROOT / "specs"
+    narrowed = config.getoption("spec") and pathlib.Path(config.getoption("spec")).resolve()
     files = []
     for arg in config.args:
         path = pathlib.Path(arg.split("::")[0]).resolve()
         if path.is_file() and path.suffix == ".yaml":
             files.append(path)
         elif path.is_dir() and (path == specs_dir or specs_dir in path.parents):
-            files += sorted(path.rglob("*.yaml"))
+            # a folder's files, or those of --spec among them (`pytest specs --spec specs/padding.yaml`)
+            files += [f for f in sorted(path.rglob("*.yaml")) if not narrowed or narrowed in (f, *f.parents)]
     return files
 
 

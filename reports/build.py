@@ -12,7 +12,7 @@ import pathlib
 
 import jinja2
 
-from reports import charts, perf
+from reports import charts, models, perf
 from reports.records import FAILING, STATUSES
 
 TEMPLATES = pathlib.Path(__file__).resolve().parent / "templates"
@@ -165,6 +165,7 @@ def build(inputs, output) -> pathlib.Path:
     env.filters["num"] = number
     html = env.get_template("index.html").render(
         statuses=STATUSES, records=records, broken=broken, broken_bench=broken_bench, **summarize(records),
+        models=models.summarize(records),
         performance=perf.summarize(runs), coverage=read_coverage([f for f in jsons if f.name == "coverage.json"]),
         script=(TEMPLATES / "report.js").read_text(encoding="utf-8"),
         style=(TEMPLATES / "report.css").read_text(encoding="utf-8"),

@@ -70,28 +70,48 @@ def bars(rows: list, title: str) -> Markup:
 def history(series: dict, labels: list, title: str) -> Markup:
     """Median seconds across runs (x: runs in time order, labelled by commit), one line per
     series name; log scale when the values span more than a factor of 10."""
-    values = [v for points in series.values() for v in points if v]
+    return lines(series, labels, f"{title}: median time per run", _time)
+
+
+def lines(series: dict, labels: list, title: str, fmt=None, rule: float | None = None,
+          log: bool | None = None) -> Markup:
+    """One line per series name over the x labels (None: no point there); log scale when asked,
+    or by default when the values span more than a factor of 10; `rule`, a dashed level (a bound)."""
+    fmt = fmt or (lambda v: f"{v:.3g}")
+    values = [v for points in series.values() for v in points if v] + ([rule] if rule else [])
     if not values or len(labels) < 2:
         return Markup("")
     lo, hi = min(values), max(values)
-    log = hi / lo > 10
-    left, top, plot_w, plot_h = 70, 10, 420, 140
+    log = hi / lo > 10 if log is None else log and lo > 0
+    left, top, plot_h = 70, 10, 140
+    plot_w = max(420, 22 * len(labels))
     step = plot_w / (len(labels) - 1)
-    parts = [f'<svg class="history" role="img" width="{left + plot_w + 170}" height="{top + plot_h + 50}">',
-             f"<title>{escape(title)}: median time per run{', log scale' if log else ''}</title>",
+    slanted = max(len(str(label)) for label in labels) > 10
+    bottom = top + plot_h + (110 if slanted else 30)
+
+    def y(v):
+        return top + plot_h * (1 - _scale(v, lo, hi, log))
+
+    parts = [f'<svg class="history" role="img" width="{left + plot_w + 170}" height="{bottom}">',
+             f"<title>{escape(title)}{', log scale' if log else ''}</title>",
              f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" class="grid"/>',
-             f'<text x="{left - 6}" y="{top + 8}" text-anchor="end" class="axis">{escape(_time(hi))}</text>',
-             f'<text x="{left - 6}" y="{top + plot_h}" text-anchor="end" class="axis">{escape(_time(lo))}</text>']
+             f'<text x="{left - 6}" y="{top + 8}" text-anchor="end" class="axis">{escape(fmt(hi))}</text>',
+             f'<text x="{left - 6}" y="{top + plot_h}" text-anchor="end" class="axis">{escape(fmt(lo))}</text>']
+    if rule:
+        parts.append(f'<line x1="{left}" y1="{y(rule):.1f}" x2="{left + plot_w}" y2="{y(rule):.1f}" class="grid" '
+                     f'stroke-dasharray="4 3"><title>{escape(fmt(rule))}</title></line>')
     for i, label in enumerate(labels):
-        x = left + i * step
-        parts.append(f'<text x="{x:.1f}" y="{top + plot_h + 16}" text-anchor="middle" class="axis">'
-                     f"{escape(_short(label, 10))}</text>")
+        x, ty = left + i * step, top + plot_h + 14
+        turn = f' transform="rotate(-40 {x:.1f} {ty})" text-anchor="end"' if slanted else ' text-anchor="middle"'
+        parts.append(f'<text x="{x:.1f}" y="{ty}"{turn} class="axis"><title>{escape(str(label))}</title>'
+                     f"{escape(_short(label, 24 if slanted else 10))}</text>")
     for k, (name, points) in enumerate(sorted(series.items())):
         colour = LINE_COLOURS[k % len(LINE_COLOURS)]
-        xy = [(left + i * step, top + plot_h * (1 - _scale(v, lo, hi, log))) for i, v in enumerate(points) if v]
+        xy = [(left + i * step, y(v), v) for i, v in enumerate(points) if v]
         parts.append(f'<g><title>{escape(name)}</title><polyline fill="none" stroke="{colour}" stroke-width="2" '
-                     f'points="{" ".join(f"{x:.1f},{y:.1f}" for x, y in xy)}"/>')
-        parts += [f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{colour}"/>' for x, y in xy]
+                     f'points="{" ".join(f"{x:.1f},{py:.1f}" for x, py, _ in xy)}"/>')
+        parts += [f'<circle cx="{x:.1f}" cy="{py:.1f}" r="3" fill="{colour}"><title>{escape(name)}: '
+                  f"{escape(fmt(v))}</title></circle>" for x, py, v in xy]
         parts.append(f'<text x="{left + plot_w + 10}" y="{top + 12 + 14 * k}" fill="{colour}" class="label">'
                      f"{escape(_short(name, 26))}</text></g>")
     parts.append("</svg>")

@@ -16,7 +16,7 @@ FAILING = ("fail", "error", "crash", "timeout")  # what fails a run (unsupported
 FIELDS = (
     "spec",  # area/spec-id, e.g. matmul/batched-x-broadcast-vector
     "case",  # the example's name, "hypothesis", or "-" for an item that ended without outcomes
-    "kind",  # example, collective, property, gradient
+    "kind",  # example, collective, property, gradient, training
     "adapter", "device", "dtype", "status", "message",
     "max_abs_err", "max_rel_err", "ulp",  # the largest errors against the float64 reference
     "worst",  # index of the worst element
@@ -26,6 +26,8 @@ FIELDS = (
     "output",  # an example's values (up to 4096), for the cross-framework heatmap
     "repro",  # a failing case as standalone code per framework
     "difference",  # a documented outcome's note and source
+    "parts",  # a result of several parts (a model's layers): per part its errors, bound and drift, in order
+    "trajectory",  # a model's SGD steps: per step the loss, the reference's loss at the same parameters
     "signal",  # the fatal signal of a crash
     "duration", "versions", "test",
 )

@@ -285,6 +285,7 @@ class Comparison:
     actual_at: float | None = None
     allowed_at: float | None = None
     around: dict | None = None  # a failure's neighbourhood along the last axis: index, expected, actual
+    parts: list | None = None  # a result of several parts (a model's layers): each part's errors (suites/judge.py)
 
     def summary(self) -> str:
         parts = [self.reason] if self.reason else []

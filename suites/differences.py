@@ -211,6 +211,8 @@ def precision(ctx, outcome, diff, judge) -> Outcome:
         if again.status != "pass":
             return _neither(outcome, diff, f"as {narrow}: {again.message}", again.comparison)
         seen = f"{outcome.message}; as {narrow}{model}: {again.message}"
+        if outcome.comparison is not None and again.comparison is not None:  # a model's layers, as judged in it
+            outcome.comparison.parts = again.comparison.parts
     return _documented(outcome, diff, seen)
 
 

@@ -1,5 +1,5 @@
-"""The expression language of specs: vocabulary calls, argument names, numbers, + - * / ** and
-a > b or a < b (greater: a mask made from values)
+"""The expression language of specs: vocabulary calls, argument names, numbers, None (an optional
+tensor left out), + - * / ** and a > b or a < b (greater: a mask made from values)
 (strings only as keyword options: mode="reflect"; a keyword may also take a tensor: mask=m).
 
 `parse` turns text into a small tree with `ast`, rejecting everything else (attributes,
@@ -35,8 +35,10 @@ class Const:
 
 @dataclass(frozen=True)
 class Group:
-    """Named inputs passed together as one dict argument (an LSTM's weights)."""
+    """Named inputs passed together as one dict argument (an LSTM's weights), keyed by their names
+    less `prefix` (a model's module: `rnn.weight_ih_l0` is the LSTM's `weight_ih_l0`)."""
     names: tuple
+    prefix: str = ""
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,8 @@ def _convert(node, names, depth):
             raise ExprError(f"unknown name {node.id!r}; the spec's args are: {', '.join(sorted(names))}")
         return Name(node.id)
     if isinstance(node, ast.Constant):
+        if node.value is None:  # an optional tensor left out: lstm(x, None, None, ...)
+            return Const(None)
         if not isinstance(node.value, (int, float)):  # bool is an int: keepdims=True
             raise ExprError(f"constant {node.value!r} is not a number")
         return Const(node.value)
@@ -131,7 +135,7 @@ def evaluate(node, env: dict, apply, constant, fixed=None):
     if isinstance(node, Name):
         return env[node.id]
     if isinstance(node, Group):
-        return {n: env[n] for n in node.names}
+        return {n[len(node.prefix):]: env[n] for n in node.names}
     if isinstance(node, Const):
         return constant(node.value)
     if isinstance(node, tuple):

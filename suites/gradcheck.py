@@ -14,20 +14,23 @@ from suites.outcome import NoGradient, Outcome, one_line
 from suites.program import widen
 
 
-def check_gradient(ctx, case: str, inputs: dict, rng: np.random.Generator) -> Outcome:
-    """The adapter's reverse-mode gradient against central finite differences of the reference."""
+def check_gradient(ctx, case: str, inputs: dict, rng: np.random.Generator, per_input: bool | None = None) -> Outcome:
+    """The adapter's reverse-mode gradient against central finite differences of the reference;
+    `per_input` (default: the program's per_input_gradients) judges each input's gradient along a
+    direction of its own, so that a wrong one is named (a model's parameters)."""
     state = rng.bit_generator.state
+    per_input = getattr(ctx.program, "per_input_gradients", False) if per_input is None else per_input
     diff = differences.find(ctx, case, "gradient")
-    outcome = _finite_difference_check(ctx, case, inputs, rng)
+    outcome = _finite_difference_check(ctx, case, inputs, rng, per_input)
     if not diff or diff.get("every_spec") and "precision" not in diff["observed"]:
         # an adapter-wide entry other than a precision explains no gradient: the behaviours may
         return differences.modelled(ctx, outcome, lambda judge: _finite_difference_check(
-            judge, case, inputs, _restored(rng, state)))
+            judge, case, inputs, _restored(rng, state), per_input))
     if outcome.status == "unsupported":
         return outcome
     if "precision" in diff["observed"]:
         return differences.precision(ctx, outcome, diff, lambda judge, narrowed: _finite_difference_check(
-            judge, case, narrowed, _restored(rng, state)))
+            judge, case, narrowed, _restored(rng, state), per_input))
     return differences.gradient(outcome, diff, ctx, None, outcome.raised)
 
 
@@ -61,7 +64,7 @@ def check_documented_gradient(ctx, case: str, inputs: dict, documented: dict) ->
     return differences.gradient(outcome, diff, ctx, grads) if diff else outcome
 
 
-def _finite_difference_check(ctx, case, inputs, rng) -> Outcome:
+def _finite_difference_check(ctx, case, inputs, rng, per_input=False) -> Outcome:
     wrt = ctx.spec.wrt
     wide = {k: widen(v) for k, v in inputs.items()}
     out = np.asarray(ctx.oracle(inputs))
@@ -71,6 +74,8 @@ def _finite_difference_check(ctx, case, inputs, rng) -> Outcome:
         tensors = ctx.tensors(inputs)
         if size_in * max(out.size, 1) <= gradients.FULL_JACOBIAN_LIMIT:
             result, actual = _full_jacobian(ctx, f, tensors, wide, wrt, out)
+        elif per_input:
+            result, actual = _each_direction(ctx, f, tensors, wide, wrt, out, rng)
         else:
             result, actual = _random_direction(ctx, f, tensors, wide, wrt, out, rng)
     except Unsupported as exc:
@@ -118,7 +123,7 @@ def _full_jacobian(ctx, f, tensors, wide, wrt, out):
         scale = (gradients.magnitude_jacobian(magnitude, wide, n) if magnitude
                  else np.full_like(expected, np.abs(expected).max(initial=0)))
         allowed = _allowed(ctx, wide, out.size, scale) + fd_err + gradients.input_rounding(wide[n]).ravel() * scale
-        results.append(compare.compare(expected, actual, ctx.judged, allowed))
+        results.append(_named(compare.compare(expected, actual, ctx.judged, allowed), n))
     return compare.worst(results), np.concatenate([np.ravel(rows[n]) for n in wrt])
 
 
@@ -128,8 +133,36 @@ def _random_direction(ctx, f, tensors, wide, wrt, out, rng):
     cotangent = compare.round_to(rng.standard_normal(out.shape), ctx.dtype)
     directions = {n: rng.standard_normal(wide[n].shape) for n in wrt}
     grads = ctx.program.pullback(ctx, tensors, wrt)(cotangent)
+    return _along(ctx, f, wide, out, grads, cotangent, directions)
+
+
+def _each_direction(ctx, f, tensors, wide, wrt, out, rng):
+    """_random_direction for each input on its own (one reverse pass for all): the first failing
+    comparison, its reason naming the input, and the adapter's <vjp(c), v> per input."""
+    cotangent = compare.round_to(rng.standard_normal(out.shape), ctx.dtype)
+    grads = ctx.program.pullback(ctx, tensors, wrt)(cotangent)
+    directions = {n: rng.standard_normal(wide[n].shape) for n in wrt}
+    rounding = gradients.rounding_of(f, wide, directions)  # f's noise, measured once for all of them
+    results, actual = [], []
+    for n in wrt:
+        result, value = _along(ctx, f, wide, out, grads, cotangent, {n: directions[n]}, rounding)
+        results.append(_named(result, n))
+        actual.append(float(value))
+    return compare.worst(results), np.array(actual)
+
+
+def _named(result, name: str):
+    """A failing comparison's reason, naming the input whose gradient it judged."""
+    if not result.ok:
+        result.reason = f"d/d{name}: {result.reason}"
+    return result
+
+
+def _along(ctx, f, wide, out, grads, cotangent, directions, rounding=None):
+    """The gradients `grads` for `cotangent` against finite differences along `directions`."""
+    wrt = list(directions)
     actual = sum(float(np.sum(grads[n].astype(np.float64) * directions[n])) for n in wrt)
-    derivative, fd_err = gradients.directional(f, wide, directions)
+    derivative, fd_err = gradients.directional(f, wide, directions, rounding)
     expected = float(np.sum(cotangent * derivative))
     magnitude = _magnitude_fn(ctx, wide)
     along = (gradients.magnitude_directional(magnitude, wide, directions) if magnitude

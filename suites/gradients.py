@@ -66,13 +66,20 @@ def magnitude_directional(m, inputs: dict, directions: dict) -> np.ndarray:
     return (np.asarray(m(moved)) - np.asarray(m(at))) / h
 
 
-def directional(f, inputs: dict, directions: dict):
-    """(derivative of f along `directions`, its error estimate), both arrays of f's shape."""
+def directional(f, inputs: dict, directions: dict, rounding=None):
+    """(derivative of f along `directions`, its error estimate), both arrays of f's shape;
+    `rounding` is f's rounding (as rounding_of measures it) where the caller measured it once."""
     h = min(step(inputs[n]).min() for n in directions)
     d1 = _directional_many(f, inputs, directions, h)
     d2 = _directional_many(f, inputs, directions, h / 2)
-    out = np.asarray(f(inputs))
-    return d2, np.abs(d1 - d2) + _rounding(f, inputs, directions, out) / h
+    rounding = rounding_of(f, inputs, directions) if rounding is None else rounding
+    return d2, np.abs(d1 - d2) + rounding / h
+
+
+def rounding_of(f, inputs: dict, directions: dict) -> np.ndarray:
+    """What rounding adds to a difference quotient of f near `inputs`, times its step (_rounding):
+    f's noise is f's, whichever input moves, so one measurement serves directions of each input."""
+    return _rounding(f, inputs, directions, np.asarray(f(inputs)))
 
 
 def noise(f, inputs: dict, directions: dict) -> np.ndarray:

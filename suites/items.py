@@ -16,7 +16,7 @@ import pytest
 
 import adapters
 from reports.records import FAILING, PASSING, record
-from suites import compare, differences, faults, gradcheck, inputs, judge, repro, results, strategies, suspect
+from suites import compare, differences, faults, gradcheck, inputs, judge, repro, results, strategies, suspect, training
 from suites.outcome import Outcome
 from suites.program import Context
 
@@ -47,7 +47,7 @@ class SpecFile(pytest.File):
                         for dtype in dtypes:
                             if options.dtypes and dtype not in options.dtypes:
                                 continue
-                            if kind == "gradient" and not dtype.startswith(("float", "bfloat")):
+                            if kind in ("gradient", "training") and not dtype.startswith(("float", "bfloat")):
                                 continue
                             suffix = "" if kind in ("example", "collective") else f"/{kind}"
                             yield SpecItem.from_parent(
@@ -59,6 +59,7 @@ def kinds_of(spec):
     yield from ([("collective" if spec.collective else "example")] if spec.examples else [])
     yield from (["property"] if spec.generated else [])
     yield from (["gradient"] if spec.gradient else [])
+    yield from (["training"] if getattr(spec.program, "training", None) and spec.examples else [])
 
 
 class SpecItem(pytest.Item):
@@ -80,7 +81,7 @@ class SpecItem(pytest.Item):
         watch.begin(identity)
         try:
             outcomes = {"example": self._examples, "collective": self._examples, "property": self._property,
-                        "gradient": self._gradient}[self.kind](ctx)
+                        "gradient": self._gradient, "training": self._training}[self.kind](ctx)
         except faults.CaseTimeout:
             message = f"no result within {self.config.parity.case_timeout:g} s (--case-timeout)"
             self.config.parity.recorder.write({
@@ -92,7 +93,7 @@ class SpecItem(pytest.Item):
         if not outcomes:  # an item that checks nothing is never a pass
             outcomes = [Outcome("error", "-", f"checks nothing: no example of {self.spec.name} runs in {self.dtype} "
                                 f"for the {self.kind} check (examples' dtypes), and the spec generates no cases")]
-        if self.kind != "collective":
+        if self.kind not in ("collective", "training"):  # a trajectory is each framework's own
             outcomes = [suspect.questioned(ctx, o, self._again(o), self.config.parity.adapters) for o in outcomes]
         duration = (time.perf_counter() - start) / len(outcomes)
         for outcome in outcomes:
@@ -160,6 +161,11 @@ class SpecItem(pytest.Item):
                        gradcheck.check_gradient(ctx, "hypothesis", case, np.random.default_rng(seed))))
         return out
 
+    def _training(self, ctx):
+        """Each example's SGD steps (suites/training.py)."""
+        return [training.train(ctx, e.name, inputs.example(self.spec, e, self.dtype), self.seed)
+                for e in self.spec.examples if e.runs_in(self.dtype, self.spec.dtypes)]
+
     def _record(self, ctx, outcome, duration):
         passed = outcome.status in PASSING
         comparison = outcome.comparison or compare.Comparison(ok=passed)
@@ -171,7 +177,7 @@ class SpecItem(pytest.Item):
             example=None if passed else results.describe_inputs(outcome.inputs, self.dtype),
             around=comparison.around, output=results.output_values(outcome.actual, self.kind),
             repro=None if passed else reproductions(self, ctx, outcome),
-            difference=outcome.difference, duration=duration,
+            difference=outcome.difference, parts=comparison.parts, trajectory=outcome.trajectory, duration=duration,
             versions={ctx.adapter.name: ctx.adapter.version()}, test=self.nodeid, **self.config.parity.environment))
 
     def repr_failure(self, excinfo, style=None):
@@ -198,7 +204,7 @@ def reproductions(item, ctx, outcome) -> dict:
     """A failing case as standalone code (suites/repro.py) for its adapter and every installed
     built-in one: the snippet, or why there is none."""
     spec = item.spec
-    if spec.collective or not outcome.inputs:
+    if spec.collective or not outcome.inputs or not hasattr(spec.program, "tree"):  # a model has no one expression
         return {}
     wrt = spec.wrt if item.kind == "gradient" else ()
     dtypes = {k: ctx.input_dtype(k, np.asarray(v)) for k, v in outcome.inputs.items()}

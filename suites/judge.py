@@ -70,7 +70,7 @@ def _judge(ctx, case, inputs, expect, raised, actual, actual_dtype, shapes) -> O
         if not result.ok:
             return Outcome("fail", case, f"differs from the documented value: {result.summary()}", result, inputs)
     try:
-        reference = ctx.oracle_parts(inputs)
+        reference, bound, drift = ctx.judged_against(inputs, actual, shapes)
     except Exception as exc:  # a spec whose valid case the reference refuses is a spec bug
         return Outcome("error", case, f"the reference cannot evaluate this case: {one_line(exc)}", inputs=inputs)
     if isinstance(reference, tuple) and shapes_of(reference) != shapes:
@@ -81,12 +81,16 @@ def _judge(ctx, case, inputs, expect, raised, actual, actual_dtype, shapes) -> O
     if ctx.spec.unspecified:  # the values are the framework's choice: its shape, dtype and properties are not
         result = compare.layout(expected, actual, ctx.result_dtype, actual_dtype)
     else:
-        allowed = compare.allowed_error(expected, ctx.result_dtype, ctx.error_bound(inputs), ctx.tolerance)
+        allowed = compare.allowed_error(expected, ctx.result_dtype, bound, ctx.tolerance)
         result = compare.compare(expected, actual, ctx.result_dtype, allowed, actual_dtype)
+        if shapes is not None and result.max_abs_err is not None:
+            result.parts = _part_errors(ctx, expected, actual, allowed, shapes, drift)
     if shapes is not None and result.worst:
         result.worst = _part_index(ctx, result.worst[0], shapes)
     if not result.ok:
-        return Outcome("fail", case, f"differs from the float64 reference: {result.summary()}", result, inputs)
+        first = next((p for p in result.parts or () if not p["ok"]), None)
+        where = f"first {ctx.program.part_noun} out of its bound: {first['name']}; " if first else ""
+        return Outcome("fail", case, f"differs from the float64 reference: {where}{result.summary()}", result, inputs)
     checked = properties.applicable(ctx)
     for name in checked:
         broken = properties.PROPERTIES[name][0](ctx, inputs, unflatten(actual, shapes) if shapes else [actual])
@@ -101,6 +105,21 @@ def _judge(ctx, case, inputs, expect, raised, actual, actual_dtype, shapes) -> O
 def _named(ctx, shapes) -> str:
     """Part shapes with the parts' names: output (5, 3, 20), h_n (2, 3, 20), ..."""
     return ", ".join(f"{n} {tuple(s)}" for n, s in zip(ctx.part_names or range(len(shapes)), shapes))
+
+
+def _part_errors(ctx, expected, actual, allowed, shapes, drift) -> list:
+    """Per part, in order: its largest errors, the allowed error at its worst element, whether it
+    is within its bound, and its drift (Program.judged_against) where the program measures one."""
+    out, start = [], 0
+    allowed = np.broadcast_to(allowed, np.shape(expected))
+    for k, (name, shape) in enumerate(zip(ctx.part_names or range(len(shapes)), shapes)):
+        window = slice(start, start + int(np.prod(shape)))
+        start = window.stop
+        part = compare.compare(expected[window], actual[window], ctx.result_dtype, allowed[window])
+        out.append({"name": str(name), "ok": part.ok, "max_abs_err": part.max_abs_err,
+                    "max_rel_err": part.max_rel_err, "allowed": part.allowed_at,
+                    "drift": None if drift is None else drift[k]})
+    return out
 
 
 def _part_index(ctx, flat_index: int, shapes) -> tuple:

@@ -16,6 +16,7 @@ class Outcome:
     actual: np.ndarray | None = field(default=None, repr=False)  # the adapter's value (cross-framework agreement)
     raised: Exception | None = field(default=None, repr=False)  # the framework's own error, for a difference
     difference: dict | None = None  # a documented outcome's note and source, for the report
+    trajectory: list | None = None  # a training check's steps: loss, the reference's loss there (suites/training.py)
 
 
 class NoGradient(Exception):

@@ -32,6 +32,7 @@ class Program:
 
     params: dict = {}  # the spec's params (configuration the properties read)
     part_names: tuple = ()  # the names of a result's parts, for one that has several
+    part_noun = "part"  # what a part is called in messages (a model's are layers)
     equals = None  # a metamorphic property's other program (Expression's), checked against the result
 
     def derived(self, values: dict) -> dict:
@@ -54,6 +55,38 @@ class Program:
     def ops(self) -> set:
         """The vocabulary ops it calls."""
         return set()
+
+    def judged_against(self, ctx, inputs: dict, actual, shapes):
+        """(reference, bound, drift) that the adapter's result `actual` (flat, parts of `shapes`)
+        is judged against: the float64 value (an array, or a tuple of parts), the a-priori error
+        bound per element (None: a few ulp), and None, or per part the largest distance from the
+        float64 program run end to end where the reference judges parts on the adapter's own
+        earlier parts (a model's layers: suites/model.py)."""
+        return ctx.oracle_parts(inputs), ctx.error_bound(inputs), None
+
+    def tensors(self, ctx, inputs: dict) -> dict:
+        """The inputs as the adapter's tensors in their dtypes (Context.input_dtype); an arg the
+        spec passes as a Python number stays one (a user's `x * 0.5`, weakly typed)."""
+        def tensor(name, value):
+            dtype = ctx.input_dtype(name, value)
+            return python_number(value) if dtype == PYTHON else ctx.adapter.asarray(value, dtype, ctx.device)
+
+        with ctx.adapter.device_scope(ctx.device):
+            return {k: tensor(k, v) for k, v in inputs.items()}
+
+    def pullback(self, ctx, tensors, wrt):
+        """cotangent (NumPy) -> {name: gradient (NumPy)}: the adapter's reverse pass, staged
+        (Context.stage) and called once per cotangent."""
+        adapter = ctx.adapter
+        staged = ctx.stage(("pullback", tuple(wrt)),
+                           lambda: lambda env, cot: adapter.grad(lambda **e: ctx.evaluate(e), env, wrt, cot)[1])
+
+        def vjp(cotangent) -> dict:
+            with adapter.device_scope(ctx.device):
+                grads = staged(tensors, adapter.asarray(cotangent, ctx.dtype, ctx.device))
+            return {n: adapter.to_numpy(g) for n, g in outcome.gradients_of(grads).items()}
+
+        return vjp
 
 
 @dataclass(frozen=True)
@@ -80,16 +113,6 @@ class Expression(Program):
             return flatten(parts), adapter.dtype_of(out[0]), shapes_of(parts)
         return adapter.to_numpy(out), adapter.dtype_of(out), None
 
-    def tensors(self, ctx, inputs: dict) -> dict:
-        """The inputs as the adapter's tensors in their dtypes (Context.input_dtype); an arg the
-        spec passes as a Python number stays one (a user's `x * 0.5`, weakly typed)."""
-        def tensor(name, value):
-            dtype = ctx.input_dtype(name, value)
-            return python_number(value) if dtype == PYTHON else ctx.adapter.asarray(value, dtype, ctx.device)
-
-        with ctx.adapter.device_scope(ctx.device):
-            return {k: tensor(k, v) for k, v in inputs.items()}
-
     def evaluate(self, ctx, env: dict, tree=None, flat=True):
         """The adapter's tensor; with `flat`, several parts as one flat tensor (the adapter's own
         reshape and concat), so that one reverse pass takes one cotangent for all of them."""
@@ -104,7 +127,7 @@ class Expression(Program):
     def oracle_parts(self, inputs: dict, dtype: str, fixed=None, tree=None, reference=ORACLE):
         wide = "float64" if compare.is_float(dtype) else "int64"
         exact = {k: widen(v) for k, v in inputs.items()}
-        return expr.evaluate(tree or self.tree, exact, caller(reference, wide), _wide_constant, fixed)
+        return expr.evaluate(tree or self.tree, exact, caller(reference, wide), wide_constant, fixed)
 
     def error_bound(self, inputs: dict, dtype: str, behaviour=None):
         return compare.error_bound(self.tree, {k: widen(v) for k, v in inputs.items()}, dtype, behaviour)
@@ -116,21 +139,6 @@ class Expression(Program):
     def fixed_calls(self) -> list:
         """The subtrees that finite differences hold at their unperturbed values."""
         return expr.calls(self.tree, FIXED_OPS)
-
-    def pullback(self, ctx, tensors, wrt):
-        """cotangent (NumPy) -> {name: gradient (NumPy)}: the adapter's reverse pass, staged
-        (Context.stage) and called once per cotangent."""
-        adapter = ctx.adapter
-        staged = ctx.stage(("pullback", tuple(wrt)),
-                           lambda: lambda env, cot: adapter.grad(lambda **e: ctx.evaluate(e), env, wrt, cot)[1])
-
-        def vjp(cotangent) -> dict:
-            with adapter.device_scope(ctx.device):
-                grads = staged(tensors, adapter.asarray(cotangent, ctx.dtype, ctx.device))
-            return {n: adapter.to_numpy(g) for n, g in outcome.gradients_of(grads).items()}
-
-        return vjp
-
 
 @dataclass(frozen=True)
 class Collective(Program):
@@ -256,8 +264,16 @@ class Context:
 
     def oracle_parts(self, inputs: dict, fixed=None, tree=None):
         """The reference value as the program returns it: an array, or a tuple of parts."""
-        reference = Modelled(self.behaviour) if self.behaviour else ORACLE
-        return self.program.oracle_parts(inputs, self.dtype, fixed, tree, reference)
+        return self.program.oracle_parts(inputs, self.dtype, fixed, tree, self.reference)
+
+    @property
+    def reference(self):
+        """The float64 reference, with a behaviour's model in place of its op where there is one."""
+        return Modelled(self.behaviour) if self.behaviour else ORACLE
+
+    def judged_against(self, inputs: dict, actual, shapes):
+        """The program's (reference, bound, drift) for the adapter's result (Program.judged_against)."""
+        return self.program.judged_against(self, inputs, actual, shapes)
 
     def error_bound(self, inputs: dict):
         """The a-priori error bound of this case (None where there is none), with a behaviour's
@@ -337,5 +353,6 @@ def widen(v: np.ndarray) -> np.ndarray:
     return v if v.dtype.kind == "b" else v.astype(np.float64 if v.dtype.kind == "f" else np.int64)
 
 
-def _wide_constant(c):
+def wide_constant(c):
+    """A number of an expression as the reference takes it: int64 or float64."""
     return np.int64(c) if isinstance(c, int) else np.float64(c)

@@ -158,7 +158,7 @@ def _code(node, dtype: str) -> str:
     if isinstance(node, expr.Name):
         return f"env[{node.id!r}]"
     if isinstance(node, expr.Group):
-        return "{" + ", ".join(f"{n!r}: env[{n!r}]" for n in node.names) + "}"
+        return "{" + ", ".join(f"{n[len(node.prefix):]!r}: env[{n!r}]" for n in node.names) + "}"
     if isinstance(node, expr.Const):
         return repr(node.value)  # a Python number, as program.py passes it
     if isinstance(node, tuple):

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import jsonschema
 
-from suites import expr, program, weighted
+from suites import expr, model, program, weighted
 from suites.yamlfile import SpecError, line, read
 from suites.yamlfile import where as locate
 
@@ -47,7 +47,7 @@ class Spec:
     line: int
     args: list
     dtypes: list
-    program: object  # suites/program.py: Expression (suites/weighted.py's too) or Collective
+    program: object  # suites/program.py: Expression (suites/weighted.py's too), Collective, suites/model.py's Model
     examples: list = field(default_factory=list)
     hypothesis: dict | None = None  # shapes from a gufunc signature, magnitudes, input rules
     shards: dict | None = None  # a collective's generated shards
@@ -165,6 +165,8 @@ def _build(path, raw, node, i, where) -> Spec:
     try:
         if "collective" in raw:
             made = _collective(raw, where)
+        elif "model" in raw:
+            made = _model(raw, where)
         elif any(op in raw for op in weighted.RECURRENT_STATES):
             made = _recurrent(raw, where)
         elif raw.get("op") in weighted.ATTENTION_OPS:
@@ -204,7 +206,7 @@ def _build(path, raw, node, i, where) -> Spec:
     return Spec(path.stem, raw["id"], str(path), line(node, [i]), args, raw["dtypes"], made, examples,
                 raw.get("hypothesis"), raw.get("shards"), raw.get("gradient"), raw.get("tolerance", {}),
                 raw.get("result_dtype"), raw.get("properties", []), raw.get("differences", []),
-                raw.get("benchmark"), raw.get("op") or raw.get("expr") or raw.get("collective", ""),
+                raw.get("benchmark"), raw.get("op") or raw.get("expr") or raw.get("collective") or "model",
                 raw.get("equals"), raw.get("unspecified"))
 
 
@@ -320,6 +322,18 @@ def _collective(raw, where) -> program.Collective:
         if key in raw:
             raise SpecError(f"{where(key)}: not available for collectives (hypothesis goes under `shards`)")
     return program.Collective(raw["collective"], raw.get("params", {}))
+
+
+def _model(raw, where) -> model.Model:
+    """A model spec: its parameters derived from their shapes, its layers parsed in order."""
+    for key in ("params", "expand", "equals", *weighted.RECURRENT_STATES):
+        if key in raw:
+            raise SpecError(f"{where(key)}: not available for models (a layer's options go in its expression)")
+    try:
+        return model.Model.of(raw["model"], raw["args"])
+    except model.ModelError as exc:
+        key, _, message = str(exc).partition(": ")
+        raise SpecError(f"{where('model', *key.split('.', 1))}: {message}") from None
 
 
 def _recurrent(raw, where) -> weighted.Recurrent:

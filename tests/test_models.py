@@ -1,0 +1,127 @@
+"""Model specs (suites/model.py): layers in YAML with PyTorch names, bounds carried from layer to
+layer, the loss's gradient per parameter, SGD steps; a wrong layer is caught and named."""
+import json
+import pathlib
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from adapters.engine import EngineAdapter
+from reports.build import build
+from suites import inputs, judge, training
+from suites.program import Context
+from suites.specs import SpecError, load_file
+from tests.spec_text import first_spec
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+BROKEN = ROOT / "tests" / "adapters" / "broken_layers.py"
+
+TWO_LAYERS = """
+    - id: two-layers
+      args: [x]
+      dtypes: [float64]
+      model:
+        params:
+          lin.weight: [2, 3]
+          lin.bias: [2]
+        layers:
+          lin: linear(x, lin.weight, lin.bias)
+          act: tanh(lin)
+          loss: sum(act * act)
+        training: {steps: 3, lr: 0.1}
+      examples:
+        - name: small
+          inputs: {x: {shape: [4, 3]}}
+      gradient: {wrt: [weights]}
+"""
+
+
+@pytest.mark.parametrize("adapter, spec, layer", [
+    ("reordered-gru-gates", "gru-classifier", "rnn.output"),
+    ("unbiased-layer-norm", "transformer-encoder", "layers.0.norm_1"),
+    ("attention-over-d", "transformer-encoder", "layers.0.attention.heads.0"),
+])
+def test_a_wrong_layer_is_caught_and_named_as_the_first_out_of_its_bound(tmp_path, adapter, spec, layer):
+    run = subprocess.run([sys.executable, "-m", "pytest", str(ROOT / "specs" / "models.yaml"), "--adapter-path",
+                          str(BROKEN), "--adapter", adapter, "--dtype", "float32", "-k", f"{spec}[", "-p", "no:xdist",
+                          "--results-dir", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert f"first layer out of its bound: {layer};" in run.stdout
+    record = json.loads((tmp_path / "results.jsonl").read_text().splitlines()[0])
+    assert record["status"] == "fail"
+    out_of_bound = [p["name"] for p in record["parts"] if not p["ok"]]
+    assert out_of_bound[0] == layer
+    names = [p["name"] for p in record["parts"]]
+    assert all(p["ok"] for p in record["parts"][:names.index(layer)])  # every layer before it within its bound
+    page = build([tmp_path], tmp_path / "out").read_text()  # the report names it too
+    assert f"<td>{layer}</td>" in page
+
+
+def test_the_bound_is_carried_from_layer_to_layer(tmp_path):
+    """A layer is judged on the adapter's own activations before it: an error in `lin` fails
+    `lin` alone, and tanh of the wrong `lin` is what `act` must be."""
+    spec = first_spec(tmp_path, TWO_LAYERS)
+    ctx = Context(spec, EngineAdapter(), "cpu", "float64")
+    case = inputs.example(spec, spec.examples[0], "float64")
+    actual, dtype, shapes = ctx.run(case)
+    assert judge.check_case(ctx, "small", case).status == "pass"
+    wrong = actual.copy()
+    wrong[0] += 1e-3  # lin[0, 0] off; act and loss computed from it, as a framework's would be
+    wrong[8] = np.tanh(wrong[0])
+    wrong[-1] = np.sum(np.tanh(wrong[:8]) ** 2)
+    reference, _, drift = spec.program.judged_against(ctx, case, wrong, shapes)
+    assert reference[1][0, 0] == np.tanh(wrong[0])  # act's reference is tanh of the adapter's lin
+    assert drift[0] == pytest.approx(1e-3) and drift[1] > 0  # and the drift from the float64 model shows
+
+
+def test_the_loss_gradient_is_judged_per_parameter(tmp_path):
+    spec = first_spec(tmp_path, TWO_LAYERS)
+
+    class HalfBiasGradient(EngineAdapter):
+        name = "half-bias-gradient"
+
+        def grad(self, fn, args, wrt, cotangent):
+            value, grads = super().grad(fn, args, wrt, cotangent)
+            return value, {**grads, "lin.bias": grads["lin.bias"] * 0.5 if "lin.bias" in grads else None}
+
+    case = inputs.example(spec, spec.examples[0], "float64")
+    good = judge_gradient(spec, EngineAdapter(), case)
+    bad = judge_gradient(spec, HalfBiasGradient(), case)
+    assert good.status == "pass", good.message
+    assert bad.status == "fail" and "d/dlin.bias" in bad.message
+
+
+def judge_gradient(spec, adapter, case):
+    from suites import gradcheck
+    return gradcheck.check_gradient(Context(spec, adapter, "cpu", "float64"), "small", case,
+                                    np.random.default_rng(0))
+
+
+def test_training_judges_every_step_and_records_the_trajectory(tmp_path):
+    spec = first_spec(tmp_path, TWO_LAYERS)
+    ctx = Context(spec, EngineAdapter(), "cpu", "float64")
+    case = inputs.example(spec, spec.examples[0], "float64")
+    outcome = training.train(ctx, "small", case, seed=0)
+    assert outcome.status == "pass", outcome.message
+    steps = outcome.trajectory
+    assert [s["step"] for s in steps] == [0, 1, 2]
+    assert steps[0]["reference"] == pytest.approx(float(ctx.oracle(case)), rel=1e-15)
+    for s in steps:  # the float64 engine follows the reference's loss at its own parameters
+        assert s["loss"] == pytest.approx(s["reference"], rel=1e-12)
+    assert steps[-1]["loss"] < steps[0]["loss"]  # sum(tanh^2) falls along its gradient at lr 0.1
+
+
+@pytest.mark.parametrize("change, message", [
+    (("act: tanh(lin)", "act: tanh(lin.wieght)"), "layers.act: unknown name 'lin.wieght'"),
+    (("act: tanh(lin)", "x: tanh(lin)"), "layers.x: the name is taken"),
+    (("          lin.bias: [2]", "          lin.bias: [2]\n          9lin: [2]"), "model.params"),
+    (("      dtypes: [float64]", "      dtypes: [float64]\n      params: {a: 1}"), "not available for models"),
+])
+def test_a_bad_model_block_is_refused_in_one_line(tmp_path, change, message):
+    path = tmp_path / "bad.yaml"
+    path.write_text(TWO_LAYERS.replace(*change).replace("\n    ", "\n"))
+    with pytest.raises(SpecError) as caught:
+        load_file(path)
+    assert message in str(caught.value) and "\n" not in str(caught.value) and str(caught.value).startswith(str(path))
