@@ -206,7 +206,8 @@ def dot_product_attention(q, k, v, mask=None, bias=None, causal=False, scale=Non
     to (mask True, and j <= i where causal); a query with no such key gets 0 (masked_softmax)."""
     q, k, v = ops.tensor(q), ops.tensor(k), ops.tensor(v)
     scale = 1 / math.sqrt(q.shape[-1]) if scale is None else scale
-    scores = ops.matmul(q, ops.transpose(k, (0, 1, 3, 2))) * np.asarray(scale, q.dtype)
+    # the scale applied to q (T x D numbers) rather than to the scores (T x S): one rounding either way
+    scores = ops.matmul(q * np.asarray(scale, q.dtype), ops.transpose(k, (0, 1, 3, 2)))
     if bias is not None:
         scores = scores + bias
     allowed = None if mask is None else np.asarray(ops.tensor(mask).data, bool)

@@ -212,11 +212,19 @@ def stack(xs, axis):
 # -- softmax and selection ----------------------------------------------------------------------
 
 def softmax(x, axis=-1):
-    """exp(x - max) / sum: the max shift keeps large logits finite."""
+    """exp(x - max) / sum: the max shift keeps large logits finite. Computed in place, one buffer
+    forward and one backward (attention's scores are the largest tensors of a transformer)."""
     x = tensor(x)
-    e = np.exp(x.data - np.max(x.data, axis=axis, keepdims=True))
-    out = e / np.sum(e, axis=axis, keepdims=True)
-    return Tensor.record(out, (x,), lambda g: (out * (g - np.sum(g * out, axis=axis, keepdims=True)),), "softmax")
+    out = x.data - np.max(x.data, axis=axis, keepdims=True)
+    np.exp(out, out=out)
+    out /= np.sum(out, axis=axis, keepdims=True)
+
+    def backward(g):  # out * (g - <g, out>) = g out - out <g, out>
+        grad = g * out
+        grad -= out * np.sum(grad, axis=axis, keepdims=True)
+        return (grad,)
+
+    return Tensor.record(out, (x,), backward, "softmax")
 
 
 def log_softmax(x, axis=-1):
