@@ -53,13 +53,20 @@ class Model(Program):
     parameters: tuple
     training: dict | None = None
     params: dict = field(default_factory=dict)
+    block: dict = field(default_factory=dict, compare=False)  # the spec's model block, for resized
+    args: tuple = ()
     part_noun = "layer"
     per_input_gradients = True  # the loss's gradient is judged parameter by parameter (suites/gradcheck.py)
+    size_key = "model"  # a benchmark size's key for other dims (suites/benchmarks/workloads.py)
 
     @classmethod
     def of(cls, block: dict, args: list) -> "Model":
         """The model of a spec's `model` block (ModelError naming the key at fault)."""
-        parameters = tuple((name, tuple(_shape(value)), _bound(name, value, block["params"]))
+        dims = block.get("dims", {})
+        for name in dims:
+            if name in args or name in block["params"] or name in block["layers"]:
+                raise ModelError(f"dims.{name}: the name is taken by an input, parameter or layer")
+        parameters = tuple((name, _shape(value, dims, name), _bound(name, value, block["params"], dims))
                            for name, value in block["params"].items())
         known = {n: None for n in [*args, *(p for p, _, _ in parameters)]}
         layers = []
@@ -67,14 +74,29 @@ class Model(Program):
             if name in known:
                 raise ModelError(f"layers.{name}: the name is taken by an input, parameter or earlier layer")
             try:
-                tree = parse(text, known, [p for p, _, _ in parameters])
+                tree = parse(text, known, [p for p, _, _ in parameters], dims)
             except expr.ExprError as exc:
                 raise ModelError(f"layers.{name}: {exc}") from None
             op_parts = PARTS.get(tree.op, ()) if isinstance(tree, expr.Call) else ()
             parts = tuple(f"{name}.{p}" for p in op_parts) or (name,)
             layers.append(Layer(name, tree, parts))
             known.update(dict.fromkeys(parts))
-        return cls(tuple(layers), parameters, block.get("training"))
+        return cls(tuple(layers), parameters, block.get("training"), block=block, args=tuple(args))
+
+    @property
+    def input_rules(self) -> dict:
+        """How the model's inputs are made where no example gives them (a benchmark's): the
+        block's `inputs`, in the rules of a hypothesis block's (suites/inputs.py)."""
+        return dict(self.block.get("inputs", {}))
+
+    @property
+    def sizes(self) -> dict:
+        """The model's named dims: a benchmark formula's names."""
+        return dict(self.block.get("dims", {}))
+
+    def resized(self, dims: dict) -> "Model":
+        """The same model with other dims (a benchmark size's)."""
+        return Model.of({**self.block, "dims": {**self.sizes, **dims}}, list(self.args))
 
     @property
     def part_names(self) -> tuple:
@@ -187,11 +209,13 @@ def _largest_distance(actual, expected) -> float | None:
     return float(np.abs(a - e)[finite].max()) if finite.any() else None
 
 
-def parse(text: str, known, parameters) -> object:
+def parse(text: str, known, parameters, dims=None) -> object:
     """A layer's expression: names may be dotted as PyTorch's module names are (layers.0.norm_1),
-    and a module's name alone (rnn) stands for its parameters as one dict, keyed by what follows
-    the module's name (weight_ih_l0): what the recurrent and attention ops take."""
-    text = str(text)
+    a module's name alone (rnn) stands for its parameters as one dict, keyed by what follows
+    the module's name (weight_ih_l0): what the recurrent and attention ops take; a dim's name is
+    its number (reshape(q, (B, 1, T, D)))."""
+    text, dims = str(text), dims or {}
+    known = {**known, **dict.fromkeys(dims)}
     modules = {p.rsplit(".", 1)[0] for p in parameters if "." in p}
     modules |= {m.rsplit(".", i)[0] for m in list(modules) for i in range(1, m.count(".") + 1)}
     groups = {m: expr.Group(tuple(p for p in parameters if p.startswith(m + ".")), m + ".")
@@ -208,35 +232,44 @@ def parse(text: str, known, parameters) -> object:
             aliases[alias] = name
             text = re.sub(pattern, alias, text)
     tree = expr.parse(text, [n for n in names if "." not in n] + list(aliases))
-    return _renamed(tree, {alias: groups.get(name, expr.Name(name)) for alias, name in
-                           list(aliases.items()) + [(g, g) for g in groups if "." not in g]})
+    return _renamed(tree, {**{alias: groups.get(name, expr.Name(name)) for alias, name in
+                              list(aliases.items()) + [(g, g) for g in groups if "." not in g]},
+                           **{d: expr.Const(v) for d, v in dims.items()}})
 
 
 def _renamed(node, names: dict):
-    """The tree with Name nodes replaced as `names` says (aliases back to dotted names, modules to groups)."""
+    """The tree with Name nodes replaced as `names` says (aliases back to dotted names, modules to
+    groups, dims to their numbers: a tuple of them is a constant shape)."""
     if isinstance(node, expr.Name):
         return names.get(node.id, node)
     if isinstance(node, tuple):
-        return tuple(_renamed(n, names) for n in node)
+        items = tuple(_renamed(n, names) for n in node)
+        return expr.Const(tuple(i.value for i in items)) if all(isinstance(i, expr.Const) for i in items) else items
     if isinstance(node, expr.Call):
         return expr.Call(node.op, _renamed(node.args, names), tuple((k, _renamed(v, names)) for k, v in node.kwargs))
     return node
 
 
-def _shape(value) -> list:
-    return value["shape"] if isinstance(value, dict) else value
+def _shape(value, dims: dict, name: str = "") -> tuple:
+    """A parameter's shape, its dims' names as their numbers."""
+    shape = value["shape"] if isinstance(value, dict) else value
+    unknown = [d for d in shape if isinstance(d, str) and d not in dims]
+    if unknown:
+        raise ModelError(f"params.{name}: {unknown[0]!r} is not one of the model's dims {sorted(dims)}")
+    return tuple(dims[d] if isinstance(d, str) else d for d in shape)
 
 
-def _bound(name: str, value, params: dict) -> float:
+def _bound(name: str, value, params: dict, dims: dict) -> float:
     """The parameter's init range, [-bound, bound]: given, else torch's default for a weight of
     fan-in F (1 / sqrt(F): nn.Linear, nn.Conv*, recurrent weights), a 1-d parameter its module's
     weight's (a bias), else 1 (norm weights and biases, drawn rather than ones and zeros so that a
     swap shows)."""
     if isinstance(value, dict) and "bound" in value:
         return float(value["bound"])
-    shape = _shape(value)
+    shape = _shape(value, dims, name)
     if len(shape) >= 2:
         return 1 / math.sqrt(math.prod(shape[1:]))
     module = name.rsplit(".", 1)[0]
-    weights = [_shape(v) for n, v in params.items() if n.rsplit(".", 1)[0] == module and len(_shape(v)) >= 2]
+    weights = [_shape(v, dims, n) for n, v in params.items()
+               if n.rsplit(".", 1)[0] == module and len(_shape(v, dims, n)) >= 2]
     return 1 / math.sqrt(math.prod(weights[0][1:])) if weights else 1.0

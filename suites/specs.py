@@ -81,8 +81,9 @@ class Spec:
 
     @property
     def input_rules(self) -> dict:
-        """name -> how to generate that arg (index_of, unique, min / max, dtype, at_least_one)."""
-        return (self.hypothesis or {}).get("inputs", {})
+        """name -> how to generate that arg (index_of, unique, min / max, dtype, at_least_one):
+        the hypothesis block's, or a model's `inputs`."""
+        return (self.hypothesis or {}).get("inputs") or getattr(self.program, "input_rules", {})
 
     def arg_dtype(self, name: str) -> str | None:
         """The dtype an arg is declared in (hypothesis.inputs.<arg>.dtype, or "python" for a Python
@@ -195,11 +196,13 @@ def _build(path, raw, node, i, where) -> Spec:
     cases = {e["name"] for e in raw.get("examples", [])} | ({"hypothesis"} if "hypothesis" in raw or "shards" in raw
                                                              else set())
     _check_differences(raw.get("differences", []), cases, lambda j, *keys: where("differences", j, *keys))
-    for name, override in raw.get("hypothesis", {}).get("inputs", {}).items():
-        if name not in args or override.get("index_of", {}).get("arg", name) not in args:
-            raise SpecError(f"{where('hypothesis', 'inputs', name)}: names an arg that the spec does not have {args}")
+    for block in ("hypothesis", "model"):
+        for name, override in raw.get(block, {}).get("inputs", {}).items():
+            if name not in args or override.get("index_of", {}).get("arg", name) not in args:
+                raise SpecError(f"{where(block, 'inputs', name)}: names an arg that the spec does not have {args}")
     if "benchmark" in raw:
-        sizes = next((raw[op] for op in weighted.RECURRENT_STATES if op in raw), {})  # a recurrent spec's
+        # a recurrent spec's sizes, a model's dims
+        sizes = next((raw[op] for op in weighted.RECURRENT_STATES if op in raw), raw.get("model", {}).get("dims", {}))
         _check_benchmark(raw["benchmark"], args, {**raw.get("params", {}), **sizes}, where)
     examples = [Example(e["name"], e["inputs"], e.get("expect", {}), e.get("grad"), e.get("dtypes"))
                 for e in raw.get("examples", [])]

@@ -38,6 +38,11 @@ class Recurrent(Expression):
         return cls(expr.Call(op, (expr.Name("x"), *states, weights), _options(params)), params=params, op=op,
                    input_size=input_size, hidden_size=hidden_size, state=state)
 
+    @property
+    def size_key(self) -> str:
+        """A benchmark size's key for other input and hidden sizes: the op's (lstm, gru)."""
+        return self.op
+
     def resized(self, sizes: dict) -> "Recurrent":
         """The same call for other input and hidden sizes (a benchmark's)."""
         sizes = {**self.sizes, **sizes}

@@ -42,7 +42,7 @@ def test_bad_filter_is_one_clear_error(text):
 
 def test_every_area_the_issue_names_has_workloads():
     areas = {w.spec.area for w in workloads.workloads(ALL)}
-    assert {"matmul", "masking", "padding", "scatter", "ste", "lstm", "conv"} <= areas
+    assert {"matmul", "masking", "padding", "scatter", "ste", "lstm", "conv", "attention", "models"} <= areas
 
 
 def test_gemm_flops_are_2mnk_and_the_backward_counts_twice():
@@ -71,6 +71,18 @@ def test_gru_inputs_follow_the_sizes_gru_block():
     assert "c0" not in values
     b, t, h = 32, 64, 256
     assert workloads.work(w, values, (b, t, h))["flops"] == 6 * b * t * h * (h + h)
+
+
+def test_model_inputs_and_parameters_follow_the_sizes_dims():
+    w = by_id("models/transformer-encoder/b16-t64-e128/float32-eager-forward-backward")
+    values = workloads.inputs(w)
+    assert values["tokens"].shape == (16, 64) and values["tokens"].dtype == np.int64
+    assert 0 <= values["tokens"].min() and values["tokens"].max() <= 10 and (values["mask"] == 1).all()
+    assert values["embedding.weight"].shape == (1000, 128)
+    assert values["layers.1.attention.heads.0.q.weight"].shape == (64, 128)  # head_dim x embed
+    b, t, e, f = 16, 64, 128, 512
+    forward = 2 * (8 * b * t * e * e + 4 * b * t * t * e + 4 * b * t * e * f) + 2 * b * e * 4
+    assert workloads.work(w, values, ())["flops"] == 3 * forward
 
 
 def test_index_and_mask_inputs_are_valid():

@@ -99,6 +99,14 @@ def judge_gradient(spec, adapter, case):
                                     np.random.default_rng(0))
 
 
+def test_dims_name_sizes_a_benchmark_can_change(tmp_path):
+    text = TWO_LAYERS.replace("        params:", "        dims: {width: 2}\n        params:")
+    spec = first_spec(tmp_path, text.replace("[2, 3]", "[width, 3]").replace("lin.bias: [2]", "lin.bias: [width]"))
+    assert spec.program.derived({})["lin.weight"][0] == (2, 3)
+    wider = spec.program.resized({"width": 5})
+    assert wider.derived({})["lin.weight"][0] == (5, 3) and wider.derived({})["lin.bias"][0] == (5,)
+
+
 def test_training_judges_every_step_and_records_the_trajectory(tmp_path):
     spec = first_spec(tmp_path, TWO_LAYERS)
     ctx = Context(spec, EngineAdapter(), "cpu", "float64")
@@ -118,6 +126,7 @@ def test_training_judges_every_step_and_records_the_trajectory(tmp_path):
     (("act: tanh(lin)", "x: tanh(lin)"), "layers.x: the name is taken"),
     (("          lin.bias: [2]", "          lin.bias: [2]\n          9lin: [2]"), "model.params"),
     (("      dtypes: [float64]", "      dtypes: [float64]\n      params: {a: 1}"), "not available for models"),
+    (("lin.bias: [2]", "lin.bias: [width]"), "model.params.lin.bias: 'width' is not one of the model's dims"),
 ])
 def test_a_bad_model_block_is_refused_in_one_line(tmp_path, change, message):
     path = tmp_path / "bad.yaml"

@@ -1,14 +1,19 @@
 """The engine against raw NumPy and PyTorch (CPU), side by side in one run (issue targets:
 512x512 matmul within 1.1x of NumPy; LSTM B=32 T=64 H=256 forward+backward within 3x of torch;
 Conv2d B=16 32->64 on 32x32, k=3, forward+backward within 4x of torch; LSTM backward's peak
-memory within 2x of the activations it must keep). Side by side: python -m suites.benchmarks table FILE.json.
+memory within 2x of the activations it must keep; attention B=8 N=8 T=256 D=64 forward+backward
+within 2x of torch; the transformer encoder model's training step, forward+backward at B=16
+T=64 E=128, within 3x). Side by side: python -m suites.benchmarks table FILE.json.
 The engine is reached through its adapter, as every framework is."""
+import pathlib
 import tracemalloc
 
 import numpy as np
 import pytest
 
 import adapters
+from suites import specs
+from suites.benchmarks.workloads import step, workloads
 
 RNG = np.random.default_rng(0)
 
@@ -121,3 +126,27 @@ def test_torch_conv2d(benchmark):
 @pytest.mark.benchmark(group="conv2d-B16-32to64-32x32-k3-forward-backward")
 def test_engine_conv2d(benchmark):
     benchmark(run_adapter_conv(adapters.get("engine"), *conv_inputs()))
+
+
+# Workloads of the specs' benchmark blocks that the engine has targets on: (spec, size, the ratio to torch)
+SPEC_TARGETS = {"attention": ("attention/docs", "b8-n8-t256-d64", 2.0),
+                "transformer-training-step": ("models/transformer-encoder", "b16-t64-e128", 3.0)}
+SPECS = pathlib.Path(__file__).resolve().parents[2] / "specs"
+
+
+def spec_step(adapter, spec_name: str, size: str):
+    """One synced forward + backward step (float32, eager) of a spec's benchmark size."""
+    spec = next(s for s in specs.load_path(SPECS / f"{spec_name.split('/')[0]}.yaml") if s.name == spec_name)
+    workload = next(w for w in workloads([spec]) if w.size["name"] == size and w.dtype == "float32"
+                    and w.mode == "eager" and w.pass_name == "forward-backward")
+    return step(workload, adapter, "cpu")[0]
+
+
+@pytest.mark.parametrize("target", SPEC_TARGETS)
+@pytest.mark.parametrize("who", ["torch", "engine"])
+def test_spec_target(benchmark, target, who):
+    spec_name, size, ratio = SPEC_TARGETS[target]
+    adapter = torch_adapter() if who == "torch" else adapters.get("engine")
+    benchmark.group = f"{target}-{size}-forward-backward (engine within {ratio:g}x of torch)"
+    benchmark.extra_info.update(adapter=who, baseline=who == "torch")
+    benchmark(spec_step(adapter, spec_name, size))

@@ -14,7 +14,6 @@ import numpy as np
 from suites import expr
 from suites import inputs as spec_inputs
 from suites.program import Context
-from suites.weighted import Recurrent
 
 FILTER_KEYS = ("area", "spec", "size", "adapter", "dtype", "mode", "pass")
 PASSES = {"forward": "forward", "backward": "forward-backward"}
@@ -64,11 +63,12 @@ class Workload:
 
     @property
     def sized_spec(self):
-        """The spec with the size's LSTM / GRU dimensions (its derived weights follow them)."""
+        """The spec with the size's LSTM / GRU sizes or model dims (its derived weights follow them)."""
         program = self.spec.program
-        if not isinstance(program, Recurrent) or program.op not in self.size:
+        key = getattr(program, "size_key", None)
+        if key not in self.size:
             return self.spec
-        return dataclasses.replace(self.spec, program=program.resized(self.size[program.op]))
+        return dataclasses.replace(self.spec, program=program.resized(self.size[key]))
 
 
 def workloads(specs, terms: dict | None = None) -> list:
