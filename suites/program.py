@@ -140,6 +140,7 @@ class Expression(Program):
         """The subtrees that finite differences hold at their unperturbed values."""
         return expr.calls(self.tree, FIXED_OPS)
 
+
 @dataclass(frozen=True)
 class Collective(Program):
     """One collective on len(shards) ranks; its one input `shards` stacks shard r at index r, and

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from adapters.reference import ReferenceAdapter
-from engine import Tensor, layers, pooling
+from engine import Tensor, layers, pooling, special
 from engine import ops as E
 from tests.test_engine_nn import check_gradients
 
@@ -99,3 +99,12 @@ def test_one_dimensional_pooling_and_cumsum():
     check_gradients(lambda x: pooling.max_pool1d(x, 3, 2, 1), {"x": RNG.permutation(x.size).reshape(x.shape) / 10})
     check_gradients(lambda x: pooling.avg_pool1d(x, 3, 2, 1, True), {"x": x})
     check_gradients(lambda x: E.cumsum(x, 1), {"x": x})
+
+
+def test_vectorised_erfc_is_within_1e_10_of_math_erfc():
+    """engine.special.erfc (GELU's, for float32 and narrower results) against math.erfc per element."""
+    z = np.concatenate([np.linspace(-30, 30, 200_001), np.linspace(3.9, 4.1, 2001), [0.0, -0.0, 1e-300]])
+    exact = special.exact_erfc(z)
+    relative = np.abs(special.erfc(z) - exact) / np.maximum(exact, np.finfo(np.float64).tiny)
+    assert relative.max() < 1e-10
+    assert special.erfc(np.array([np.inf, -np.inf])).tolist() == [0.0, 2.0] and np.isnan(special.erfc(np.nan))
