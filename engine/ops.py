@@ -215,8 +215,8 @@ def softmax(x, axis=-1):
     """exp(x - max) / sum: the max shift keeps large logits finite. Computed in place, one buffer
     forward and one backward (attention's scores are the largest tensors of a transformer)."""
     x = tensor(x)
-    out = x.data - np.max(x.data, axis=axis, keepdims=True)
-    np.exp(out, out=out)
+    shifted = x.data - np.max(x.data, axis=axis, keepdims=True)
+    out = np.exp(shifted, out=shifted) if shifted.dtype.kind == "f" else np.exp(shifted)  # integers give floats
     out /= np.sum(out, axis=axis, keepdims=True)
 
     def backward(g):  # out * (g - <g, out>) = g out - out <g, out>
