@@ -24,8 +24,8 @@ def train(ctx, case: str, inputs: dict, seed: int) -> Outcome:
     rng, trajectory, documented, forward = np.random.default_rng(seed), [], None, None
     shape = np.shape(ctx.oracle(values))
     if shape != ():
-        return Outcome("error", case, f"training needs a loss: the model's last layer is a scalar, and this one has "
-                       f"shape {shape}", inputs=values)
+        return Outcome("error", case, f"training needs a scalar loss as the model's last layer; this one has shape "
+                       f"{shape}", inputs=values)
     for step in range(settings["steps"]):
         forward = judge.check_case(ctx, case, values)
         if forward.status in PASSING:
@@ -50,6 +50,5 @@ def train(ctx, case: str, inputs: dict, seed: int) -> Outcome:
     first, last = trajectory[0]["loss"], trajectory[-1]["loss"]
     message = (f"{settings['steps']} SGD steps (lr {settings['lr']:g}): loss {first:.6g} -> {last:.6g}; every "
                "step's activations and gradient within their bounds")
-    status = documented.status if documented else "pass"
-    return Outcome(status, case, message, forward.comparison, values, forward.actual,
+    return Outcome("documented" if documented else "pass", case, message, forward.comparison, values, forward.actual,
                    difference=documented.difference if documented else None, trajectory=trajectory)
