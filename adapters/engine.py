@@ -20,7 +20,9 @@ class EngineAdapter(Adapter):
 
     def __init__(self):
         import engine
-        from engine import collectives, indexing, layers, nn, ops, pooling, sequence
+        from engine import collectives, indexing, layers, memory, nn, ops, pooling, sequence
+
+        memory.keep_freed_memory()  # as the engine's guide sets a training process up (docs/engine.md)
 
         self.engine, self.ops, self.sequence, self.indexing, self.nn = engine, ops, sequence, indexing, nn
         self.layers, self.pooling = layers, pooling

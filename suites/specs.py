@@ -18,6 +18,7 @@ from suites.yamlfile import where as locate
 
 SCHEMA_PATH = pathlib.Path(__file__).resolve().parent.parent / "specs" / "schema.json"
 MAX_INPUT_ELEMENTS = 10_000_000  # 80 MB of float64 per input: a guard against absurd shapes
+MAX_LAYERS = 64  # a recurrent spec's num_layers, the same guard for its derived weights
 
 
 @dataclass(frozen=True)
@@ -345,9 +346,14 @@ def _recurrent(raw, where) -> weighted.Recurrent:
     key = next(op for op in weighted.RECURRENT_STATES if op in raw)
     if raw.get("op") != key or raw["args"] != ["x"]:
         raise SpecError(f"{where(key)}: the `{key}` block goes with op: {key} and args: [x]")
-    block = raw[key]
-    return weighted.Recurrent.of(key, block["input_size"], block["hidden_size"], block.get("state", True),
-                                 raw.get("params", {}))
+    block, params = raw[key], raw.get("params", {})
+    checks = (("num_layers", f"an integer in 1..{MAX_LAYERS}", lambda v: type(v) is int and 1 <= v <= MAX_LAYERS),
+              ("bidirectional", "true or false", lambda v: isinstance(v, bool)),
+              ("batch_first", "true or false", lambda v: isinstance(v, bool)))
+    for name, kind, ok in checks:
+        if name in params and not ok(params[name]):  # given in params, or by an expand list
+            raise SpecError(f"{where('params', name)}: {name} takes {kind}. Received: {params[name]!r}")
+    return weighted.Recurrent.of(key, block["input_size"], block["hidden_size"], block.get("state", True), params)
 
 
 def _attention(raw, where) -> weighted.Attention:
