@@ -267,9 +267,8 @@ def _bound(name: str, value, params: dict, dims: dict) -> float:
     if isinstance(value, dict) and "bound" in value:
         return float(value["bound"])
     shape = _shape(value, dims, name)
-    if len(shape) >= 2:
-        return 1 / math.sqrt(math.prod(shape[1:]))
     module = name.rsplit(".", 1)[0]
-    weights = [_shape(v, dims, n) for n, v in params.items()
-               if n.rsplit(".", 1)[0] == module and len(_shape(v, dims, n)) >= 2]
-    return 1 / math.sqrt(math.prod(weights[0][1:])) if weights else 1.0
+    weights = [shape] if len(shape) >= 2 else [_shape(v, dims, n) for n, v in params.items()
+                                               if n.rsplit(".", 1)[0] == module and len(_shape(v, dims, n)) >= 2]
+    fan_in = math.prod(weights[0][1:]) if weights else 0
+    return 1 / math.sqrt(fan_in) if fan_in else 1.0  # an empty weight draws nothing: any bound
