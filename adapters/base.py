@@ -121,6 +121,10 @@ class Adapter:
         """Use `threads` threads for intra-op work where the framework has a call for it (the
         benchmark harness also pins the process to that many CPUs before any framework loads)."""
 
+    def prepare_for_speed(self) -> None:
+        """Set the process up as the framework's guide sets up one that runs for speed (the
+        benchmarks call it before timing; the conformance runs do not): most need nothing."""
+
     def framework_timer(self, fn, min_run_time: float = 1.0) -> float:
         """Median seconds per call of fn by the framework's own benchmark timer (the harness
         self-check compares ours with it)."""

@@ -20,9 +20,7 @@ class EngineAdapter(Adapter):
 
     def __init__(self):
         import engine
-        from engine import collectives, indexing, layers, memory, nn, ops, pooling, sequence
-
-        memory.keep_freed_memory()  # as the engine's guide sets a training process up (docs/engine.md)
+        from engine import collectives, indexing, layers, nn, ops, pooling, sequence
 
         self.engine, self.ops, self.sequence, self.indexing, self.nn = engine, ops, sequence, indexing, nn
         self.layers, self.pooling = layers, pooling
@@ -30,6 +28,11 @@ class EngineAdapter(Adapter):
 
     def version(self):
         return f"in-house (numpy {np.__version__})"
+
+    def prepare_for_speed(self):
+        from engine import memory
+
+        memory.keep_freed_memory()  # as docs/engine.md sets a training process up: malloc keeps freed arrays
 
     def asarray(self, x, dtype, device):
         if dtype == "bfloat16":

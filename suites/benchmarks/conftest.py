@@ -57,12 +57,14 @@ def calibration(pytestconfig):
 
 @pytest.fixture
 def bench_adapter(threads):
-    """adapter name -> the ready adapter with the run's threads (a skip where not installed)."""
+    """adapter name -> the ready adapter with the run's threads, set up for speed (a skip where
+    not installed)."""
     def get(name):
         try:
             adapter = adapters.get(name)
         except adapters.AdapterError as exc:
             pytest.skip(str(exc))
         adapter.set_threads(threads["threads"])
+        adapter.prepare_for_speed()
         return adapter
     return get
