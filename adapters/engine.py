@@ -30,9 +30,7 @@ class EngineAdapter(Adapter):
         return f"in-house (numpy {np.__version__})"
 
     def prepare_for_speed(self):
-        from engine import memory
-
-        memory.keep_freed_memory()  # as docs/engine.md sets a training process up: malloc keeps freed arrays
+        keep_freed_memory()  # as docs/engine.md sets a training process up: malloc keeps freed arrays
 
     def asarray(self, x, dtype, device):
         if dtype == "bfloat16":
@@ -277,3 +275,27 @@ class EngineAdapter(Adapter):
         value.backward(cotangent.data)
         # a leaf the value does not depend on gets no .grad: "no gradient", as the engine says it
         return value.detach(), {n: None if t.grad is None else self.engine.Tensor(t.grad) for n, t in leaves.items()}
+
+
+M_TRIM_THRESHOLD = -1  # glibc's mallopt parameters (malloc.h)
+M_MMAP_THRESHOLD = -3
+MMAP_THRESHOLD_MAX = 32 * 2**20  # glibc's largest mmap threshold on 64-bit machines
+
+
+def keep_freed_memory(keep_bytes: int = 2**30) -> bool:
+    """Arrays up to 32 MiB from malloc's heap, and up to `keep_bytes` of freed memory kept there
+    rather than returned to the kernel, for the whole process. Every training step allocates the
+    same large arrays again (attention's scores and their gradients), and glibc serves arrays
+    above its mmap threshold with fresh pages the kernel must zero, then returns them on free:
+    a third of the engine's attention forward + backward (docs/engine.md). True where it took
+    effect (glibc); False elsewhere, where nothing changes. Here, not in engine/, which imports
+    NumPy alone."""
+    import ctypes
+    import ctypes.util
+
+    try:
+        mallopt = ctypes.CDLL(ctypes.util.find_library("c")).mallopt
+    except (OSError, AttributeError, TypeError):
+        return False
+    mallopt.argtypes, mallopt.restype = (ctypes.c_int, ctypes.c_int), ctypes.c_int
+    return bool(mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_MAX)) and bool(mallopt(M_TRIM_THRESHOLD, keep_bytes))
