@@ -1,6 +1,6 @@
 """pytest options, hypothesis profiles, spec collection and result recording for Parity.
 
-    pytest specs [--adapter torch,jax] [--device cpu|cuda|gpu] [--dtype float32,...]
+    pytest specs [--adapter torch,jax] [--device cpu|cuda|gpu] [--mode eager,compiled] [--dtype float32,...]
                  [--results-dir DIR] [--adapter-path FILE.py]
                  [--hypothesis-profile ci|dev|thorough] [--hypothesis-seed N]
 
@@ -45,7 +45,14 @@ def pytest_addoption(parser):
                     help="register every Adapter subclass defined in FILE.py (repeatable)")
     group.addoption("--device", default="cpu", help="comma-separated devices: cpu, cuda, gpu (default: cpu)")
     group.addoption("--dtype", default=None, help="comma-separated dtypes to run (default: each spec's own)")
+    group.addoption("--mode", default=None,
+                    help="comma-separated modes: eager, compiled (default: both; compiled where the adapter has "
+                         "a compiler)")
     group.addoption("--spec", default=None, help="a spec file or folder (default: specs/)")
+    group.addoption("--share", type=float, default=1.0, metavar="F",
+                    help="run every explicit example in the eager mode and a share F (0 < F <= 1) of the other "
+                         "items (generated checks, compiled items, training): at least one per area, adapter and "
+                         "mode, chosen by the run's seed (default 1: every item)")
     group.addoption("--results-dir", default=None,
                     help="where result JSON lines go (default: results/<timestamp>/)")
     group.addoption("--case-timeout", type=float, default=600.0, metavar="SECONDS",
@@ -75,6 +82,10 @@ def _options(config) -> SimpleNamespace:
     for device in devices:
         if device not in DEVICES:
             raise ValueError(f"--device takes {', '.join(DEVICES)}. Received: {device!r}")
+    modes = _split(config.getoption("mode")) or list(adapters.base.MODES)
+    for mode in modes:
+        if mode not in adapters.base.MODES:
+            raise ValueError(f"--mode takes {', '.join(adapters.base.MODES)}. Received: {mode!r}")
     dtypes = _split(config.getoption("dtype"))
     for dtype in dtypes:
         if dtype not in adapters.base.DTYPES:
@@ -87,12 +98,14 @@ def _options(config) -> SimpleNamespace:
         derandomized = (hypothesis.settings.get_profile(profile) if profile else hypothesis.settings()).derandomize
         seed = 0 if derandomized else (workerinput or {}).get("parity_seed", random.getrandbits(32))
     worker = workerinput["workerid"] if workerinput else "main"
+    if not 0 < config.getoption("share") <= 1:
+        raise ValueError(f"--share takes a share 0 < F <= 1. Received: {config.getoption('share'):g}")
     timeout = config.getoption("case_timeout")
     if timeout < 0:
         raise ValueError(f"--case-timeout takes seconds >= 0 (0: no limit). Received: {timeout:g}")
     shipped = _shipped_differences(chosen)
     return SimpleNamespace(
-        adapters=chosen, devices=devices, dtypes=dtypes, seed=int(seed), results_dir=str(folder),
+        adapters=chosen, devices=devices, modes=modes, dtypes=dtypes, seed=int(seed), results_dir=str(folder),
         specs=shipped(load_path(config.getoption("spec") or DEFAULT_SPECS)) if _collects_suites(config) else [],
         spec_files={path: shipped(load_file(path)) for path in _spec_files(config)},
         recorder=results.Recorder(folder, worker), environment=results.environment(),
@@ -159,6 +172,19 @@ def pytest_handlecrashitem(crashitem, report, sched):
     if record:
         parity.recorder.write({**record, **parity.environment})
         report.longrepr = f"{record['test']}: {record['status']}: {record['message']}"
+
+
+def pytest_collection_modifyitems(config, items):
+    """--share: the explicit examples and a share of the rest (suites/items.py: shared)."""
+    parity = getattr(config, "parity", None)
+    if parity is None or config.getoption("share") >= 1:
+        return
+    from suites.items import shared
+
+    kept, dropped = shared(items, config.getoption("share"), parity.seed)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
 
 
 def pytest_collect_file(file_path, parent):

@@ -12,6 +12,7 @@ import contextlib
 import importlib.util
 import pathlib
 import sys
+import types
 
 import numpy as np
 
@@ -22,6 +23,9 @@ class Unsupported(Exception):
     """The framework cannot express this op (or dtype, or device); the reason says which."""
 
 
+# How a program runs: op by op as the framework's eager users call it, or compiled by the
+# framework's own compiler as its users deploy it (torch.compile, jax.jit, tf.function(jit_compile)).
+MODES = ("eager", "compiled")
 DTYPES = ("float16", "bfloat16", "float32", "float64", "int8", "uint8", "int32", "int64", "bool")
 FLOATS = ("float16", "bfloat16", "float32", "float64")
 
@@ -67,6 +71,12 @@ class Adapter:
         path = path.parent / "differences.yaml" if path.name == "__init__.py" else path.with_suffix(".differences.yaml")
         return path if path.is_file() else None
 
+    @classmethod
+    def modes(cls) -> tuple:
+        """The modes its programs run in: eager, and compiled where it has a compiler (overrides
+        compile)."""
+        return MODES if cls.compile is not Adapter.compile else MODES[:1]
+
     def unsupported(self, what: str):
         raise Unsupported(f"{self.name} does not implement {what}")
 
@@ -101,14 +111,14 @@ class Adapter:
         """Block until x is computed (benchmarks time the work, not its dispatch)."""
 
     def stage(self, fn):
-        """fn as the framework's users run a whole function in conformance checks: as it is for
-        eager frameworks; JAX returns jax.jit(fn), one compilation per case instead of one per
-        primitive and shape (eager JAX compiles each primitive anew for every shape it meets)."""
+        """fn as the framework's users run a whole function eagerly (the eager mode): as it is."""
         return fn
 
     def compile(self, fn):
-        """fn compiled by the framework's compiler (torch.compile, jax.jit, tf.function with XLA),
-        for the benchmarks' compiled mode; calls take and return the adapter's tensors."""
+        """fn compiled by the framework's compiler as its users deploy it (torch.compile, jax.jit,
+        tf.function with jit_compile=True): the compiled mode of conformance runs and benchmarks;
+        calls take and return the adapter's tensors. An adapter that overrides it runs every
+        program in both modes (modes())."""
         self.unsupported("compile")
 
     def compile_grad(self, fn, wrt: list):
@@ -192,6 +202,13 @@ def _default(op):
 
 for _op in VOCABULARY.values():
     setattr(Adapter, _op.name, _default(_op))
+
+
+def own_code(fn):
+    """fn with a code object of its own. Compilers that cache per code object (torch.compile:
+    a recompile limit per code object, past which the frame runs eagerly) then see each program
+    as the distinct function a user's model is, not as one lambda recompiled for every spec."""
+    return types.FunctionType(fn.__code__.replace(), fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
 
 
 def no_rounding_mode(api: str):

@@ -24,10 +24,11 @@ from adapters.base import (
     leading_block,
     lift_1d,
     no_rounding_mode,
+    own_code,
 )
 from adapters.behaviours import KERAS_MASKED_SOFTMAX, KERAS_PAD_SEQUENCES_DEFAULTS, KERAS_TENSORFLOW_BIAS_ADD
 from adapters.jax import jax_vjp
-from adapters.keras_layers import KerasLayers
+from adapters.keras_layers import KerasLayers, refuse_in_trace
 from adapters.layer_behaviours import (
     KERAS_ATTENTION_MEAN_OF_V,
     KERAS_BATCH_NORM_EPS,
@@ -160,6 +161,20 @@ class KerasAdapter(KerasLayers, Adapter):
 
     def sync(self, x):
         self.ops.convert_to_numpy(x)  # waits for the value on every backend
+
+    def compile(self, fn):
+        """fn compiled as Model.compile(jit_compile=True) compiles a step on the backend (the
+        backends' trainers): jax.jit, tf.function(jit_compile=True, reduce_retracing=True),
+        torch.compile."""
+        if self.backend == "jax":
+            import jax
+
+            return jax.jit(fn)
+        if self.backend == "tensorflow":
+            return _tf().function(fn, jit_compile=True)
+        import torch
+
+        return torch.compile(own_code(fn))
 
     def matmul(self, a, b):
         if self.backend == "tensorflow":
@@ -300,6 +315,7 @@ class KerasAdapter(KerasLayers, Adapter):
         # not a differentiable tensor
         if self._differentiating:
             raise Unsupported("keras.utils.pad_sequences works on NumPy arrays: it has no gradient")
+        refuse_in_trace("keras.utils.pad_sequences", "works on NumPy arrays: a compiled trace has none to give it")
         out = self.keras.utils.pad_sequences([self.to_numpy(s) for s in seqs], maxlen=max_len, padding=side,
                                              truncating=truncate, value=value)
         return self.ops.convert_to_tensor(out if batch_first else out.swapaxes(0, 1))

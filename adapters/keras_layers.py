@@ -7,11 +7,46 @@ from adapters.base import Unsupported, flipped_momentum, given, heads_split
 KERAS_REDUCTIONS = {"mean": "sum_over_batch_size", "sum": "sum", "none": None}
 
 
-@functools.cache
 def built(kind: str, dtype: str, shape: tuple, **config):
     """A keras.layers.<kind>(**config) built for inputs of `shape` (or a tuple of shapes, one per
-    input), made once per configuration:
-    a layer built anew on every call would create variables inside tf.function's retraces."""
+    input), made once per configuration; refused inside a compiler's trace (refuse_in_trace)."""
+    refuse_in_trace(f"keras.layers.{kind}", LAYERS_IN_TRACE)
+    return _built(kind, dtype, shape, **config)
+
+
+# Why a layer op is unsupported in the compiled mode: this adapter builds a keras.layers layer for
+# the shapes it is called with, and a layer built inside a trace makes its variables there, which
+# tf.function refuses on a retrace and jax.jit leaks as tracers. Keras' own jit_compile compiles a
+# step of a model built beforehand; the compiled mode here covers the programs of keras.ops.
+LAYERS_IN_TRACE = ("is built for the shapes it is called with, which cannot happen inside a compiled trace "
+                   "(Keras compiles steps of models built beforehand)")
+
+
+def refuse_in_trace(what: str, why: str) -> None:
+    """Unsupported (`what` `why`) while the backend's compiler traces the running function: the
+    compiled mode."""
+    import keras
+
+    backend = keras.backend.backend()
+    if backend == "tensorflow":
+        import tensorflow as tf
+
+        traced = tf.inside_function()
+    elif backend == "jax":
+        import jax
+
+        traced = isinstance(jax.numpy.ones(()), jax.core.Tracer)  # as keras.src.utils.jax_utils tells
+    else:
+        import torch
+
+        traced = torch.compiler.is_compiling()
+    if traced:
+        raise Unsupported(f"{what} {why}")
+
+
+@functools.cache
+def _built(kind: str, dtype: str, shape: tuple, **config):
+    """built's layer, made once per configuration."""
     import keras
 
     layer = getattr(keras.layers, kind)(dtype=dtype, **config)

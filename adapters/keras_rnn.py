@@ -8,6 +8,7 @@ gru_weights say; the layers are stateless: keras.Layer.stateless_call takes them
 import functools
 
 from adapters.base import rnn_suffix, stacked_rnn
+from adapters.keras_layers import LAYERS_IN_TRACE, refuse_in_trace
 
 
 def run(kind: str, x, states, params, num_layers, bidirectional, batch_first, dtype: str, **config):
@@ -60,11 +61,15 @@ def gru_weights(params: dict, suffix: str, reset_after: bool = True) -> list:
             ops.stack([b_ih, b_hh]) if reset_after else b_ih + b_hh]
 
 
-@functools.cache
 def _layer(kind: str, hidden: int, backwards: bool, dtype: str, features: int, config: tuple):
-    """A built keras.layers.LSTM / GRU per configuration, made once: a layer built anew on every
-    call would create variables inside tf.function's retraces, which tf.function refuses (the
-    benchmarks' compiled mode)."""
+    """A built keras.layers.LSTM / GRU per configuration, made once; refused inside a compiler's
+    trace, as every keras.layers layer of this adapter is (keras_layers.refuse_in_trace)."""
+    refuse_in_trace(f"keras.layers.{kind}", LAYERS_IN_TRACE)
+    return _built_layer(kind, hidden, backwards, dtype, features, config)
+
+
+@functools.cache
+def _built_layer(kind: str, hidden: int, backwards: bool, dtype: str, features: int, config: tuple):
     import keras
 
     cell = getattr(keras.layers, kind)(hidden, return_sequences=True, return_state=True, go_backwards=backwards,

@@ -13,7 +13,7 @@ import pathlib
 import jinja2
 
 from reports import charts, models, perf
-from reports.records import FAILING, STATUSES
+from reports.records import FAILING, PASSING, STATUSES, column, key_of, mode_of
 
 TEMPLATES = pathlib.Path(__file__).resolve().parent / "templates"
 
@@ -69,14 +69,29 @@ def differences_by_regime(records) -> dict:
     return {regime: rows for regime, rows in grouped.items() if rows}
 
 
+def compile_only(records) -> list:
+    """(eager record, compiled record) pairs of one case whose statuses differ, one passing: what
+    the compiler alone changes (a compiled record whose eager run on its own case passed, where
+    the eager item's record is not in these results)."""
+    eager = {key_of(r)[:-1]: r for r in records if mode_of(r) == "eager"}
+    pairs = []
+    for r in records:
+        if mode_of(r) != "compiled":
+            continue
+        other = eager.get(key_of(r)[:-1]) or ({"status": r["eager"]["status"]} if r.get("eager") else None)
+        if other and other["status"] != r["status"] and PASSING & {other["status"], r["status"]}:
+            pairs.append((other, r))
+    return sorted(pairs, key=lambda p: (str(p[1].get("spec")), str(p[1].get("adapter")), str(p[1].get("dtype"))))
+
+
 def summarize(records) -> dict:
     """What the page shows about conformance: the matrix, per-spec tables, cards, differences."""
-    adapters = sorted({str(r.get("adapter", "?")) for r in records})
+    adapters = sorted({column(r) for r in records})
     machines = sorted({str(r.get("machine", "?")) for r in records})
     rows = sorted({(m, area_of(r)) for r in records for m in [str(r.get("machine", "?"))]})
     matrix = {row: {a: collections.Counter() for a in adapters} for row in rows}
     for r in records:
-        matrix[(str(r.get("machine", "?")), area_of(r))][str(r.get("adapter", "?"))][r.get("status")] += 1
+        matrix[(str(r.get("machine", "?")), area_of(r))][column(r)][r.get("status")] += 1
     failures = [r for r in records if r.get("status") in (*FAILING, "suspect")]  # a suspect oracle: a card too
     failures.sort(key=lambda r: (STATUSES.index(r["status"]), str(r.get("spec")), str(r.get("adapter"))))
     versions = collections.defaultdict(set)
@@ -84,10 +99,11 @@ def summarize(records) -> dict:
         for name, version in (r.get("versions") or {}).items():
             versions[name].add(str(version))
     return {
-        "adapters": adapters, "machines": machines, "matrix": matrix,
+        "adapters": adapters, "adapter_names": sorted({str(r.get("adapter", "?")) for r in records}),
+        "machines": machines, "matrix": matrix,
         "areas": sorted({area for _, area in rows}),
         "specs": spec_tables(records), "failures": failures,
-        "differences": differences_by_regime(records),
+        "differences": differences_by_regime(records), "compile_only": compile_only(records),
         "totals": collections.Counter(r.get("status") for r in records),
         "devices": sorted({str(r.get("device", "?")) for r in records}),
         "commits": sorted({str(r["commit"]) for r in records if r.get("commit")}),
@@ -96,16 +112,16 @@ def summarize(records) -> dict:
 
 
 def spec_tables(records) -> dict:
-    """Per spec: its rows (case, kind, dtype, device, machine) x adapters, and one agreement
+    """Per spec: its rows (case, kind, dtype, device, machine) x columns (adapter x mode), and one agreement
     heatmap per dtype and device (pairs are only formed within one machine's run of a case)."""
     specs = {}
     for r in records:
         spec = specs.setdefault(str(r.get("spec", "?")), {"cells": {}, "adapters": set(), "outputs": {}})
         key = tuple(str(r.get(k, "")) for k in ("case", "kind", "dtype", "device", "machine"))
-        spec["cells"].setdefault(key, {})[str(r.get("adapter", "?"))] = r
-        spec["adapters"].add(str(r.get("adapter", "?")))
+        spec["cells"].setdefault(key, {})[column(r)] = r
+        spec["adapters"].add(column(r))
         if isinstance(r.get("output"), list):
-            spec["outputs"].setdefault(key, {})[str(r.get("adapter", "?"))] = r["output"]
+            spec["outputs"].setdefault(key, {})[column(r)] = r["output"]
     out = {}
     for name, spec in sorted(specs.items()):
         adapters = sorted(spec["adapters"])
@@ -163,6 +179,7 @@ def build(inputs, output) -> pathlib.Path:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
                              undefined=jinja2.StrictUndefined)
     env.filters["num"] = number
+    env.globals["column"] = column
     html = env.get_template("index.html").render(
         statuses=STATUSES, records=records, broken=broken, broken_bench=broken_bench, **summarize(records),
         models=models.summarize(records),

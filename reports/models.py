@@ -8,6 +8,7 @@ and its training records (a trajectory).
 import statistics
 
 from reports import charts
+from reports.records import column
 
 
 def summarize(records) -> list:
@@ -19,7 +20,7 @@ def summarize(records) -> list:
                                                                   else None)
         if kind:
             key = tuple(str(r.get(k, "")) for k in ("spec", "case", "dtype", "device"))
-            groups.setdefault(key, {"layers": {}, "training": {}})[kind][str(r.get("adapter"))] = r
+            groups.setdefault(key, {"layers": {}, "training": {}})[kind][column(r)] = r
     return [_model(key, group) for key, group in sorted(groups.items())]
 
 

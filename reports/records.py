@@ -16,8 +16,10 @@ FAILING = ("fail", "error", "crash", "timeout")  # what fails a run (unsupported
 FIELDS = (
     "spec",  # area/spec-id, e.g. matmul/batched-x-broadcast-vector
     "case",  # the example's name, "hypothesis", or "-" for an item that ended without outcomes
-    "kind",  # example, collective, property, gradient, training
-    "adapter", "device", "dtype", "status", "message",
+    "kind",  # example, collective, property, gradient, training, benchmark (a benchmark's output check)
+    "adapter", "device", "dtype",
+    "mode",  # eager, or compiled by the framework's compiler (records before modes existed: eager)
+    "status", "message",
     "max_abs_err", "max_rel_err", "ulp",  # the largest errors against the float64 reference
     "worst",  # index of the worst element
     "seed",  # a hypothesis case's seed
@@ -28,6 +30,7 @@ FIELDS = (
     "difference",  # a documented outcome's note and source
     "parts",  # a result of several parts (a model's layers): per part its errors, bound and drift, in order
     "trajectory",  # a model's SGD steps: per step the loss, the reference's loss at the same parameters
+    "eager",  # a compiled outcome's eager counterpart on the same case: its status, message, distance
     "signal",  # the fatal signal of a crash
     "duration", "versions", "test",
 )
@@ -45,13 +48,29 @@ def record(**fields) -> dict:
     return {**dict.fromkeys(FIELDS), **fields}
 
 
-KEY = ("spec", "case", "kind", "adapter", "device", "dtype")  # what identifies one outcome across runs
+KEY = ("spec", "case", "kind", "adapter", "device", "dtype", "mode")  # what identifies one outcome across runs
+
+
+def key_of(record: dict) -> tuple:
+    """A record's KEY values (a record from before modes existed ran eagerly)."""
+    return tuple(record.get(k) or ("eager" if k == "mode" else None) for k in KEY)
+
+
+def mode_of(record: dict) -> str:
+    return record.get("mode") or "eager"
+
+
+def column(record: dict) -> str:
+    """A record's column on the page: its adapter, with `compiled` after it in the compiled mode
+    (adapter x mode; the page's adapter filter keeps both)."""
+    adapter = str(record.get("adapter", "?"))
+    return adapter if mode_of(record) == "eager" else f"{adapter} compiled"
 
 
 def status_changes(before: list, after: list) -> dict:
     """Two runs' records compared by KEY: {"changed": [(key, before, after)], "gone": [key],
     "new": [key]}, each sorted; a key's status is its record's (the last, if written twice)."""
-    old = {tuple(r.get(k) for k in KEY): r["status"] for r in before}
-    now = {tuple(r.get(k) for k in KEY): r["status"] for r in after}
+    old = {key_of(r): r["status"] for r in before}
+    now = {key_of(r): r["status"] for r in after}
     return {"changed": sorted((k, old[k], now[k]) for k in old.keys() & now.keys() if old[k] != now[k]),
             "gone": sorted(old.keys() - now.keys()), "new": sorted(now.keys() - old.keys())}

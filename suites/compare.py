@@ -13,7 +13,7 @@ NaN and infinity positions are compared exactly, never through nan_to_num; integ
 compare exactly.
 """
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -286,6 +286,9 @@ class Comparison:
     allowed_at: float | None = None
     around: dict | None = None  # a failure's neighbourhood along the last axis: index, expected, actual
     parts: list | None = None  # a result of several parts (a model's layers): each part's errors (suites/judge.py)
+    # the allowed error per element, kept in memory (not recorded): a compiled result's
+    # agreement with the eager one is judged by it (suites/modes.py)
+    allowed: object = field(default=None, repr=False)
 
     def summary(self) -> str:
         parts = [self.reason] if self.reason else []
@@ -341,7 +344,7 @@ def compare(expected, actual, dtype: str, allowed=None, actual_dtype: str | None
         max_abs_err=float(err.max()), max_rel_err=float(rel.max()),
         ulp=ulps, worst=i,
         expected_at=e[i].item(), actual_at=a[i].item(), allowed_at=float(allowed[i]),
-        around=None if ok else neighbourhood(e, a, i))
+        around=None if ok else neighbourhood(e, a, i), allowed=allowed)
 
 
 def _compare_exact(expected, actual) -> Comparison:

@@ -1,7 +1,7 @@
 """Documented differences: where a framework is known to differ, and whether it still does.
 
 A difference (a spec's `differences` entry, or one an adapter ships beside its file) names an
-adapter, optionally a case, dtypes, device and kind of check, what the framework does instead
+adapter, optionally a case, dtypes, device, mode and kind of check, what the framework does instead
 (`observed`), a note and a source. A mismatch becomes "documented" only while the framework does
 exactly what is documented; a framework that behaves neither as expected nor as documented
 fails, and one that no longer differs fails too, so that the entry is removed.
@@ -26,7 +26,8 @@ def find(ctx, case: str, kind: str = "value", crashes: bool = False) -> dict | N
         if diff.get("kind", "value") not in (kind, "any"):
             continue
         device = "cpu" if ctx.device == "cpu" else "gpu"
-        if ctx.dtype in diff.get("dtypes", [ctx.dtype]) and diff.get("device", device) == device:
+        if ctx.dtype in diff.get("dtypes", [ctx.dtype]) and diff.get("device", device) == device \
+                and diff.get("mode", ctx.mode) == ctx.mode:
             return diff
     return None
 
@@ -72,7 +73,8 @@ def _documented(outcome, diff, seen: str) -> Outcome:
     """The outcome as documented: the spec's note, what was seen, the source."""
     return Outcome("documented", outcome.case, f"{diff['note']} (observed: {seen}; source: {diff['source']})",
                    outcome.comparison, outcome.inputs,
-                   difference={"note": diff["note"], "source": diff["source"], "regime": regime(diff)})
+                   difference={"note": diff["note"], "source": diff["source"], "regime": regime(diff),
+                               **({"mode": diff["mode"]} if "mode" in diff else {})})
 
 
 def _neither(outcome, diff, detail: str, comparison=None) -> Outcome:

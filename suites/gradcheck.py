@@ -9,15 +9,23 @@ norm-wise for the rest, plus the difference quotient's own estimated error.
 import numpy as np
 
 from adapters.base import Unsupported
-from suites import compare, differences, gradients
-from suites.outcome import NoGradient, Outcome, one_line
+from suites import compare, differences, gradients, modes
+from suites.outcome import NoGradient, Outcome, message_of, one_line
 from suites.program import widen
 
 
 def check_gradient(ctx, case: str, inputs: dict, rng: np.random.Generator, per_input: bool | None = None) -> Outcome:
     """The adapter's reverse-mode gradient against central finite differences of the reference;
     `per_input` (default: the program's per_input_gradients) judges each input's gradient along a
-    direction of its own, so that a wrong one is named (a model's parameters)."""
+    direction of its own, so that a wrong one is named (a model's parameters). In the compiled
+    mode, against the eager gradient along the same directions too (suites/modes.py)."""
+    state = rng.bit_generator.state
+    outcome = _gradient_outcome(ctx, case, inputs, rng, per_input)
+    return modes.against_eager(ctx, outcome, lambda eager: _gradient_outcome(eager, case, inputs,
+                                                                            _restored(rng, state), per_input))
+
+
+def _gradient_outcome(ctx, case, inputs, rng, per_input) -> Outcome:
     state = rng.bit_generator.state
     per_input = getattr(ctx.program, "per_input_gradients", False) if per_input is None else per_input
     diff = differences.find(ctx, case, "gradient")
@@ -36,7 +44,13 @@ def check_gradient(ctx, case: str, inputs: dict, rng: np.random.Generator, per_i
 
 def check_documented_gradient(ctx, case: str, inputs: dict, documented: dict) -> Outcome:
     """The adapter's gradient against documented values (docs, or a convention at a point where
-    the derivative does not exist), for the cotangent given (default: ones)."""
+    the derivative does not exist), for the cotangent given (default: ones); in the compiled
+    mode, against the eager gradient too."""
+    return modes.against_eager(ctx, _documented_gradient(ctx, case, inputs, documented),
+                               lambda eager: _documented_gradient(eager, case, inputs, documented))
+
+
+def _documented_gradient(ctx, case: str, inputs: dict, documented: dict) -> Outcome:
     wrt = ctx.spec.wrt
     out = np.asarray(ctx.oracle(inputs))
     cotangent = np.broadcast_to(np.asarray(documented.get("cotangent", 1.0), dtype=np.float64), out.shape)
@@ -44,7 +58,7 @@ def check_documented_gradient(ctx, case: str, inputs: dict, documented: dict) ->
     try:
         grads = ctx.program.pullback(ctx, ctx.tensors(inputs), wrt)(compare.round_to(cotangent, ctx.dtype))
     except Unsupported as exc:
-        return Outcome("unsupported", case, str(exc))
+        return Outcome("unsupported", case, message_of(exc))
     except NoGradient as exc:
         outcome = _no_gradient(case, exc, inputs, f"documented: {documented['expect']}")
         return differences.gradient(outcome, diff, ctx, None, exc) if diff else outcome
@@ -79,7 +93,7 @@ def _finite_difference_check(ctx, case, inputs, rng, per_input=False) -> Outcome
         else:
             result, actual = _random_direction(ctx, f, tensors, wide, wrt, out, rng)
     except Unsupported as exc:
-        return Outcome("unsupported", case, str(exc))
+        return Outcome("unsupported", case, message_of(exc))
     except NoGradient as exc:
         largest = {n: float(np.abs(gradients.jacobian(f, wide, n)[0]).max(initial=0)) for n in exc.names}
         return _no_gradient(case, exc, inputs, "by finite differences of the reference: " + ", ".join(

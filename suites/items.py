@@ -1,11 +1,12 @@
-"""pytest items generated from specs: one per (spec, kind, adapter, device, dtype).
+"""pytest items generated from specs: one per (spec, kind, adapter, device, dtype, mode).
 
-Ids read `specs/matmul.yaml::batched-x-broadcast-vector[torch-cpu-float32]` for the explicit
+Ids read `specs/matmul.yaml::batched-x-broadcast-vector[torch-cpu-float32-eager]` for the explicit
 examples, with `/property` or `/gradient` after the spec id for the hypothesis and gradient kinds
 (`suites/test_specs.py::matmul/batched-x-broadcast-vector[...]` through the anchor module). A failure
 reads as a spec failure (spec, case, adapter, device, dtype, errors, the worst element, the seed
 and the falsifying example), not as a traceback.
 """
+import itertools
 import pathlib
 import time
 import warnings
@@ -42,17 +43,24 @@ class SpecFile(pytest.File):
             prefix = "" if native else f"{spec.area}/"
             for kind in kinds_of(spec):
                 dtypes = spec.gradient_dtypes if kind == "gradient" else spec.dtypes
-                for adapter in options.adapters:
-                    for device in options.devices:
-                        for dtype in dtypes:
-                            if options.dtypes and dtype not in options.dtypes:
-                                continue
-                            if kind in ("gradient", "training") and not dtype.startswith(("float", "bfloat")):
-                                continue
-                            suffix = "" if kind in ("example", "collective") else f"/{kind}"
-                            yield SpecItem.from_parent(
-                                self, name=f"{prefix}{spec.id}{suffix}[{adapter}-{device}-{dtype}]", spec=spec,
-                                kind=kind, adapter_name=adapter, device=device, dtype=dtype)
+                suffix = "" if kind in ("example", "collective") else f"/{kind}"
+                for adapter, mode, device, dtype in itertools.product(options.adapters, options.modes,
+                                                                      options.devices, dtypes):
+                    if options.dtypes and dtype not in options.dtypes or mode not in modes_of(spec, adapter):
+                        continue
+                    if kind in ("gradient", "training") and not dtype.startswith(("float", "bfloat")):
+                        continue
+                    yield SpecItem.from_parent(
+                        self, name=f"{prefix}{spec.id}{suffix}[{adapter}-{device}-{dtype}-{mode}]", spec=spec,
+                        kind=kind, adapter_name=adapter, device=device, dtype=dtype, mode=mode)
+
+
+def modes_of(spec, adapter: str) -> tuple:
+    """The modes a spec's program runs in on an adapter: both where the adapter has a compiler
+    and the program can be compiled (a collective runs as the adapter runs it); eager for an
+    adapter not installed (its items skip with the reason)."""
+    cls = adapters.classes().get(adapter)
+    return tuple(m for m in spec.program.modes if cls and m in cls.modes()) or ("eager",)
 
 
 def kinds_of(spec):
@@ -62,10 +70,29 @@ def kinds_of(spec):
     yield from (["training"] if getattr(spec.program, "training", None) and spec.examples else [])
 
 
+def shared(items: list, share: float, seed: int) -> tuple[list, list]:
+    """(kept, dropped): every item that is not a spec's, every explicit example and collective in
+    the eager mode, and of the other spec items (generated checks, the compiled mode, training) a
+    share in each (area, adapter, mode): at least one, the first by a hash of the run's seed and
+    the item's id, so that a run with the same seed keeps the same items and another seed others."""
+    groups, kept = {}, []
+    for item in items:
+        if not isinstance(item, SpecItem) or item.mode == "eager" and item.kind in ("example", "collective"):
+            kept.append(item)
+        else:
+            groups.setdefault((item.spec.area, item.adapter_name, item.mode), []).append(item)
+    for members in groups.values():
+        members.sort(key=lambda i: zlib.crc32(f"{seed}:{i.nodeid}".encode()))
+        kept += members[:max(1, round(share * len(members)))]
+    chosen = set(map(id, kept))
+    return [i for i in items if id(i) in chosen], [i for i in items if id(i) not in chosen]
+
+
 class SpecItem(pytest.Item):
-    def __init__(self, *, spec, kind, adapter_name, device, dtype, **kwargs):
+    def __init__(self, *, spec, kind, adapter_name, device, dtype, mode, **kwargs):
         super().__init__(**kwargs)
         self.spec, self.kind, self.adapter_name, self.device, self.dtype = spec, kind, adapter_name, device, dtype
+        self.mode = mode
         self.seed = None
 
     def runtest(self):
@@ -74,7 +101,7 @@ class SpecItem(pytest.Item):
         except adapters.AdapterError as exc:
             pytest.skip(str(exc))
         device = resolve_device(adapter, self.device)
-        ctx = Context(self.spec, adapter, device, self.dtype)
+        ctx = Context(self.spec, adapter, device, self.dtype, self.mode)
         self.seed = zlib.crc32(f"{self.config.parity.seed}:{self.spec.name}:{self.kind}:{self.dtype}".encode())
         start = time.perf_counter()
         watch, identity = self.config.parity.watch, self.identity()
@@ -110,7 +137,7 @@ class SpecItem(pytest.Item):
     def identity(self) -> dict:
         """What a record says about this item, also when the item cannot finish (suites/faults.py)."""
         return {"spec": self.spec.name, "kind": self.kind, "adapter": self.adapter_name, "device": self.device,
-                "dtype": self.dtype, "test": self.nodeid, "started": time.time()}
+                "dtype": self.dtype, "mode": self.mode, "test": self.nodeid, "started": time.time()}
 
     def _again(self, outcome):
         """The check that gave `outcome`, on its inputs, as a function of the context (another
@@ -133,7 +160,7 @@ class SpecItem(pytest.Item):
             return example_outcome(ctx, self.kind, example, self.seed, case)
         outcome, died = faults.isolated(example_in_process, self.config.getoption("adapter_path"), str(self.spec.file),
                                         self.spec.name, self.kind, self.adapter_name, ctx.device, self.dtype,
-                                        example.name, self.seed)
+                                        self.mode, example.name, self.seed)
         return differences.crashed(example.name, diff, outcome, died)
 
     def _strategy(self):
@@ -171,8 +198,9 @@ class SpecItem(pytest.Item):
         comparison = outcome.comparison or compare.Comparison(ok=passed)
         self.config.parity.recorder.write(record(
             spec=self.spec.name, case=outcome.case, kind=self.kind, adapter=self.adapter_name, device=ctx.device,
-            dtype=self.dtype, status=outcome.status, message=outcome.message, max_abs_err=comparison.max_abs_err,
-            max_rel_err=comparison.max_rel_err, ulp=comparison.ulp, worst=comparison.worst,
+            dtype=self.dtype, mode=self.mode, eager=outcome.eager, status=outcome.status, message=outcome.message,
+            max_abs_err=comparison.max_abs_err, max_rel_err=comparison.max_rel_err, ulp=comparison.ulp,
+            worst=comparison.worst,
             seed=self.seed if outcome.case == "hypothesis" else None,
             example=None if passed else results.describe_inputs(outcome.inputs, self.dtype),
             around=comparison.around, output=results.output_values(outcome.actual, self.kind),
@@ -215,8 +243,9 @@ def reproductions(item, ctx, outcome) -> dict:
             continue
         cls = installed[name]
         try:
+            mode = item.mode if item.mode in cls.modes() else "eager"
             out[name] = {"code": repro.snippet(cls, spec.program.tree, outcome.inputs, dtypes, item.dtype, ctx.device,
-                                               title, wrt)}
+                                               title, wrt, mode)}
         except repro.NoSnippet as exc:
             out[name] = {"none": str(exc)}
     return out
@@ -250,7 +279,7 @@ def example_outcome(ctx, kind: str, example, seed: int, case=None) -> Outcome:
 
 
 def example_in_process(adapter_paths: list, spec_file: str, spec_name: str, kind: str, adapter_name: str,
-                       device: str, dtype: str, case: str, seed: int) -> Outcome:
+                       device: str, dtype: str, mode: str, case: str, seed: int) -> Outcome:
     """example_outcome in an isolated process (suites/faults.isolated), the spec and adapter loaded
     afresh (the adapter from its --adapter-path file where it has one)."""
     from suites.specs import load_path
@@ -259,4 +288,4 @@ def example_in_process(adapter_paths: list, spec_file: str, spec_name: str, kind
         adapters.load_path(path)
     spec = next(s for s in load_path(pathlib.Path(spec_file)) if s.name == spec_name)
     example = next(e for e in spec.examples if e.name == case)
-    return example_outcome(Context(spec, adapters.get(adapter_name), device, dtype), kind, example, seed)
+    return example_outcome(Context(spec, adapters.get(adapter_name), device, dtype, mode), kind, example, seed)

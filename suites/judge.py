@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from adapters.base import Unsupported
 from reports.records import PASSING
-from suites import compare, differences, properties
-from suites.outcome import CaseFailure, Outcome, one_line
+from suites import compare, differences, modes, properties
+from suites.outcome import CaseFailure, Outcome, message_of, one_line
 from suites.program import flatten, shapes_of, unflatten
 
 # Refused examples in a row, with none checked, that make a hypothesis item unsupported as a whole.
@@ -21,13 +21,18 @@ REFUSED_AS_A_WHOLE = 3
 
 
 def check_case(ctx, case: str, inputs: dict, expect: dict | None = None) -> Outcome:
-    """Run one case and judge it against `expect` (from documentation) and the reference."""
-    expect = expect or {}
+    """Run one case and judge it against `expect` (from documentation) and the reference; in the
+    compiled mode, against the adapter's eager result too (suites/modes.py)."""
+    return modes.against_eager(ctx, _checked(ctx, case, inputs, expect or {}),
+                               lambda eager: _checked(eager, case, inputs, expect or {}))
+
+
+def _checked(ctx, case: str, inputs: dict, expect: dict) -> Outcome:
     raised, actual, actual_dtype, shapes = None, None, None, None
     try:
         actual, actual_dtype, shapes = ctx.run(inputs)
     except Unsupported as exc:
-        return Outcome("unsupported", case, str(exc))
+        return Outcome("unsupported", case, message_of(exc))
     except Exception as exc:  # the framework's own error is data here
         raised = exc
     outcome = _judge(ctx, case, inputs, expect, raised, actual, actual_dtype, shapes)
@@ -183,6 +188,10 @@ def hypothesis_cases(seed: int, strategy, check) -> Outcome:
     try:
         prop()
     except CaseFailure as failure:
+        return failure.outcome
+    except hypothesis.errors.FlakyFailure as flaky:  # failed once, passed when hypothesis ran it again
+        failure = next(e for e in flaky.exceptions if isinstance(e, CaseFailure))
+        failure.outcome.message += " (flaky: the same case passed when run again)"
         return failure.outcome
     except hypothesis.errors.Unsatisfiable:  # a small input space, every example of it refused
         pass

@@ -123,16 +123,21 @@ class Model(Program):
             env.update(zip(layer.parts, out if len(layer.parts) > 1 else (out,)))
         return env
 
+    def staged_forward(self, ctx, tree=None):
+        """env -> every layer's activations (a tuple, the loss last), staged or compiled by the
+        context's mode, made once per context."""
+        def activations(env):
+            out = self.forward(env, caller(ctx.adapter, ctx.dtype), lambda c: c)
+            return tuple(out[p] for p in self.part_names)
+
+        return ctx.stage(("activations",), lambda: activations)
+
     def run(self, ctx, inputs: dict, tree=None):
         """Every layer's activations, as parts of one flat result."""
         adapter = ctx.adapter
-
-        def activations(env):
-            with adapter.device_scope(ctx.device):
-                out = self.forward(env, caller(adapter, ctx.dtype), lambda c: c)
-            return tuple(out[p] for p in self.part_names)
-
-        out = ctx.stage(("activations",), lambda: activations)(self.tensors(ctx, inputs))
+        staged, tensors = self.staged_forward(ctx), self.tensors(ctx, inputs)
+        with adapter.device_scope(ctx.device):  # outside the staged function, as users enter it
+            out = staged(tensors)
         parts = [adapter.to_numpy(p) for p in out]
         dtypes = [adapter.dtype_of(p) for p in out]
         # the dtype of a floating part that differs from the one under test, if any (a framework
@@ -141,9 +146,9 @@ class Model(Program):
         return flatten([p.astype(np.float64) if p.dtype.kind == "b" else p for p in parts]), dtype, shapes_of(parts)
 
     def evaluate(self, ctx, env: dict, tree=None, flat=True):
-        """The loss, the adapter's tensor: what a reverse pass differentiates."""
-        with ctx.adapter.device_scope(ctx.device):
-            return self.forward(env, caller(ctx.adapter, ctx.dtype), lambda c: c)[self.layers[-1].parts[-1]]
+        """The loss, the adapter's tensor: what a reverse pass differentiates (called inside the
+        device scope, as Expression.evaluate is)."""
+        return self.forward(env, caller(ctx.adapter, ctx.dtype), lambda c: c)[self.layers[-1].parts[-1]]
 
     def oracle_parts(self, inputs: dict, dtype: str, fixed=None, tree=None, reference=None):
         """The loss in float64 on the reference (what finite differences differentiate), or the

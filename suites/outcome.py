@@ -17,6 +17,7 @@ class Outcome:
     raised: Exception | None = field(default=None, repr=False)  # the framework's own error, for a difference
     difference: dict | None = None  # a documented outcome's note and source, for the report
     trajectory: list | None = None  # a training check's steps: loss, the reference's loss there (suites/training.py)
+    eager: dict | None = None  # a compiled outcome's eager counterpart: its status, the distance (suites/modes.py)
 
 
 class NoGradient(Exception):
@@ -44,5 +45,14 @@ class CaseFailure(Exception):
 
 
 def one_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[0][:300] if text else ''}"
+    """The exception's type and its message's first line (message_of)."""
+    return f"{type(exc).__name__}: {message_of(exc).splitlines()[0][:300] if message_of(exc) else ''}"
+
+
+def message_of(exc: BaseException) -> str:
+    """The exception's message; of an error raised inside a traced function (TensorFlow's "in
+    user code:", the trace, then the error), the error's own last line."""
+    text = [line.strip() for line in str(exc).strip().splitlines() if line.strip()]
+    if text and text[0] == "in user code:":
+        return text[-1].split(": ", 1)[-1] if text[-1].startswith(f"{type(exc).__name__}:") else text[-1]
+    return str(exc).strip()

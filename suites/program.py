@@ -5,13 +5,14 @@ suites/gradcheck.py) need not look into: it runs on an adapter, evaluates on the
 reference, knows its a-priori error bound and its reverse pass. Kinds of program are classes:
 Expression (a vocabulary op or an expression over it), its subclasses in suites/weighted.py
 (a layer whose weights the spec derives from its sizes: Recurrent, Attention), Collective (one
-collective across ranks). A compiled program or a model is one more class, not a flag checked
-across the core.
+collective across ranks, suites/collectives.py), Model (suites/model.py). Each runs eager or
+compiled as its Context's mode says.
 """
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from adapters.base import MODES
 from adapters.reference import ReferenceAdapter
 from adapters.vocabulary import VOCABULARY, having
 from suites import compare, expr, outcome
@@ -56,6 +57,11 @@ class Program:
         """The vocabulary ops it calls."""
         return set()
 
+    @property
+    def modes(self) -> tuple:
+        """The modes it runs in on an adapter that has them (Adapter.modes)."""
+        return MODES
+
     def judged_against(self, ctx, inputs: dict, actual, shapes):
         """(reference, bound, drift) that the adapter's result `actual` (flat, parts of `shapes`)
         is judged against: the float64 value (an array, or a tuple of parts), the a-priori error
@@ -74,12 +80,16 @@ class Program:
         with ctx.adapter.device_scope(ctx.device):
             return {k: tensor(k, v) for k, v in inputs.items()}
 
+    def staged_reverse(self, ctx, wrt):
+        """(env, cotangent) -> {name: the adapter's gradient}: the reverse pass in the context's
+        mode (Context.reverse), made once per context (what gradient checks and benchmarks call)."""
+        return ctx.reverse(("pullback", tuple(wrt)), lambda **e: ctx.evaluate(e), wrt)
+
     def pullback(self, ctx, tensors, wrt):
-        """cotangent (NumPy) -> {name: gradient (NumPy)}: the adapter's reverse pass, staged
-        (Context.stage) and called once per cotangent."""
+        """cotangent (NumPy) -> {name: gradient (NumPy)}: the staged reverse pass, called once
+        per cotangent."""
         adapter = ctx.adapter
-        staged = ctx.stage(("pullback", tuple(wrt)),
-                           lambda: lambda env, cot: adapter.grad(lambda **e: ctx.evaluate(e), env, wrt, cot)[1])
+        staged = self.staged_reverse(ctx, wrt)
 
         def vjp(cotangent) -> dict:
             with adapter.device_scope(ctx.device):
@@ -104,10 +114,16 @@ class Expression(Program):
     def ops(self) -> set:
         return expr.ops_in(self.tree) | expr.ops_in(self.equals)
 
+    def staged_forward(self, ctx, tree=None):
+        """env -> the adapter's result (a tensor, or a tuple of parts) of `tree` (default: the
+        expression), staged or compiled by the context's mode, made once per context."""
+        return ctx.stage(("forward", id(tree)), lambda: lambda env: ctx.evaluate(env, tree, flat=False))
+
     def run(self, ctx, inputs: dict, tree=None):
-        forward = ctx.stage(("forward", id(tree)), lambda: lambda env: ctx.evaluate(env, tree, flat=False))
-        out = forward(self.tensors(ctx, inputs))
-        adapter = ctx.adapter
+        forward = self.staged_forward(ctx, tree)
+        tensors, adapter = self.tensors(ctx, inputs), ctx.adapter
+        with adapter.device_scope(ctx.device):  # entered outside the staged function, as users do
+            out = forward(tensors)
         if isinstance(out, tuple):
             parts = [adapter.to_numpy(p) for p in out]
             return flatten(parts), adapter.dtype_of(out[0]), shapes_of(parts)
@@ -115,13 +131,13 @@ class Expression(Program):
 
     def evaluate(self, ctx, env: dict, tree=None, flat=True):
         """The adapter's tensor; with `flat`, several parts as one flat tensor (the adapter's own
-        reshape and concat), so that one reverse pass takes one cotangent for all of them."""
+        reshape and concat), so that one reverse pass takes one cotangent for all of them. Called
+        inside the device scope (Program.run, pullback), which a compiler does not trace."""
         adapter = ctx.adapter
-
-        with adapter.device_scope(ctx.device):  # a number in the expression stays a Python number, as users write it
-            out = expr.evaluate(tree or self.tree, env, caller(adapter, ctx.dtype), lambda c: c)
-            if flat and isinstance(out, tuple):
-                out = adapter.concat([adapter.reshape(p, (-1,)) for p in out], 0)
+        # a number in the expression stays a Python number, as users write it
+        out = expr.evaluate(tree or self.tree, env, caller(adapter, ctx.dtype), lambda c: c)
+        if flat and isinstance(out, tuple):
+            out = adapter.concat([adapter.reshape(p, (-1,)) for p in out], 0)
         return out
 
     def oracle_parts(self, inputs: dict, dtype: str, fixed=None, tree=None, reference=ORACLE):
@@ -141,49 +157,6 @@ class Expression(Program):
         return expr.calls(self.tree, FIXED_OPS)
 
 
-@dataclass(frozen=True)
-class Collective(Program):
-    """One collective on len(shards) ranks; its one input `shards` stacks shard r at index r, and
-    so does its result."""
-
-    name: str
-    params: dict = field(default_factory=dict)
-
-    def run(self, ctx, inputs: dict, tree=None):
-        outputs = ctx.collective(self.name, list(inputs["shards"]), **self.params)
-        return np.stack(outputs), outputs[0].dtype.name, None
-
-    def tensors(self, ctx, inputs: dict) -> dict:
-        return dict(inputs)  # the shards stay NumPy: they go to the workers
-
-    def oracle_parts(self, inputs: dict, dtype: str, fixed=None, tree=None, reference=ORACLE):
-        return np.stack(reference.collective(self.name, [widen(s) for s in inputs["shards"]], **self.params))
-
-    def error_bound(self, inputs: dict, dtype: str, behaviour=None):
-        # a model of a collective moves data as the collective does (all_gather's layout): the same bound
-        return compare.collective_bound(self.name, self.params, widen(inputs["shards"]), dtype)
-
-    def sum_product(self, wide: dict):
-        return None  # its reverse pass is another collective: no sum-product bound of its own
-
-    def fixed_calls(self) -> list:
-        return []
-
-    def ops(self) -> set:
-        return {self.name}  # the collective, which an adapter's documented behaviour may model
-
-    def pullback(self, ctx, inputs, wrt):
-        """The reverse pass on the workers: stacked cotangents in, stacked gradients out."""
-        shards = [np.asarray(s).astype(ctx.dtype) for s in inputs["shards"]]
-
-        def vjp(cotangent) -> dict:
-            cotangents = [np.asarray(c).astype(ctx.dtype) for c in cotangent]
-            grads = ctx.adapter.collective_grad(self.name, shards, cotangents, device=ctx.device, **self.params)
-            return {"shards": np.stack(grads)}
-
-        return vjp
-
-
 @dataclass
 class Context:
     """One spec's program on one adapter, device and dtype: what every check runs through."""
@@ -192,6 +165,7 @@ class Context:
     adapter: object
     device: str
     dtype: str
+    mode: str = "eager"  # eager, or compiled by the framework's compiler (adapters.base.MODES)
     staged: dict = field(default_factory=dict, repr=False)
     # A documented difference's `precision` (a framework that computes float64 in float32):
     # results are then judged as results of that dtype. Inputs stay in the dtype under test.
@@ -210,11 +184,34 @@ class Context:
         return self.precision or self.dtype
 
     def stage(self, key, make):
-        """adapter.stage(make()), made once per context: JAX's jit then reuses one compilation
-        for every case of the same shapes (a value and its property re-runs, Jacobian rows)."""
+        """make() as the mode runs it (adapter.stage eager, adapter.compile compiled), made once
+        per context: a compiler then reuses one compilation for every case it can (a value and
+        its property re-runs, Jacobian rows, shapes a dynamic-shape compilation covers)."""
         if key not in self.staged:
-            self.staged[key] = self.adapter.stage(make())
+            fn = make()
+            self.staged[key] = self.adapter.compile(fn) if self.mode == "compiled" else self.adapter.stage(fn)
         return self.staged[key]
+
+    def reverse(self, key, forward, wrt: list):
+        """(env, cotangent) -> gradients of forward(**env) for `wrt`, made once per context:
+        eager, the adapter's grad; compiled, its compile_grad (a training step as the framework's
+        users compile one)."""
+        if key not in self.staged:
+            adapter = self.adapter
+            if self.mode == "compiled":
+                step = adapter.compile_grad(forward, wrt)
+                self.staged[key] = lambda env, cot: step(env, cot)[1]
+            else:
+                self.staged[key] = adapter.stage(lambda env, cot: adapter.grad(forward, env, wrt, cot)[1])
+        return self.staged[key]
+
+    @property
+    def eager(self):
+        """This context in the eager mode (itself, when it is eager): what a compiled result is
+        judged against beside the reference (suites/modes.py)."""
+        if self.mode == "eager":
+            return self
+        return replace(self, mode="eager", staged=self.staged.setdefault(("eager",), {}))
 
     def input_dtype(self, name: str, value: np.ndarray) -> str:
         """An arg's dtype in the adapter: the one the spec declares for it (a dtype, or PYTHON for

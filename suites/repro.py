@@ -3,9 +3,10 @@
 A snippet is the adapter's own code, verbatim: the methods of its class that the case calls (found
 by following `self.` references from asarray, stage, device_scope and the expression's ops), the
 module-level helpers they use, then the case's inputs and the expression as calls on that class.
-So a snippet does exactly what the run did (JAX's jit staging and TF's device scope included) and
-nothing had to be written twice. Where the code reaches into Parity's own machinery (the worker
-processes of collectives) there is no standalone form, and the reason says so.
+So a snippet does exactly what the run did (TF's device scope included; a compiled case's snippet
+compiles with the adapter's compile and compile_grad) and nothing had to be written twice. Where
+the code reaches into Parity's own machinery (the worker processes of collectives) there is no
+standalone form, and the reason says so.
 """
 import ast
 import builtins
@@ -27,9 +28,10 @@ class NoSnippet(Exception):
 
 
 def snippet(adapter_cls, tree, inputs: dict, input_dtypes: dict, dtype: str, device: str, title: str,
-            wrt=()) -> str:
+            wrt=(), mode: str = "eager") -> str:
     """Python source that evaluates `tree` on `inputs` with `adapter_cls`'s code and prints it;
-    with `wrt`, also the gradients for a cotangent of ones (the adapter's grad, staged)."""
+    with `wrt`, also the gradients for a cotangent of ones (the adapter's grad, staged); in the
+    compiled mode through the adapter's compile and compile_grad."""
     if not isinstance(tree, expr.Call):
         raise NoSnippet("the spec has no expression to evaluate")
     if wrt and tree.op in program.PARTS:
@@ -37,7 +39,9 @@ def snippet(adapter_cls, tree, inputs: dict, input_dtypes: dict, dtype: str, dev
     big = [k for k, v in inputs.items() if np.size(v) > MAX_VALUES]
     if big:
         raise NoSnippet(f"inputs {', '.join(big)} have more than {MAX_VALUES} elements")
-    methods, helpers, imports = _closure(adapter_cls, set(ENTRY) | expr.ops_in(tree) | ({"grad"} if wrt else set()))
+    compiled = mode == "compiled"
+    entry = {*ENTRY, *(["compile", "compile_grad"] if compiled and wrt else ["compile"] if compiled else [])}
+    methods, helpers, imports = _closure(adapter_cls, entry | expr.ops_in(tree) | ({"grad"} if wrt else set()))
     lines = [f'"""{_safe_doc(title)}', "",
              f"Standalone: the methods of Parity's {adapter_cls.name} adapter that this case calls, verbatim.", '"""']
     lines += sorted({"import numpy as np", *imports})
@@ -55,15 +59,16 @@ def snippet(adapter_cls, tree, inputs: dict, input_dtypes: dict, dtype: str, dev
               f"    dtypes = {input_dtypes!r}  # 'python': passed as a Python number",
               f"    args = {{k: v.item() if dtypes[k] == 'python' else ops.asarray(v, dtypes[k], {device!r})",
               "            for k, v in inputs.items()}",
-              f"    forward = ops.stage(lambda env: {_code(tree, dtype)})",
+              f"    forward = ops.{'compile' if compiled else 'stage'}(lambda env: {_code(tree, dtype)})",
               "    out = forward(args)"]
     if wrt:
-        lines += [f"    ones = ops.asarray(np.ones(np.shape(ops.to_numpy(out))), {dtype!r}, {device!r})",
-                  "    pullback = ops.stage(lambda env, cot: ops.grad("
-                  f"lambda **env: {_code(tree, dtype)}, env, {list(wrt)!r}, cot)[1])",
-                  "    grads = pullback(args, ones)",
-                  "for name, gradient in grads.items():",
-                  "    print(name, repr(ops.to_numpy(gradient)))"]
+        lines += [f"    ones = ops.asarray(np.ones(np.shape(ops.to_numpy(out))), {dtype!r}, {device!r})"]
+        lines += ([f"    step = ops.compile_grad(lambda **env: {_code(tree, dtype)}, {list(wrt)!r})",
+                   "    grads = step(args, ones)[1]"] if compiled else
+                  ["    pullback = ops.stage(lambda env, cot: ops.grad("
+                   f"lambda **env: {_code(tree, dtype)}, env, {list(wrt)!r}, cot)[1])",
+                   "    grads = pullback(args, ones)"])
+        lines += ["for name, gradient in grads.items():", "    print(name, repr(ops.to_numpy(gradient)))"]
     lines += ["for part in (out if isinstance(out, tuple) else (out,)):",
               "    print(repr(ops.to_numpy(part)))"]
     return "\n".join(lines) + "\n"

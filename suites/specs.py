@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import jsonschema
 
 from suites import expr, model, program, weighted
+from suites.collectives import Collective
 from suites.yamlfile import SpecError, line, read
 from suites.yamlfile import where as locate
 
@@ -73,7 +74,7 @@ class Spec:
     @property
     def collective(self) -> str | None:
         """The collective's name, for a spec of one (its single arg is the stacked shards)."""
-        return self.program.name if isinstance(self.program, program.Collective) else None
+        return self.program.name if isinstance(self.program, Collective) else None
 
     @property
     def generated(self) -> dict | None:
@@ -318,14 +319,14 @@ def _check_benchmark(block, args, params, where):
                                 f"names {len(block['dims'][name])}")
 
 
-def _collective(raw, where) -> program.Collective:
+def _collective(raw, where) -> Collective:
     """A collective spec has no expression: its one arg is the shards, stacked on a rank axis."""
     if raw["args"] != ["shards"]:
         raise SpecError(f"{where('args')}: a collective spec takes args: [shards] (shard r at index r)")
     for key in ("expand", "equals", "hypothesis", *weighted.RECURRENT_STATES):
         if key in raw:
             raise SpecError(f"{where(key)}: not available for collectives (hypothesis goes under `shards`)")
-    return program.Collective(raw["collective"], raw.get("params", {}))
+    return Collective(raw["collective"], raw.get("params", {}))
 
 
 def _model(raw, where) -> model.Model:

@@ -59,7 +59,7 @@ def _others(ctx, candidates):
         except adapters.AdapterError:
             continue
         if ctx.device in adapter.devices():
-            yield dataclasses.replace(ctx, adapter=adapter, staged={})
+            yield dataclasses.replace(ctx, adapter=adapter, mode="eager", staged={})
 
 
 def _agree(a, b, dtype: str) -> bool:

@@ -2,6 +2,7 @@
 regression compare, and one small end-to-end run of `python -m suites.benchmarks run` (its
 JSON holds the figures the report reads). No timing is asserted: the machines are noisy."""
 import json
+import os
 import pathlib
 import subprocess
 import sys
@@ -152,9 +153,29 @@ def test_run_writes_benchmark_json_with_the_figures(tmp_path):
     assert ste["flops"] == 3 * 4096 * 4096 and ste["bytes"] == 2 * 4096 * 4096 * 4
     for key in ("gflops", "pct_of_peak", "gbps", "rel_iqr", "unstable", "peak_memory_bytes", "first_call_s"):
         assert key in ste, key
+    assert ste["checked"] == "pass"  # its output, against the reference before it was timed
     collective = by_spec["all_reduce"]
     info, stats = collective["extra_info"], collective["stats"]
     assert info["timed_in"] == "workers" and stats["rounds"] == 20  # the workers' 20 timed calls
     assert info["algbw_gbps"] == pytest.approx(1024 / stats["median"] / 1e9)
     assert info["busbw_gbps"] == pytest.approx(info["algbw_gbps"])  # 2(n-1)/n = 1 for n = 2
     assert "ste/ste-round/4096x4096/float32-eager-forward" in run.stdout  # the side-by-side table
+
+
+def test_a_wrong_output_is_a_failure_record_not_a_time(tmp_path):
+    """nccl-tests' #wrong: a workload whose output is wrong is not timed; its result is a record."""
+    areas = ROOT / "tests" / "adapters" / "broken_areas.py"
+    command = [sys.executable, "-m", "pytest", "suites/benchmarks/bench_specs.py", "-p", "no:xdist", "-p",
+               "no:cacheprovider", "-q", "--adapter-path", str(areas), "--adapter", "leaky-stop-gradient",
+               "--bench-filter", "spec=ste-round,mode=eager,pass=forward*", "--threads", "1",
+               "--results-dir", str(tmp_path), "--benchmark-json", str(tmp_path / "bench.json"),
+               "--benchmark-max-time=0.05", "--benchmark-min-rounds=3"]
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST")}  # not a worker's
+    run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300, env=environment)
+    assert run.returncode == 1, run.stdout[-2000:] + run.stderr[-2000:]
+    timed = {b["extra_info"]["pass"] for b in json.loads((tmp_path / "bench.json").read_text())["benchmarks"]}
+    assert timed == {"forward"}  # the forward pass is right; the leaky gradient is not timed
+    (wrong,) = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
+    assert wrong["kind"] == "benchmark" and wrong["status"] == "fail" and wrong["adapter"] == "leaky-stop-gradient"
+    assert wrong["case"] == "ste/ste-round/4096x4096/float32-eager-forward-backward"
+    assert "gradient differs from finite differences" in wrong["message"] and wrong["max_abs_err"] > 0

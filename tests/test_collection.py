@@ -12,7 +12,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 def pytest(*args, cwd=ROOT):
-    cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--hypothesis-profile=ci", *args]
+    cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--hypothesis-profile=ci", "--mode", "eager",
+           *args]
     return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=900)
 
 
@@ -24,8 +25,8 @@ def test_a_spec_file_is_a_test_file_and_its_ids_name_it():
     run = pytest("specs/matmul.yaml", "--adapter", "reference", "--collect-only", "-q")
     assert run.returncode == 0, run.stdout + run.stderr
     ids = [line for line in run.stdout.splitlines() if "::" in line]
-    assert "specs/matmul.yaml::batched-x-broadcast-vector[reference-cpu-float32]" in ids
-    assert "specs/matmul.yaml::broadcast-shapes/property[reference-cpu-float32]" in ids
+    assert "specs/matmul.yaml::batched-x-broadcast-vector[reference-cpu-float32-eager]" in ids
+    assert "specs/matmul.yaml::broadcast-shapes/property[reference-cpu-float32-eager]" in ids
     assert all(i.startswith("specs/matmul.yaml::") for i in ids)
 
 
@@ -55,7 +56,7 @@ def test_an_item_that_checks_nothing_is_an_error(tmp_path):
     run = pytest("suites", "--spec", str(spec), "--adapter", "engine", "--results-dir", str(tmp_path / "out"), "-p",
                  "no:xdist")
     assert run.returncode == 1, run.stdout + run.stderr
-    assert "values-in-float32-only/gradient[engine-cpu-float64]" in run.stdout
+    assert "values-in-float32-only/gradient[engine-cpu-float64-eager]" in run.stdout
     assert "checks nothing: no example of nothing/values-in-float32-only runs in float64" in run.stdout
     [gradient] = [r for r in records(tmp_path / "out") if r["kind"] == "gradient"]
     assert gradient["status"] == "error"

@@ -19,7 +19,7 @@ FAULTY = ROOT / "tests" / "adapters" / "faulty.py"
 
 def pytest_run(tmp_path, *args, **kwargs):
     cmd = [sys.executable, "-m", "pytest", "specs", "--results-dir", str(tmp_path), "--hypothesis-profile=ci",
-           "-q", "-p", "no:cacheprovider", *args]
+           "--mode", "eager", "-q", "-p", "no:cacheprovider", *args]
     return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600, **kwargs)
 
 
@@ -29,15 +29,17 @@ def test_a_crash_and_two_hangs_cost_one_item_each(tmp_path):
                      "-k", "relu-at-zero or sum-axis-1")
     assert run.returncode == 1, run.stdout + run.stderr
     records = {r["test"]: r for r in read_records([tmp_path])[0]}
-    crash = records["specs/autograd.yaml::relu-at-zero[aborting-cpu-float64]"]
+    crash = records["specs/autograd.yaml::relu-at-zero[aborting-cpu-float64-eager]"]
     assert crash["status"] == "crash" and crash["signal"] == "SIGABRT"
     assert "relu (tests/adapters/faulty.py:" in crash["message"]  # where it died
-    assert records["specs/autograd.yaml::relu-at-zero[hanging-cpu-float64]"]["status"] == "timeout"  # SIGALRM ended it
-    stuck = records["specs/autograd.yaml::relu-at-zero[stuck-cpu-float64]"]  # deaf to signals: the watchdog ended it
+    # SIGALRM ended it
+    assert records["specs/autograd.yaml::relu-at-zero[hanging-cpu-float64-eager]"]["status"] == "timeout"
+    stuck = records["specs/autograd.yaml::relu-at-zero[stuck-cpu-float64-eager]"]  # deaf to signals: the watchdog
     assert stuck["status"] == "timeout" and "the process was ended" in stuck["message"]
     for adapter in ("aborting", "hanging", "stuck"):  # the other items all ran, after the faults too
-        assert records[f"specs/autograd.yaml::sum-axis-1[{adapter}-cpu-float64]"]["status"] == "pass"
-        assert records[f"specs/autograd.yaml::relu-at-zero/gradient[{adapter}-cpu-float64]"]["status"] == "unsupported"
+        assert records[f"specs/autograd.yaml::sum-axis-1[{adapter}-cpu-float64-eager]"]["status"] == "pass"
+        gradient = records[f"specs/autograd.yaml::relu-at-zero/gradient[{adapter}-cpu-float64-eager]"]
+        assert gradient["status"] == "unsupported"
     page = build([tmp_path], tmp_path / "out").read_text()
     assert "1 crash" in page and "2 timeout" in page and "signal SIGABRT" in page
 
@@ -49,7 +51,8 @@ def test_a_documented_crash_runs_in_its_own_process(tmp_path):
     """Without xdist too: the aborting case is documented with its signal, and the run goes on
     to the adapter that no longer crashes, which fails so that the entry is removed."""
     cmd = [sys.executable, "-m", "pytest", str(CRASH_DOCUMENTED), "--results-dir", str(tmp_path / "results"), "-q",
-           "-p", "no:cacheprovider", "--adapter-path", str(FAULTY), "--adapter", "aborting,reference"]
+           "-p", "no:cacheprovider", "--adapter-path", str(FAULTY), "--adapter", "aborting,reference",
+           "--mode", "eager"]
     run = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert run.returncode == 1, run.stdout + run.stderr
     records = {r["adapter"]: r for r in read_records([tmp_path / "results"])[0]}
@@ -72,13 +75,13 @@ def test_isolated_returns_the_result_or_the_signal():
 
 def test_crash_record_reads_the_fault_log(tmp_path):
     identity = {"spec": "a/b", "kind": "example", "adapter": "x", "device": "cpu", "dtype": "float32",
-                "test": "a/b[x-cpu-float32]", "started": time.time()}
+                "test": "a/b[x-cpu-float32-eager]", "started": time.time()}
     for log, status, sig in [("Fatal Python error: Segmentation fault\n", "crash", "SIGSEGV"),
                              ("Timeout (0:00:05)!\nThread 0x01 (most recent call first):\n", "timeout", None),
                              ("", "crash", "unknown")]:
         (tmp_path / "running-gw3.json").write_text(json.dumps(identity))
         (tmp_path / "faults-gw3.log").write_text(f"{faults.MARK}earlier\nFatal Python error: Aborted\n"
-                                                 f"{faults.MARK}a/b[x-cpu-float32]\n{log}")
+                                                 f"{faults.MARK}a/b[x-cpu-float32-eager]\n{log}")
         record = faults.crash_record(tmp_path, "gw3", 5.0)
         assert (record["status"], record["signal"], record["spec"]) == (status, sig, "a/b")
         assert not (tmp_path / "running-gw3.json").exists()

@@ -45,7 +45,8 @@ TWO_LAYERS = """
 ])
 def test_a_wrong_layer_is_caught_and_named_as_the_first_out_of_its_bound(tmp_path, adapter, spec, layer):
     run = subprocess.run([sys.executable, "-m", "pytest", str(ROOT / "specs" / "models.yaml"), "--adapter-path",
-                          str(BROKEN), "--adapter", adapter, "--dtype", "float32", "-k", f"{spec}[", "-p", "no:xdist",
+                          str(BROKEN), "--adapter", adapter, "--dtype", "float32", "--mode", "eager", "-k", f"{spec}[",
+                          "-p", "no:xdist",
                           "--results-dir", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert run.returncode == 1, run.stdout + run.stderr
     assert f"first layer out of its bound: {layer};" in run.stdout

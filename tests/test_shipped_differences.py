@@ -15,8 +15,8 @@ SHIPPING = ROOT / "tests" / "adapters" / "shipping.py"
 
 def test_a_shipped_difference_documents_the_adapters_behaviour(tmp_path):
     cmd = [sys.executable, "-m", "pytest", "specs/matmul.yaml", "--adapter-path", str(SHIPPING), "--adapter",
-           "shipping", "--dtype", "float64", "-k", "vector-x-vector[", "--results-dir", str(tmp_path), "-p",
-           "no:cacheprovider", "-p", "no:xdist"]
+           "shipping", "--mode", "eager", "--dtype", "float64", "-k", "vector-x-vector[", "--results-dir",
+           str(tmp_path), "-p", "no:cacheprovider", "-p", "no:xdist"]
     run = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr
     records = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
@@ -44,8 +44,8 @@ NARROWING = ROOT / "tests" / "adapters" / "narrowing.py"
 
 def run_narrowing(tmp_path, adapter: str) -> tuple:
     cmd = [sys.executable, "-m", "pytest", "specs/matmul.yaml", "--adapter-path", str(NARROWING), "--adapter",
-           adapter, "--dtype", "float32,float64", "-k", "batched-x-broadcast-vector[", "--results-dir",
-           str(tmp_path), "-p", "no:cacheprovider", "-p", "no:xdist"]
+           adapter, "--mode", "eager", "--dtype", "float32,float64", "-k", "batched-x-broadcast-vector[",
+           "--results-dir", str(tmp_path), "-p", "no:cacheprovider", "-p", "no:xdist"]
     run = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
     records = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
     return run, {r["dtype"]: r for r in records if r["kind"] == "example"}

@@ -15,7 +15,8 @@ AREAS = ROOT / "tests" / "adapters" / "broken_areas.py"
 
 def run_suite(tmp_path, *args, path=BROKEN, adapter="broken-matmul"):
     cmd = [sys.executable, "-m", "pytest", "suites", "--adapter-path", str(path), "--adapter", adapter,
-           "--results-dir", str(tmp_path), "--hypothesis-profile=ci", "-p", "no:xdist", *args]
+           "--results-dir", str(tmp_path), "--hypothesis-profile=ci", "--mode", "eager", "-p", "no:xdist",
+           *args]
     return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
 
 
@@ -23,7 +24,7 @@ def test_explicit_example_failure_names_everything(tmp_path):
     run = run_suite(tmp_path, "--dtype", "float64", "-k", "matmul/batched-x-batched[")
     assert run.returncode == 1, run.stdout + run.stderr
     out = run.stdout
-    assert "matmul/batched-x-batched[broken-matmul-cpu-float64]" in out
+    assert "matmul/batched-x-batched[broken-matmul-cpu-float64-eager]" in out
     assert "case 'docs': fail: differs from the float64 reference" in out
     assert "max_abs_err=" in out and "max_rel_err=" in out
     assert "worst element at (" in out and "expected" in out
@@ -40,7 +41,7 @@ def test_hypothesis_failure_shows_seed_and_falsifying_example(tmp_path):
     run = run_suite(tmp_path, "--dtype", "float32", "-k", "matmul/broadcast-shapes/property")
     assert run.returncode == 1, run.stdout + run.stderr
     out = run.stdout
-    assert "matmul/broadcast-shapes/property[broken-matmul-cpu-float32]" in out
+    assert "matmul/broadcast-shapes/property[broken-matmul-cpu-float32-eager]" in out
     assert "case 'hypothesis': fail" in out
     assert "--hypothesis-seed=0" in out and "falsifying example:" in out
     # hypothesis shrinks to the smallest failing case: the bug needs b to have a batch axis
@@ -71,11 +72,11 @@ def test_correct_cases_still_pass_and_results_are_recorded(tmp_path):
 def test_each_area_catches_its_wrong_adapter(tmp_path, adapter, selection, message):
     run = run_suite(tmp_path, "--dtype", "float32", "-k", selection, path=AREAS, adapter=adapter)
     assert run.returncode == 1, run.stdout + run.stderr
-    assert f"[{adapter}-cpu-float32]" in run.stdout and message in run.stdout
+    assert f"[{adapter}-cpu-float32-eager]" in run.stdout and message in run.stdout
 
 
 def test_promotion_catches_a_number_cast_to_the_tensors_dtype(tmp_path):
     run = run_suite(tmp_path, "--dtype", "int32", "-k", "promotion/int-plus-python-float[", path=AREAS,
                     adapter="casting-scalars")
     assert run.returncode == 1, run.stdout + run.stderr
-    assert "[casting-scalars-cpu-int32]" in run.stdout and "differs from the documented value" in run.stdout
+    assert "[casting-scalars-cpu-int32-eager]" in run.stdout and "differs from the documented value" in run.stdout

@@ -104,11 +104,8 @@ class JaxAdapter(JaxLayers, Adapter):
     def sync(self, x):
         x.block_until_ready()
 
-    def stage(self, fn):
-        return self.jax.jit(fn)
-
     def compile(self, fn):
-        return self.jax.jit(fn)
+        return self.jax.jit(fn)  # eager (Adapter.stage), each primitive is a small XLA computation of its own
 
     def matmul(self, a, b):
         return self.jnp.matmul(a, b)

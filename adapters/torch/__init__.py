@@ -1,7 +1,16 @@
 """PyTorch: torch.* ops, torch.autograd for gradients, cpu and cuda devices; collectives with
 torch.distributed, one process per rank (gloo on CPU, NCCL on GPU)."""
 from adapters import workers
-from adapters.base import DTYPES, FLOATS, MULTIHEAD_OPS, Adapter, Unsupported, dtypes_except, no_rounding_mode
+from adapters.base import (
+    DTYPES,
+    FLOATS,
+    MULTIHEAD_OPS,
+    Adapter,
+    Unsupported,
+    dtypes_except,
+    no_rounding_mode,
+    own_code,
+)
 from adapters.behaviours import (
     TORCH_ALL_GATHER_CONCATENATES,
     TORCH_GRU_TIME_MAJOR,
@@ -275,12 +284,12 @@ class TorchAdapter(TorchLayers, Adapter):
         return workers.pool("adapters.torch.collectives", world, world, {"device": device})
 
     def compile(self, fn):
-        return self.torch.compile(fn)
+        return self.torch.compile(own_code(fn))
 
     def compile_grad(self, fn, wrt):
         # torch.compile traces the forward; autograd runs the backward graph it compiled with it
         # (tracing torch.autograd.grad itself is a graph break)
-        compiled = self.torch.compile(fn)
+        compiled = self.torch.compile(own_code(fn))
         return lambda args, cotangent: self.grad(compiled, args, wrt, cotangent)
 
     def set_threads(self, threads):

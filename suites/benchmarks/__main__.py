@@ -12,6 +12,7 @@ import argparse
 import json
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
 
@@ -68,7 +69,10 @@ def run_all(args) -> int:
         adapters.check_known(name)
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    options = ["--device", args.device] + (["--threads", str(args.threads)] if args.threads else []) + (
+    checks = out / "checks"  # the records of wrong outputs (the report reads the folder's JSON lines too)
+    shutil.rmtree(checks, ignore_errors=True)  # this run's, none of an earlier one's
+    options = ["--device", args.device, "--results-dir", str(checks)] + (
+        ["--threads", str(args.threads)] if args.threads else []) + (
         ["--bench-filter", args.bench_filter] if args.bench_filter else [])
     jobs = [(name, list(BENCH_FILES) + ([SELF_CHECK[1]] if name == SELF_CHECK[0] else [])) for name in names]
     if "engine" in names and not args.bench_filter:

@@ -1,14 +1,18 @@
 """Every spec's benchmark block on every adapter: eager and compiled, forward and forward +
-backward, synced, after a steady-state warm-up. Figures in extra_info (see harness.py)."""
+backward, synced, after a steady-state warm-up. Figures in extra_info (see harness.py). Each
+workload's output is checked once against the float64 reference before it is timed: a wrong one
+is a failing result record (kind `benchmark`), not a time."""
 import pytest
 
 from adapters.base import Unsupported
+from reports.records import PASSING, record
 from suites import specs
 from suites.benchmarks import machine
 from suites.benchmarks.harness import bench_filter, figures, warm_up
-from suites.benchmarks.workloads import matches, step, work, workloads
+from suites.benchmarks.workloads import check, matches, step, work, workloads
+from suites.compare import Comparison
 from suites.items import resolve_device
-from suites.outcome import one_line
+from suites.outcome import Outcome, one_line
 
 DEFAULT_SPECS = "specs"
 
@@ -25,20 +29,24 @@ def pytest_generate_tests(metafunc):
                          ids=[f"{w.id}-{a}-{d}" for w, a, d in cases])
 
 
-def test_workload(benchmark, bench_adapter, calibration, threads, workload, adapter_name, device):
+def test_workload(benchmark, pytestconfig, bench_adapter, calibration, threads, workload, adapter_name, device):
     adapter = bench_adapter(adapter_name)
     device = resolve_device(adapter, device)
     peak = calibration(adapter, device)
     benchmark.group = workload.id  # every adapter of one workload side by side
     try:
-        run, values, out_shape = step(workload, adapter, device)
+        ctx, run, values, out_shape = step(workload, adapter, device)
         first_call = machine.seconds(run)  # the compiled mode compiles here
+        checked = check(workload, ctx, values)  # on the function just made: no second compilation
     except Unsupported as exc:
         pytest.skip(f"unsupported: {exc}")
-    except Exception as exc:  # eager errors are failures; a compiler that refuses the workload is a finding
-        if workload.mode != "compiled":
-            raise
-        pytest.skip(f"{adapter_name} cannot compile {workload.id}: {one_line(exc)}")
+    except Exception as exc:  # a framework (or its compiler) that raises on the workload: a finding
+        checked = Outcome("error", workload.id, one_line(exc))
+    if checked.status == "unsupported":
+        pytest.skip(f"unsupported: {checked.message}")
+    if checked.status not in PASSING:  # a wrong output is a result, not a time (nccl-tests' #wrong)
+        record_check(pytestconfig, workload, adapter, device, checked)
+        pytest.fail(f"{workload.id} on {adapter_name}: {checked.status}: {checked.message}", pytrace=False)
     warmup_calls = warm_up(run)
     machine.reset_peak_rss()
     adapter.reset_peak_memory(device)
@@ -47,7 +55,8 @@ def test_workload(benchmark, bench_adapter, calibration, threads, workload, adap
     info = benchmark.extra_info
     info.update(workload.fields(adapter_name))
     info.update(device=device, version=adapter.version(), threads=threads["threads"],
-                first_call_s=first_call, warmup_calls=warmup_calls,
+                first_call_s=first_call, warmup_calls=warmup_calls, checked=checked.status,
+                checked_max_abs_err=getattr(checked.comparison, "max_abs_err", None),
                 peak_memory_bytes=device_peak if device_peak is not None else machine.peak_rss(),
                 peak_memory_kind="device" if device_peak is not None else "process RSS",
                 peak_gflops=peak["gflops"], **work(workload, values, out_shape))
@@ -55,3 +64,15 @@ def test_workload(benchmark, bench_adapter, calibration, threads, workload, adap
         info.update(figures(benchmark, peak["gflops"], info["flops"], info["bytes"]))
         if workload.mode == "compiled":
             info["compile_s"] = max(first_call - benchmark.stats.stats.median, 0.0)
+
+
+def record_check(config, workload, adapter, device, outcome) -> None:
+    """A benchmark whose output is wrong, as a result record (kind `benchmark`) in the run's
+    results folder: the report shows it with the failures, with its error, and no time."""
+    comparison = outcome.comparison or Comparison(False)
+    config.parity.recorder.write(record(
+        spec=workload.spec.name, case=workload.id, kind="benchmark", adapter=adapter.name, device=device,
+        dtype=workload.dtype, mode=workload.mode, eager=outcome.eager, status=outcome.status,
+        message=outcome.message, max_abs_err=comparison.max_abs_err, max_rel_err=comparison.max_rel_err,
+        ulp=comparison.ulp, worst=comparison.worst, versions={adapter.name: adapter.version()},
+        test=f"{workload.id}-{adapter.name}-{device}", **config.parity.environment))

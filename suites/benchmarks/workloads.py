@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from suites import expr
+from suites import expr, gradcheck, judge
 from suites import inputs as spec_inputs
 from suites.program import Context
 
@@ -120,36 +120,37 @@ def work(workload: Workload, values: dict, out_shape) -> dict:
 
 
 def step(workload: Workload, adapter, device: str):
-    """(run, first output shape): run() does one synced step of the workload on the adapter:
-    the forward pass, or forward + backward (a ones cotangent, d/d every float input);
-    compiled through the adapter's compiler in the compiled mode."""
-    spec, values = workload.sized_spec, inputs(workload)
-    ctx = Context(spec, adapter, device, workload.dtype)
+    """(ctx, run, values, first output shape): run() does one synced step of the workload on the
+    adapter through ctx, in the workload's mode: the program's staged (or compiled) forward pass,
+    or its reverse pass for a ones cotangent, d/d every float input (Program.staged_forward,
+    staged_reverse). What `check` judges is what run() then times: the same made function."""
+    values, program = inputs(workload), workload.sized_spec.program
+    wrt = float_inputs(values)
+    spec = dataclasses.replace(workload.sized_spec, gradient={**(workload.sized_spec.gradient or {}), "wrt": wrt})
+    ctx = Context(spec, adapter, device, workload.dtype, workload.mode)
     tensors = ctx.tensors(values)
-
-    def forward(env):
-        return ctx.evaluate(env)
-
-    shape = tuple(np.shape(adapter.to_numpy(forward(tensors))))
+    with adapter.device_scope(device):
+        shape = tuple(np.shape(adapter.to_numpy(ctx.evaluate(tensors))))
     if workload.pass_name == "forward":
-        fn = adapter.compile(forward) if workload.mode == "compiled" else forward
-
-        def run():
-            sync_all(adapter, fn(tensors))
+        fn, args = program.staged_forward(ctx), (tensors,)
     else:
-        wrt = float_inputs(values)
-        cotangent = adapter.asarray(np.ones(shape), workload.dtype, device)
+        fn, args = program.staged_reverse(ctx, wrt), (tensors, adapter.asarray(np.ones(shape), workload.dtype, device))
 
-        def loss(**env):
-            return ctx.evaluate(env)
+    def run():
+        with adapter.device_scope(device):
+            sync_all(adapter, fn(*args))
 
-        fn = (adapter.compile_grad(loss, wrt) if workload.mode == "compiled" else
-              lambda env, cot: adapter.grad(loss, env, wrt, cot))
+    return ctx, run, values, shape
 
-        def run():
-            sync_all(adapter, fn(tensors, cotangent))
 
-    return run, values, shape
+def check(workload: Workload, ctx, values: dict):
+    """The workload's output against the float64 reference, once, before it is timed, as the
+    conformance checks judge it (documented differences included; compiled against eager too):
+    the forward pass's value, or the reverse pass's gradients along a random direction. The
+    Outcome; a failing one is the benchmark's result instead of a time."""
+    if workload.pass_name == "forward":
+        return judge.check_case(ctx, "benchmark", values)
+    return gradcheck.check_gradient(ctx, "benchmark", values, np.random.default_rng(0), per_input=False)
 
 
 def sync_all(adapter, result):

@@ -1,0 +1,135 @@
+"""The eager and compiled modes: ids and records carry the mode; a compiled result is judged
+against the reference and against the adapter's own eager result; a wrong compiler is caught
+where the eager path passes; --mode and --share choose what runs."""
+import json
+import pathlib
+import subprocess
+import sys
+
+import numpy as np
+
+from reports.build import build
+from suites import compare, modes
+from suites.outcome import Outcome
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+BROKEN = ROOT / "tests" / "adapters" / "broken_compiler.py"
+
+
+def pytest_run(tmp_path, *args):
+    cmd = [sys.executable, "-m", "pytest", *args, "--results-dir", str(tmp_path), "--hypothesis-profile=ci",
+           "-p", "no:xdist", "-p", "no:cacheprovider"]
+    return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
+
+
+def test_a_wrong_compiler_is_caught_where_eager_passes(tmp_path):
+    run = pytest_run(tmp_path, "specs/elementwise.yaml", "--adapter-path", str(BROKEN), "--adapter",
+                     "fast-math-compiler", "--dtype", "float32", "-k", "exp-overflow and not property")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "exp-overflow[fast-math-compiler-cpu-float32-compiled]" in run.stdout
+    records = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
+    by_mode = {r["mode"]: r for r in records if r["case"] == "float32-edge"}
+    assert by_mode["eager"]["status"] == "pass", by_mode["eager"]["message"]
+    compiled = by_mode["compiled"]
+    # exp(88) = 1.65e38 is past float16's range: the half-precision pass makes it inf
+    assert compiled["status"] == "fail" and compiled["message"].startswith("compiled only (eager pass)")
+    assert compiled["eager"]["status"] == "pass"
+    code = compiled["repro"]["fast-math-compiler"]["code"]
+    assert "forward = ops.compile(" in code and "def _fast_math" in code
+
+
+class FakeContext:
+    """What modes.against_eager reads of a context."""
+
+    def __init__(self, mode="compiled"):
+        self.mode, self.result_dtype, self.judged, self.tolerance = mode, "float32", "float32", {}
+
+    @property
+    def eager(self):
+        return FakeContext("eager")
+
+
+def compiled_outcome(values, allowed=1e-6, status="pass", difference=None):
+    comparison = compare.Comparison(status == "pass", allowed=np.full(len(values), allowed))
+    return Outcome(status, "c", "judged", comparison, actual=np.array(values, dtype=np.float32),
+                   difference=difference)
+
+
+def eager_check(values, status="pass"):
+    return lambda ctx: Outcome(status, "c", "eager", actual=np.array(values, dtype=np.float32))
+
+
+def test_compiled_within_the_bound_of_eager_passes():
+    outcome = modes.against_eager(FakeContext(), compiled_outcome([1.0, 2.0]), eager_check([1.0, 2.0 + 5e-7]))
+    assert outcome.status == "pass" and outcome.eager["status"] == "pass"
+    assert 0 < outcome.eager["max_abs_err"] <= 1e-6
+
+
+def test_compiled_beyond_the_bound_of_eager_fails_though_each_passes_the_reference():
+    outcome = modes.against_eager(FakeContext(), compiled_outcome([1.0, 2.0]), eager_check([1.0, 2.001]))
+    assert outcome.status == "fail"
+    assert outcome.message.startswith("compiled and eager differ beyond the bound (pass eager)")
+
+
+def test_a_compiled_failure_says_whether_eager_passes():
+    outcome = modes.against_eager(FakeContext(), compiled_outcome([1.0], status="fail"), eager_check([1.0]))
+    assert outcome.status == "fail" and outcome.message.startswith("compiled only (eager pass): judged")
+
+
+def test_a_documented_compile_only_difference_stands_and_eager_is_not_rerun_eagerly():
+    documented = compiled_outcome([5.0], status="documented", difference={"mode": "compiled"})
+    assert modes.against_eager(FakeContext(), documented, eager_check([1.0])).status == "documented"
+
+    def never(ctx):
+        raise AssertionError("an eager outcome is not run again")
+
+    eager = compiled_outcome([1.0])
+    assert modes.against_eager(FakeContext("eager"), eager, never) is eager
+
+
+def test_ids_records_and_the_mode_option(tmp_path):
+    run = pytest_run(tmp_path, "specs/matmul.yaml", "--adapter", "engine,torch", "--mode", "eager", "--dtype",
+                     "float64", "-k", "vector-x-vector", "-v")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "vector-x-vector[torch-cpu-float64-eager] PASSED" in run.stdout
+    assert "vector-x-vector[engine-cpu-float64-eager] PASSED" in run.stdout and "-compiled]" not in run.stdout
+    records = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
+    assert {r["mode"] for r in records} == {"eager"}
+    bad = pytest_run(tmp_path, "specs/matmul.yaml", "--mode", "jit")
+    assert bad.returncode == 2 and "--mode takes eager, compiled. Received: 'jit'" in bad.stdout + bad.stderr
+
+
+def collected(tmp_path, *args) -> list:
+    run = pytest_run(tmp_path, "specs/matmul.yaml", "specs/ste.yaml", "--adapter", "engine,torch", "--collect-only",
+                     "-q", *args)
+    assert run.returncode == 0, run.stdout + run.stderr
+    return [line for line in run.stdout.splitlines() if "::" in line]
+
+
+def test_share_keeps_the_eager_examples_and_a_share_of_each_area_adapter_and_mode(tmp_path):
+    everything = collected(tmp_path)
+    shared = collected(tmp_path, "--share", "0.2")
+    assert shared == collected(tmp_path, "--share", "0.2")  # the same seed keeps the same items
+    examples = [i for i in everything if "/" not in i.split("::")[1] and i.endswith("-eager]")]
+    assert set(examples) <= set(shared) and len(shared) < len(everything)
+    for area in ("matmul", "ste"):
+        assert any(f"specs/{area}.yaml" in i and i.endswith("-compiled]") for i in shared)
+        assert any(f"specs/{area}.yaml" in i and ("/property[torch" in i or "/gradient[torch" in i) for i in shared)
+    assert not any(i.startswith("specs/") and "engine" in i and i.endswith("-compiled]") for i in everything)
+    bad = pytest_run(tmp_path, "specs/matmul.yaml", "--share", "0")
+    assert bad.returncode == 2 and "--share takes a share 0 < F <= 1. Received: 0" in bad.stdout + bad.stderr
+
+
+def test_report_lists_compile_only_differences(tmp_path):
+    base = {"spec": "elementwise/exp-overflow", "case": "float32-edge", "kind": "example", "adapter": "torch",
+            "device": "cpu", "dtype": "float32"}
+    (tmp_path / "r.jsonl").write_text("\n".join(json.dumps(r) for r in [
+        {**base, "mode": "eager", "status": "pass", "message": "ok"},
+        {**base, "mode": "compiled", "status": "fail", "message": "compiled only (eager pass): inf positions differ"},
+        {**base, "case": "overflow", "mode": "compiled", "status": "pass", "message": "ok"},
+    ]) + "\n")
+    page = build([tmp_path], tmp_path / "out").read_text()
+    section = page[page.index('id="compile-only"'):page.index('id="models"')]
+    assert "float32-edge" in section and "compiled only (eager pass): inf positions differ" in section
+    assert "<td>overflow</td>" not in section  # a compiled pass with no eager record to differ from
+    assert ">torch compiled<" in page  # the matrix's adapter x mode column
