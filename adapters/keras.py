@@ -164,8 +164,9 @@ class KerasAdapter(KerasLayers, Adapter):
 
     def compile(self, fn):
         """fn compiled as Model.compile(jit_compile=True) compiles a step on the backend (the
-        backends' trainers): jax.jit, tf.function(jit_compile=True, reduce_retracing=True),
-        torch.compile."""
+        backends' trainers): jax.jit, tf.function(jit_compile=True), torch.compile. (The trainer
+        adds reduce_retracing=True, which makes the shapes of a retrace None; a case's shapes are
+        its own here, as a model's are.)"""
         if self.backend == "jax":
             import jax
 

@@ -105,7 +105,9 @@ class JaxAdapter(JaxLayers, Adapter):
         x.block_until_ready()
 
     def compile(self, fn):
-        return self.jax.jit(fn)  # eager (Adapter.stage), each primitive is a small XLA computation of its own
+        # the compiled mode; the eager one (Adapter.stage) runs op by op, each primitive an XLA
+        # computation of its own
+        return self.jax.jit(fn)
 
     def matmul(self, a, b):
         return self.jnp.matmul(a, b)
