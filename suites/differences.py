@@ -215,6 +215,7 @@ def precision(ctx, outcome, diff, judge) -> Outcome:
         seen = f"{outcome.message}; as {narrow}{model}: {again.message}"
         if outcome.comparison is not None and again.comparison is not None:  # a model's layers, as judged in it
             outcome.comparison.parts = again.comparison.parts
+            outcome.comparison.allowed = again.comparison.allowed  # the bound that holds (compiled vs eager)
     return _documented(outcome, diff, seen)
 
 
