@@ -195,17 +195,12 @@ class SpecItem(pytest.Item):
 
     def _record(self, ctx, outcome, duration):
         passed = outcome.status in PASSING
-        comparison = outcome.comparison or compare.Comparison(ok=passed)
         self.config.parity.recorder.write(record(
             spec=self.spec.name, case=outcome.case, kind=self.kind, adapter=self.adapter_name, device=ctx.device,
-            dtype=self.dtype, mode=self.mode, eager=outcome.eager, status=outcome.status, message=outcome.message,
-            max_abs_err=comparison.max_abs_err, max_rel_err=comparison.max_rel_err, ulp=comparison.ulp,
-            worst=comparison.worst,
+            dtype=self.dtype, mode=self.mode, **outcome_fields(outcome, self.dtype),
             seed=self.seed if outcome.case == "hypothesis" else None,
-            example=None if passed else results.describe_inputs(outcome.inputs, self.dtype),
-            around=comparison.around, output=results.output_values(outcome.actual, self.kind),
-            repro=None if passed else reproductions(self, ctx, outcome),
-            difference=outcome.difference, parts=comparison.parts, trajectory=outcome.trajectory, duration=duration,
+            output=results.output_values(outcome.actual, self.kind),
+            repro=None if passed else reproductions(self, ctx, outcome), duration=duration,
             versions={ctx.adapter.name: ctx.adapter.version()}, test=self.nodeid, **self.config.parity.environment))
 
     def repr_failure(self, excinfo, style=None):
@@ -226,6 +221,19 @@ class SpecItem(pytest.Item):
 
     def reportinfo(self):
         return self.spec.file, self.spec.line - 1, self.name
+
+
+def outcome_fields(outcome, dtype: str) -> dict:
+    """A record's fields that an outcome gives: status and message, the errors against the
+    reference with the worst element and its neighbourhood, a failing case's inputs, what is
+    documented, a model's parts and trajectory, a compiled outcome's eager counterpart."""
+    passed = outcome.status in PASSING
+    comparison = outcome.comparison or compare.Comparison(ok=passed)
+    return {"status": outcome.status, "message": outcome.message, "eager": outcome.eager,
+            "max_abs_err": comparison.max_abs_err, "max_rel_err": comparison.max_rel_err, "ulp": comparison.ulp,
+            "worst": comparison.worst, "around": comparison.around,
+            "example": None if passed else results.describe_inputs(outcome.inputs, dtype),
+            "difference": outcome.difference, "parts": comparison.parts, "trajectory": outcome.trajectory}
 
 
 def reproductions(item, ctx, outcome) -> dict:

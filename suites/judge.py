@@ -23,8 +23,9 @@ REFUSED_AS_A_WHOLE = 3
 def check_case(ctx, case: str, inputs: dict, expect: dict | None = None) -> Outcome:
     """Run one case and judge it against `expect` (from documentation) and the reference; in the
     compiled mode, against the adapter's eager result too (suites/modes.py)."""
-    return modes.against_eager(ctx, _checked(ctx, case, inputs, expect or {}),
-                               lambda eager: _checked(eager, case, inputs, expect or {}))
+    expect = expect or {}
+    return modes.against_eager(ctx, _checked(ctx, case, inputs, expect),
+                               lambda eager: _checked(eager, case, inputs, expect))
 
 
 def _checked(ctx, case: str, inputs: dict, expect: dict) -> Outcome:

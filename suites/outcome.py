@@ -46,7 +46,8 @@ class CaseFailure(Exception):
 
 def one_line(exc: BaseException) -> str:
     """The exception's type and its message's first line (message_of)."""
-    return f"{type(exc).__name__}: {message_of(exc).splitlines()[0][:300] if message_of(exc) else ''}"
+    first = message_of(exc).splitlines()[:1]
+    return f"{type(exc).__name__}: {first[0][:300] if first else ''}"
 
 
 def message_of(exc: BaseException) -> str:

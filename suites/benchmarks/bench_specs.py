@@ -10,8 +10,7 @@ from suites import specs
 from suites.benchmarks import machine
 from suites.benchmarks.harness import bench_filter, figures, warm_up
 from suites.benchmarks.workloads import check, matches, step, work, workloads
-from suites.compare import Comparison
-from suites.items import resolve_device
+from suites.items import outcome_fields, resolve_device
 from suites.outcome import Outcome, one_line
 
 DEFAULT_SPECS = "specs"
@@ -69,10 +68,8 @@ def test_workload(benchmark, pytestconfig, bench_adapter, calibration, threads, 
 def record_check(config, workload, adapter, device, outcome) -> None:
     """A benchmark whose output is wrong, as a result record (kind `benchmark`) in the run's
     results folder: the report shows it with the failures, with its error, and no time."""
-    comparison = outcome.comparison or Comparison(False)
     config.parity.recorder.write(record(
         spec=workload.spec.name, case=workload.id, kind="benchmark", adapter=adapter.name, device=device,
-        dtype=workload.dtype, mode=workload.mode, eager=outcome.eager, status=outcome.status,
-        message=outcome.message, max_abs_err=comparison.max_abs_err, max_rel_err=comparison.max_rel_err,
-        ulp=comparison.ulp, worst=comparison.worst, versions={adapter.name: adapter.version()},
-        test=f"{workload.id}-{adapter.name}-{device}", **config.parity.environment))
+        dtype=workload.dtype, mode=workload.mode, **outcome_fields(outcome, workload.dtype),
+        versions={adapter.name: adapter.version()}, test=f"{workload.id}-{adapter.name}-{device}",
+        **config.parity.environment))
