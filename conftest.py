@@ -3,6 +3,7 @@
     pytest specs [--adapter torch,jax] [--device cpu|cuda|gpu] [--mode eager,compiled] [--dtype float32,...]
                  [--results-dir DIR] [--adapter-path FILE.py]
                  [--hypothesis-profile ci|dev|thorough] [--hypothesis-seed N]
+    pytest suites/fuzz --fuzz-minutes M [--adapter ...] [--mode ...] [--dtype ...]
 
 Spec files are pytest's own test files: `pytest specs/matmul.yaml`, `pytest specs/` (any YAML
 file named on the command line, or under specs/ when a folder within it is named). `pytest
@@ -58,6 +59,8 @@ def pytest_addoption(parser):
     group.addoption("--case-timeout", type=float, default=600.0, metavar="SECONDS",
                     help="an item without a result after this long is recorded as a timeout (0: no limit; "
                          "default 600)")
+    group.addoption("--fuzz-minutes", type=float, default=None, metavar="M",
+                    help="suites/fuzz: minutes of random programs in all (shared by its items; default: no fuzzing)")
     group.addoption("--threads", type=int, default=None,
                     help="benchmarks: threads for every framework (default: every usable CPU)")
     group.addoption("--bench-filter", default=None, metavar="KEY=GLOB,...",
@@ -100,6 +103,9 @@ def _options(config) -> SimpleNamespace:
     worker = workerinput["workerid"] if workerinput else "main"
     if not 0 < config.getoption("share") <= 1:
         raise ValueError(f"--share takes a share 0 < F <= 1. Received: {config.getoption('share'):g}")
+    fuzz = config.getoption("fuzz_minutes")
+    if fuzz is not None and fuzz <= 0:
+        raise ValueError(f"--fuzz-minutes takes minutes > 0. Received: {fuzz:g}")
     timeout = config.getoption("case_timeout")
     if timeout < 0:
         raise ValueError(f"--case-timeout takes seconds >= 0 (0: no limit). Received: {timeout:g}")

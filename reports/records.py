@@ -16,7 +16,8 @@ FAILING = ("fail", "error", "crash", "timeout")  # what fails a run (unsupported
 FIELDS = (
     "spec",  # area/spec-id, e.g. matmul/batched-x-broadcast-vector
     "case",  # the example's name, "hypothesis", or "-" for an item that ended without outcomes
-    "kind",  # example, collective, property, gradient, training, benchmark (a benchmark's output check)
+    "kind",  # example, collective, property, gradient, training, benchmark (a benchmark's output check),
+    # fuzz (a kind of failure a random program found: suites/fuzz/)
     "adapter", "device", "dtype",
     "mode",  # eager, or compiled by the framework's compiler (records before modes existed: eager)
     "status", "message",

@@ -203,7 +203,7 @@ class TorchAdapter(TorchLayers, Adapter):
             raise Unsupported(f"torch.nn.functional.pad has no {mode!r} mode")
         # non-constant modes pad the last 1-3 axes of a batched input: fold the leading axes into one
         padded = [d for d, w in enumerate(pad_width) if any(w)]
-        first = min(padded, default=x.dim())
+        first = min(padded, default=max(x.dim() - 1, 0))  # nothing padded: the last axis, by (0, 0)
         if x.dim() - first > 3:
             raise Unsupported(f"torch.nn.functional.pad {mode!r} pads at most the last 3 axes")
         batch = x.reshape((1, -1) + tuple(x.shape[first:]))

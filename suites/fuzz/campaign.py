@@ -1,0 +1,265 @@
+"""A fuzzing campaign on one adapter, device, dtype and mode, within a time budget.
+
+Hypothesis draws a program (suites/fuzz/steps.py) and its inputs; the program runs on the adapter
+(in the compiled mode, eager too: suites/modes.py) and on the float64 reference, and is judged
+by the suite's own judges: its value (suites/judge.py), then, where its value passes, its
+gradient against finite differences (suites/gradcheck.py). A failure is shrunk by hypothesis
+to a smallest program and inputs, and grouped with its kind: a later failure whose ops include a
+group's and whose message is of the same kind counts towards that group and is not shrunk again.
+
+The bound: a drawn program mixes ops that have no a-priori error bound, so its allowed error is
+also estimated by Monte Carlo arithmetic (Parker, 1997; the method of Verificarlo and Verrou):
+the float64 reference is evaluated RUNS times with every op's operands perturbed by a relative
+PERTURBATION (uniform, in units of the dtype's unit roundoff), and its result by as much
+relative to itself and to its largest operand (an op's formula may cancel within itself:
+gelu's x (1 + erf(x / sqrt 2)) / 2 for x < 0, a one-pass variance); the largest deviation from
+the unperturbed value, times SAFETY, is what rounding in the dtype under test can move the
+result. A wrong kernel moves it further; an ill-conditioned program is allowed more.
+
+Gradients: a backward formula rounds in ways the forward program does not show (1 - tanh(x)^2
+where tanh saturates loses a hundred ulp), so a gradient is judged norm-wise within the larger
+of GRADIENT_ULPS ulp and the value's relative sensitivity. A wrong gradient (a lost term, a
+wrong sign, a broadcast summed the wrong way) is wrong by far more.
+"""
+import re
+import time
+import zlib
+from dataclasses import dataclass, field, replace
+
+import hypothesis
+import numpy as np
+from hypothesis import strategies as st
+
+from adapters.base import Unsupported
+from reports.records import FAILING
+from suites import compare, expr, gradcheck, judge, specs
+from suites.fuzz.grammar import names_in
+from suites.fuzz.steps import inputs, programs
+from suites.outcome import CaseFailure, Outcome
+from suites.program import FIXED_OPS, ORACLE, Context, Expression, caller, wide_constant, widen
+
+RUNS = 8
+PERTURBATION = 8.0  # units of roundoff per op, on each operand and on the result
+SAFETY = 2.0
+GRADIENT_ULPS = 2**10
+BATCH = 25  # programs per hypothesis run; the budget is checked between them
+MAX_SHRINK_SECONDS = 90  # shrinking a failure stops here with the smallest found (a compile takes seconds)
+
+
+class OutOfTime(BaseException):
+    """Raised through hypothesis (which lets a BaseException pass) to end a shrink."""
+
+
+@dataclass(frozen=True)
+class Fuzzed(Expression):
+    """A drawn program: an expression whose error bound adds its Monte Carlo sensitivity."""
+
+    def error_bound(self, inputs: dict, dtype: str, behaviour=None):
+        """The larger of the op's own bound (a few ulp where it has none) and the estimate."""
+        usual = super().error_bound(inputs, dtype, behaviour)
+        if not compare.is_float(dtype):
+            return usual
+        exact, estimated = sensitivity(self.tree, {k: widen(v) for k, v in inputs.items()}, dtype)
+        if usual is None:
+            usual = compare.DEFAULT_ULPS * compare.ulp(exact, dtype) + compare.tiny(dtype)
+        return np.maximum(usual, estimated)
+
+    def differentiable(self) -> list:
+        """The inputs with a path to the result that has a derivative (not only through
+        comparisons, rounding or stop_gradient, where frameworks may return no gradient)."""
+        return sorted(names_in(self.tree, FIXED_OPS))
+
+
+def sensitivity(tree, wide: dict, dtype: str) -> tuple:
+    """(the exact value, SAFETY times the largest deviation of RUNS perturbed float64 evaluations
+    from it)."""
+    rng = np.random.default_rng(_digest(wide))
+    eps = PERTURBATION * compare.unit_roundoff(dtype)
+    apply = caller(ORACLE, "float64")
+
+    def perturb(v, scale=0.0):
+        if isinstance(v, np.ndarray) and v.dtype.kind == "f" or isinstance(v, np.floating):
+            return v * (1 + rng.uniform(-eps, eps, np.shape(v))) + scale * rng.uniform(-eps, eps, np.shape(v))
+        return v
+
+    def noisy(op, args, kwargs):
+        args = [[perturb(a) for a in arg] if isinstance(arg, list) else perturb(arg) for arg in args]
+        scale = max((float(np.max(np.abs(a), initial=0.0)) for a in _tensors(args, kwargs)), default=0.0)
+        out = apply(op, args, kwargs)
+        return tuple(perturb(o, scale) for o in out) if isinstance(out, tuple) else perturb(out, scale)
+
+    with np.errstate(all="ignore"):
+        exact = np.asarray(expr.evaluate(tree, wide, apply, wide_constant), dtype=np.float64)
+        runs = [np.asarray(expr.evaluate(tree, wide, noisy, wide_constant), dtype=np.float64) for _ in range(RUNS)]
+        deviation = np.max([np.where(np.isfinite(r), np.abs(r - exact), 0.0) for r in runs], axis=0)
+    return exact, SAFETY * deviation
+
+
+def _digest(values: dict) -> int:
+    return zlib.crc32(repr(sorted((k, np.asarray(v).tobytes()) for k, v in values.items())).encode())
+
+
+def _tensors(args, kwargs) -> list:
+    """The float operands of a call (a list's members too)."""
+    flat = [a for arg in [*args, *kwargs.values()] for a in (arg if isinstance(arg, list) else [arg])]
+    return [a for a in flat if isinstance(a, (np.ndarray, np.floating)) and np.asarray(a).dtype.kind == "f"]
+
+
+def gradient_tolerance(spec, values: dict, dtype: str) -> dict:
+    """A gradient check's rtol and atol: GRADIENT_ULPS u, or the value's relative sensitivity
+    norm-wise where it is larger (an ill-conditioned value has ill-conditioned derivatives);
+    atol as much of the derivative's natural scale, max |value| / max |input| (a derivative
+    that cancels to 0, as normalize's along an axis of one, comes back as rounding noise)."""
+    wide = {k: widen(v) for k, v in values.items()}
+    exact, estimated = sensitivity(spec.program.tree, wide, dtype)
+    largest = float(np.max(np.abs(exact[np.isfinite(exact)]), initial=0.0))
+    rtol = max(float(np.max(estimated, initial=0.0)) / max(largest, compare.tiny(dtype)),
+               GRADIENT_ULPS * compare.unit_roundoff(dtype))
+    inputs = max(float(np.max(np.abs(wide[n]), initial=0.0)) for n in spec.wrt)
+    return {"rtol": rtol, "atol": rtol * largest / max(inputs, compare.tiny(dtype))}
+
+
+def smooth(ctx, values: dict, wrt: list) -> bool:
+    """Whether the reference is differentiable at these inputs along two random directions, as
+    far as differences can tell: central differences with steps h and h/8 agree, and so do the
+    forward and backward ones. At a kink (relu at 0, a tie of max) the derivative is each
+    framework's choice, and finite differences would judge a convention. The directions come
+    from the inputs' values, not from a drawn seed: hypothesis would search the seeds for a
+    direction along which a tie looks smooth."""
+    rng = np.random.default_rng(_digest(values))
+    f, wide = ctx.fixed_oracle(values), {k: widen(v) for k, v in values.items()}
+    return all(_smooth_along(f, wide, {n: rng.standard_normal(wide[n].shape) for n in wrt}) for _ in range(2))
+
+
+def _smooth_along(f, wide: dict, direction: dict) -> bool:
+    wrt = list(direction)
+    h = 1e-4 * max(1.0, *(float(np.abs(wide[n]).max(initial=0)) for n in wrt))
+    with np.errstate(all="ignore"):
+        at = {t: np.asarray(f({**wide, **{n: wide[n] + t * h * direction[n] for n in wrt}}), dtype=np.float64)
+              for t in (-1, -1 / 8, 0, 1 / 8, 1)}
+        central, finer = (at[1] - at[-1]) / (2 * h), (at[1 / 8] - at[-1 / 8]) / (h / 4)
+        forward, backward = (at[1] - at[0]) / h, (at[0] - at[-1]) / h
+    if not all(np.isfinite(v).all() for v in at.values()):
+        return False
+    scale = float(np.abs(central).max(initial=0.0)) + 1e-8 * float(np.abs(at[0]).max(initial=1.0))
+    return bool(np.abs(central - finer).max(initial=0) <= 1e-3 * scale
+                and np.abs(forward - backward).max(initial=0) <= 1e-2 * scale)
+
+
+def spec_of(prog, dtype: str, differences=()) -> specs.Spec:
+    """The program as a spec (one that suites/fuzz/findings.py writes out as YAML): its inputs
+    those the expression names, a gradient with respect to those it differentiates."""
+    args = list(prog.used_args())
+    program = Fuzzed(expr.parse(prog.text, args))
+    name = f"fuzz-{zlib.crc32(prog.text.encode()):08x}"
+    return specs.Spec("fuzz", name, "<fuzz>", 0, args, [dtype], program, gradient={"wrt": program.differentiable()},
+                      differences=list(differences), expression=prog.text)
+
+
+@dataclass
+class Finding:
+    """A kind of failure: its smallest program and inputs, and how often the kind was met."""
+
+    key: tuple  # (check, category, ops)
+    spec: specs.Spec
+    inputs: dict
+    outcome: Outcome
+    check: str  # value or gradient
+    seen: int = 1
+
+
+@dataclass
+class Campaign:
+    adapter: object
+    device: str
+    dtype: str
+    mode: str
+    differences: list = field(default_factory=list)  # adapter-wide documented differences
+    findings: list = field(default_factory=list)
+    programs: int = 0
+    refused: int = 0  # programs the adapter refuses (Unsupported)
+    kinks: int = 0  # programs whose gradient is not checked: their inputs sit on a kink
+
+    def run(self, seconds: float, seed: int) -> list:
+        """Draw and judge programs until `seconds` have passed; the findings, by kind."""
+        deadline = time.monotonic() + seconds
+        batch = 0
+        while time.monotonic() < deadline:
+            self._batch(seed + batch, deadline)
+            batch += 1
+        return self.findings
+
+    def _batch(self, seed: int, deadline: float) -> None:
+        failing = {}
+
+        @hypothesis.seed(seed)
+        @hypothesis.settings(max_examples=BATCH, database=None, deadline=None, derandomize=False,
+                             suppress_health_check=list(hypothesis.HealthCheck),
+                             phases=[hypothesis.Phase.generate, hypothesis.Phase.shrink])
+        @hypothesis.given(st.data())
+        def prop(data):
+            if time.monotonic() > deadline and not failing:
+                return
+            if failing and time.monotonic() > failing["since"] + MAX_SHRINK_SECONDS:
+                raise OutOfTime()  # keep the smallest failure found so far
+            prog = data.draw(programs(), "program")
+            values = data.draw(inputs(prog, self.dtype), "inputs")
+            rng_seed = data.draw(st.integers(0, 2**32 - 1), "seed")
+            spec = spec_of(prog, self.dtype, self.differences)
+            check, outcome = self.judge(spec, values, rng_seed)
+            self.programs += 1
+            if outcome.status == "unsupported":
+                self.refused += 1
+            if outcome.status not in FAILING:
+                return
+            key = (check, category(outcome), tuple(sorted(spec.program.ops())))
+            known = next((f for f in self.findings if f.key[:2] == key[:2] and set(f.key[2]) <= set(key[2])), None)
+            if known is not None:
+                known.seen += 1
+                return
+            failing.setdefault("since", time.monotonic())
+            failing["last"] = Finding(key, spec, values, outcome, check)
+            raise CaseFailure(outcome)
+
+        try:
+            prop()
+        except (CaseFailure, OutOfTime):
+            self.findings.append(failing["last"])
+        except (hypothesis.errors.FlakyFailure, hypothesis.errors.FlakyStrategyDefinition):
+            finding = failing.get("last")  # failed once, passed when run again: still a finding
+            if finding is not None:
+                finding.outcome.message += " (flaky: the same case passed when run again)"
+                self.findings.append(finding)
+
+    def judge(self, spec, values: dict, rng_seed: int) -> tuple:
+        """(check, outcome): the value's outcome, and where it passes, the gradient's."""
+        ctx = Context(spec, self.adapter, self.device, self.dtype, self.mode)
+        outcome = _guarded(lambda: judge.check_case(ctx, "fuzz", values))
+        if outcome.status in FAILING or outcome.status == "unsupported" or not spec.wrt:
+            return "value", outcome
+        if not smooth(ctx, values, spec.wrt):
+            self.kinks += 1
+            return "value", outcome
+        ctx = replace(ctx, spec=replace(spec, tolerance={self.dtype: gradient_tolerance(spec, values, self.dtype)}),
+                      staged=ctx.staged)
+        return "gradient", _guarded(lambda: gradcheck.check_gradient(ctx, "fuzz", values,
+                                                                     np.random.default_rng(rng_seed)))
+
+
+def _guarded(check) -> Outcome:
+    """A check's outcome; an error escaping the judges (a framework failing outside the adapter's
+    call) is the framework's error, as a case's own would be."""
+    try:
+        return check()
+    except Unsupported as exc:
+        return Outcome("unsupported", "fuzz", str(exc))
+    except Exception as exc:
+        return Outcome("error", "fuzz", f"{type(exc).__name__}: {str(exc).splitlines()[0][:300] if str(exc) else ''}")
+
+
+def category(outcome: Outcome) -> str:
+    """The kind of a failure, without its numbers: its status and the first clause of its message."""
+    head = re.split(r"[:;(]", outcome.message, maxsplit=1)[0] if outcome.status != "error" else outcome.message
+    head = re.sub(r"'[^']*'|\"[^\"]*\"", "'...'", head)  # quoted names: position 1 'input' or 2 'other'
+    head = re.sub(r"\b[0-9][0-9.e+-]*", "#", head)
+    return f"{outcome.status}: {head.strip()[:120]}"

@@ -1,0 +1,128 @@
+"""What a fuzzing campaign found, in the forms a user acts on.
+
+Each kind of failure is written out twice in results/fuzz/ (the run's --results-dir): as a spec
+case ready to paste into specs/*.yaml (the shrunk program as `expr`, its inputs as an example,
+the tolerance it was judged with, the observed message as a comment), and as a repro snippet
+(suites/repro.py) that runs without Parity. A finding also becomes a record (kind `fuzz`), so
+the report lists it with the rest.
+
+Known findings: suites/fuzz/known.yaml lists kinds of failure that a spec already documents
+(a framework bug or difference the fuzzer found, pasted into a spec with its documented
+difference and upstream issue). A finding of that adapter and mode, whose program calls the
+entry's ops and whose message matches it, is recorded as documented, pointing at the spec.
+"""
+import json
+import pathlib
+import re
+
+import numpy as np
+import yaml
+
+from reports.records import record
+from suites import repro
+from suites.items import outcome_fields
+
+KNOWN = pathlib.Path(__file__).with_name("known.yaml")
+
+
+def load_known(path=KNOWN) -> list:
+    """The known findings: entries with adapter, ops, message (a regular expression), spec,
+    note, and optionally mode and check."""
+    return yaml.safe_load(pathlib.Path(path).read_text()) or []
+
+
+def known(finding, adapter: str, mode: str, entries: list) -> dict | None:
+    """The entry that documents this finding, or None."""
+    for entry in entries:
+        if entry["adapter"] == adapter and entry.get("mode", mode) == mode \
+                and entry.get("check", finding.check) == finding.check \
+                and set(entry["ops"]) <= set(finding.spec.program.ops()) \
+                and re.search(entry["message"], finding.outcome.message):
+            return entry
+    return None
+
+
+def spec_case(finding, adapter: str, mode: str, programs: int) -> str:
+    """The finding as a spec entry (YAML), ready to paste into a spec file."""
+    spec, outcome = finding.spec, finding.outcome
+    entry = {"id": spec.id, "doc": f"Found by Parity's fuzzer on {adapter} ({mode}, {spec.dtypes[0]}, the "
+                                   f"{finding.check} check); seen {finding.seen} times in {programs} programs.",
+             "expr": spec.expression, "args": spec.args, "dtypes": spec.dtypes}
+    if finding.check == "gradient":
+        entry["gradient"] = {"wrt": spec.wrt}
+        entry["tolerance"] = {d: {k: float(f"{v:.3g}") for k, v in t.items()} for d, t in spec.tolerance.items()}
+    entry["examples"] = [{"name": "found", "inputs": {k: {"values": np.asarray(v).tolist()}
+                                                      for k, v in finding.inputs.items()}}]
+    message = "\n".join(f"#   {line}" for line in _wrapped(f"{outcome.status}: {outcome.message}"))
+    return f"# {adapter} {mode}: what the fuzzer observed\n{message}\n" + yaml.safe_dump(
+        [entry], sort_keys=False, width=100, default_flow_style=None)
+
+
+def _wrapped(text: str, width: int = 96) -> list:
+    words, lines = text.split(), [""]
+    for word in words:
+        if len(lines[-1]) + len(word) + 1 > width:
+            lines.append("")
+        lines[-1] = f"{lines[-1]} {word}".strip()
+    return lines
+
+
+def snippet(finding, adapter_cls, device: str, mode: str) -> str:
+    """The repro snippet of the finding, or a comment saying why there is none."""
+    spec = finding.spec
+    dtypes = {k: spec.dtypes[0] for k in finding.inputs}
+    title = f"fuzz finding {spec.id} on {adapter_cls.name} ({mode}): {finding.outcome.status}"
+    try:
+        return repro.snippet(adapter_cls, spec.program.tree, finding.inputs, dtypes, spec.dtypes[0], device, title,
+                             spec.wrt if finding.check == "gradient" else (), mode)
+    except repro.NoSnippet as exc:
+        return f"# no standalone snippet: {exc}\n"
+
+
+def write(folder, finding, adapter, device: str, mode: str, programs: int) -> pathlib.Path:
+    """The finding's spec case and snippet under folder/fuzz/; returns the spec case's path."""
+    out = pathlib.Path(folder) / "fuzz"
+    out.mkdir(parents=True, exist_ok=True)
+    stem = f"{adapter.name}-{mode}-{finding.spec.dtypes[0]}-{finding.spec.id}"
+    (out / f"{stem}.py").write_text(snippet(finding, type(adapter), device, mode))
+    path = out / f"{stem}.yaml"
+    path.write_text(spec_case(finding, adapter.name, mode, programs))
+    return path
+
+
+def as_record(finding, adapter, device: str, mode: str, documented: dict | None, environment: dict) -> dict:
+    """The finding as a result record of kind `fuzz` (its repro the snippet): failing, or
+    documented by a known entry."""
+    outcome, spec = finding.outcome, finding.spec
+    fields = outcome_fields(outcome, spec.dtypes[0])
+    fields["message"] = (f"the {finding.check} of {spec.expression}: {outcome.message} (this kind seen "
+                         f"{finding.seen} times)")
+    if documented:
+        fields.update(status="documented", difference={"note": documented["note"], "source": documented["spec"],
+                                                       "regime": "fuzz"},
+                      message=f"{fields['message']}; documented in {documented['spec']}")
+    return record(spec=f"fuzz/{spec.id}", case="fuzz", kind="fuzz", adapter=adapter.name, device=device,
+                  dtype=spec.dtypes[0], mode=mode, **fields,
+                  repro={adapter.name: {"code": snippet(finding, type(adapter), device, mode)}},
+                  versions={adapter.name: adapter.version()}, **environment)
+
+
+def summary(findings: list) -> str:
+    """One line per kind: the count, the check, the message's kind, the shrunk program."""
+    return "\n".join(f"  {f.seen:4d}x {f.check}: {f.outcome.status}: {f.outcome.message[:160]}\n"
+                     f"        {f.spec.expression}   inputs {json.dumps({k: list(np.shape(v)) for k, v in f.inputs.items()})}"
+                     for f in findings)
+
+
+def merged(findings: list) -> list:
+    """The findings with each one folded into a smaller one of the same kind (same check and
+    category) whose ops it includes: shrinking does not always remove a step that plays no part."""
+    kept = []
+    for f in sorted(findings, key=lambda f: len(f.key[2])):
+        smaller = next((k for k in kept if k.key[:2] == f.key[:2] and set(k.key[2]) <= set(f.key[2])), None)
+        if smaller is None:
+            kept.append(f)
+        else:
+            smaller.seen += f.seen
+    return kept
+
