@@ -76,8 +76,9 @@ class ReferenceAdapter(LayerReference, Adapter):
         return _on_float_zeros(np.maximum(a, b), a, b, lambda: np.add(a, b))
 
     def minimum(self, a, b):
-        """IEEE 754-2019 minimum: on zeros -(-a + -b), -0 unless both are +0."""
-        return _on_float_zeros(np.minimum(a, b), a, b, lambda: np.negative(np.add(np.negative(a), np.negative(b))))
+        """IEEE 754-2019 minimum: on zeros -(-a + -b), -0 unless both are +0 (Python's operators: a
+        Python number stays one, weakly typed, where np.negative would make it a float64)."""
+        return _on_float_zeros(np.minimum(a, b), a, b, lambda: -((-a) + (-b)))
 
     def pow(self, a, b):
         return np.power(a, b)

@@ -28,6 +28,8 @@ def against_eager(ctx, outcome: Outcome, check) -> Outcome:
         return outcome
     if outcome.difference and outcome.difference.get("mode") == "compiled":
         return outcome  # a documented compile-only difference: eager differs from it by definition
+    if eager.status == "documented" and outcome.status == "pass":
+        return outcome  # eager differs as documented (torch's gelu(inf) on oneDNN); compiled is right
     if eager.actual is None or outcome.actual is None:
         return outcome
     agreement = _agreement(ctx, eager.actual, outcome.actual, outcome.comparison)

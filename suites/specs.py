@@ -245,11 +245,22 @@ def load_differences(path, adapter: str, specs: list) -> list:
     left out, and names this adapter when given) added to their own. The name "*" documents a
     convention of the adapter's as a whole (JAX's 32-bit default): its entries, which name no
     case, apply to every spec, only where a case fails (a pass stays a pass)."""
+    shipped, everywhere = _read_differences(path, adapter, {spec.name: spec for spec in specs})
+    return [dataclasses.replace(s, differences=s.differences + shipped.get(s.name, []) + everywhere)
+            if s.name in shipped or everywhere else s for s in specs]
+
+
+def every_spec_differences(path, adapter: str) -> list:
+    """An adapter's entries for every spec (the name "*"), for programs in no spec (suites/fuzz)."""
+    return _read_differences(path, adapter, {})[1]
+
+
+def _read_differences(path, adapter: str, by_name: dict) -> tuple:
+    """(spec name -> entries for the specs of `by_name`, the entries for every spec), validated."""
     path = pathlib.Path(path)
     node, data = read(path)
     if not isinstance(data, dict):
         raise SpecError(f"{path}:1: (top level): a mapping of spec names (area/id) to lists of differences")
-    by_name = {spec.name: spec for spec in specs}
     schema = json.loads(SCHEMA_PATH.read_text())
     validator = jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/difference"})
     shipped, everywhere = {}, []
@@ -271,12 +282,10 @@ def load_differences(path, adapter: str, specs: list) -> list:
             continue
         if name not in by_name:
             continue  # a spec this run does not load (another --spec)
-        spec = by_name[name]
-        cases = {e.name for e in spec.examples} | ({"hypothesis"} if spec.generated else set())
+        cases = {e.name for e in by_name[name].examples} | ({"hypothesis"} if by_name[name].generated else set())
         _check_differences(entries, cases, lambda j, *keys: locate(path, node, [name, j, *keys]))
         shipped[name] = entries
-    return [dataclasses.replace(s, differences=s.differences + shipped.get(s.name, []) + everywhere)
-            if s.name in shipped or everywhere else s for s in specs]
+    return shipped, everywhere
 
 
 def _check_examples(raw, derived, where):

@@ -34,9 +34,9 @@ from adapters.base import Unsupported
 from reports.records import FAILING
 from suites import compare, expr, gradcheck, judge, specs
 from suites.fuzz.grammar import names_in
-from suites.fuzz.steps import inputs, programs
+from suites.fuzz.steps import STEPS, inputs, programs
 from suites.outcome import CaseFailure, Outcome
-from suites.program import FIXED_OPS, ORACLE, Context, Expression, caller, wide_constant, widen
+from suites.program import FIXED_OPS, ORACLE, Context, Expression, Modelled, caller, wide_constant, widen
 
 RUNS = 8
 PERTURBATION = 8.0  # units of roundoff per op, on each operand and on the result
@@ -59,7 +59,7 @@ class Fuzzed(Expression):
         usual = super().error_bound(inputs, dtype, behaviour)
         if not compare.is_float(dtype):
             return usual
-        exact, estimated = sensitivity(self.tree, {k: widen(v) for k, v in inputs.items()}, dtype)
+        exact, estimated = sensitivity(self.tree, {k: widen(v) for k, v in inputs.items()}, dtype, behaviour)
         if usual is None:
             usual = compare.DEFAULT_ULPS * compare.ulp(exact, dtype) + compare.tiny(dtype)
         return np.maximum(usual, estimated)
@@ -70,12 +70,12 @@ class Fuzzed(Expression):
         return sorted(names_in(self.tree, FIXED_OPS))
 
 
-def sensitivity(tree, wide: dict, dtype: str) -> tuple:
+def sensitivity(tree, wide: dict, dtype: str, behaviour=None) -> tuple:
     """(the exact value, SAFETY times the largest deviation of RUNS perturbed float64 evaluations
-    from it)."""
+    from it); with a documented behaviour, of the reference that computes its op by its model."""
     rng = np.random.default_rng(_digest(wide))
     eps = PERTURBATION * compare.unit_roundoff(dtype)
-    apply = caller(ORACLE, "float64")
+    apply = caller(Modelled(behaviour) if behaviour else ORACLE, "float64")
 
     def perturb(v, scale=0.0):
         if isinstance(v, np.ndarray) and v.dtype.kind == "f" or isinstance(v, np.floating):
@@ -105,33 +105,38 @@ def _tensors(args, kwargs) -> list:
     return [a for a in flat if isinstance(a, (np.ndarray, np.floating)) and np.asarray(a).dtype.kind == "f"]
 
 
-def gradient_tolerance(spec, values: dict, dtype: str) -> dict:
-    """A gradient check's rtol and atol: GRADIENT_ULPS u, or the value's relative sensitivity
-    norm-wise where it is larger (an ill-conditioned value has ill-conditioned derivatives);
-    atol as much of the derivative's natural scale, max |value| / max |input| (a derivative
-    that cancels to 0, as normalize's along an axis of one, comes back as rounding noise)."""
+def gradient_tolerance(spec, values: dict, dtype: str, slope: float) -> dict:
+    """A gradient check's rtol and atol. rtol: GRADIENT_ULPS u, or the value's relative
+    sensitivity norm-wise where it is larger (an ill-conditioned value has ill-conditioned
+    derivatives). atol: rtol times the derivative's natural scale, so that a derivative that
+    cancels to 0 may come back as rounding noise: the larger of the directional derivative
+    `slope` times the output's size (a cotangent sums that many terms: layer_norm of a
+    constant row) and max |value| / max |input| (normalize along an axis of one)."""
     wide = {k: widen(v) for k, v in values.items()}
     exact, estimated = sensitivity(spec.program.tree, wide, dtype)
     largest = float(np.max(np.abs(exact[np.isfinite(exact)]), initial=0.0))
     rtol = max(float(np.max(estimated, initial=0.0)) / max(largest, compare.tiny(dtype)),
                GRADIENT_ULPS * compare.unit_roundoff(dtype))
     inputs = max(float(np.max(np.abs(wide[n]), initial=0.0)) for n in spec.wrt)
-    return {"rtol": rtol, "atol": rtol * largest / max(inputs, compare.tiny(dtype))}
+    return {"rtol": rtol, "atol": rtol * max(slope * exact.size, largest / max(inputs, compare.tiny(dtype)))}
 
 
-def smooth(ctx, values: dict, wrt: list) -> bool:
-    """Whether the reference is differentiable at these inputs along two random directions, as
-    far as differences can tell: central differences with steps h and h/8 agree, and so do the
-    forward and backward ones. At a kink (relu at 0, a tie of max) the derivative is each
-    framework's choice, and finite differences would judge a convention. The directions come
-    from the inputs' values, not from a drawn seed: hypothesis would search the seeds for a
-    direction along which a tie looks smooth."""
+def slope(ctx, values: dict, wrt: list) -> float | None:
+    """The largest directional derivative of the reference at these inputs along two random
+    unit directions, or None where it is not differentiable there as far as differences can
+    tell: central differences with steps h and h/8 agree, and so do the forward and backward
+    ones. At a kink (relu at 0, a tie of max) the derivative is each framework's choice, and
+    finite differences would judge a convention. The directions come from the inputs' values,
+    not from a drawn seed: hypothesis would search the seeds for one along which a tie looks
+    smooth."""
     rng = np.random.default_rng(_digest(values))
     f, wide = ctx.fixed_oracle(values), {k: widen(v) for k, v in values.items()}
-    return all(_smooth_along(f, wide, {n: rng.standard_normal(wide[n].shape) for n in wrt}) for _ in range(2))
+    slopes = [_smooth_along(f, wide, {n: rng.uniform(-1, 1, wide[n].shape) for n in wrt}) for _ in range(2)]
+    return None if None in slopes else max(slopes)
 
 
-def _smooth_along(f, wide: dict, direction: dict) -> bool:
+def _smooth_along(f, wide: dict, direction: dict) -> float | None:
+    """The largest derivative of f along `direction` (of largest component 1), or None."""
     wrt = list(direction)
     h = 1e-4 * max(1.0, *(float(np.abs(wide[n]).max(initial=0)) for n in wrt))
     with np.errstate(all="ignore"):
@@ -140,10 +145,12 @@ def _smooth_along(f, wide: dict, direction: dict) -> bool:
         central, finer = (at[1] - at[-1]) / (2 * h), (at[1 / 8] - at[-1 / 8]) / (h / 4)
         forward, backward = (at[1] - at[0]) / h, (at[0] - at[-1]) / h
     if not all(np.isfinite(v).all() for v in at.values()):
-        return False
+        return None
     scale = float(np.abs(central).max(initial=0.0)) + 1e-8 * float(np.abs(at[0]).max(initial=1.0))
-    return bool(np.abs(central - finer).max(initial=0) <= 1e-3 * scale
-                and np.abs(forward - backward).max(initial=0) <= 1e-2 * scale)
+    if np.abs(central - finer).max(initial=0) > 1e-3 * scale \
+            or np.abs(forward - backward).max(initial=0) > 1e-2 * scale:
+        return None
+    return float(np.abs(central).max(initial=0.0)) / max(float(np.abs(d).max(initial=0)) for d in direction.values())
 
 
 def spec_of(prog, dtype: str, differences=()) -> specs.Spec:
@@ -175,6 +182,7 @@ class Campaign:
     dtype: str
     mode: str
     differences: list = field(default_factory=list)  # adapter-wide documented differences
+    steps: tuple = tuple(STEPS)  # what programs are made of
     findings: list = field(default_factory=list)
     programs: int = 0
     refused: int = 0  # programs the adapter refuses (Unsupported)
@@ -202,11 +210,11 @@ class Campaign:
                 return
             if failing and time.monotonic() > failing["since"] + MAX_SHRINK_SECONDS:
                 raise OutOfTime()  # keep the smallest failure found so far
-            prog = data.draw(programs(), "program")
+            prog = data.draw(programs(steps=self.steps), "program")
             values = data.draw(inputs(prog, self.dtype), "inputs")
             rng_seed = data.draw(st.integers(0, 2**32 - 1), "seed")
             spec = spec_of(prog, self.dtype, self.differences)
-            check, outcome = self.judge(spec, values, rng_seed)
+            check, outcome, spec = self.judge(spec, values, rng_seed)
             self.programs += 1
             if outcome.status == "unsupported":
                 self.refused += 1
@@ -232,18 +240,20 @@ class Campaign:
                 self.findings.append(finding)
 
     def judge(self, spec, values: dict, rng_seed: int) -> tuple:
-        """(check, outcome): the value's outcome, and where it passes, the gradient's."""
+        """(check, outcome, spec): the value's outcome, and where it passes, the gradient's (the
+        spec then carries the gradient's tolerance)."""
         ctx = Context(spec, self.adapter, self.device, self.dtype, self.mode)
         outcome = _guarded(lambda: judge.check_case(ctx, "fuzz", values))
         if outcome.status in FAILING or outcome.status == "unsupported" or not spec.wrt:
-            return "value", outcome
-        if not smooth(ctx, values, spec.wrt):
+            return "value", outcome, spec
+        derivative = slope(ctx, values, spec.wrt)
+        if derivative is None:
             self.kinks += 1
-            return "value", outcome
-        ctx = replace(ctx, spec=replace(spec, tolerance={self.dtype: gradient_tolerance(spec, values, self.dtype)}),
-                      staged=ctx.staged)
+            return "value", outcome, spec
+        tolerance = gradient_tolerance(spec, values, self.dtype, derivative)
+        ctx = replace(ctx, spec=replace(spec, tolerance={self.dtype: tolerance}), staged=ctx.staged)
         return "gradient", _guarded(lambda: gradcheck.check_gradient(ctx, "fuzz", values,
-                                                                     np.random.default_rng(rng_seed)))
+                                                                     np.random.default_rng(rng_seed))), ctx.spec
 
 
 def _guarded(check) -> Outcome:

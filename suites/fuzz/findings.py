@@ -6,10 +6,10 @@ the tolerance it was judged with, the observed message as a comment), and as a r
 (suites/repro.py) that runs without Parity. A finding also becomes a record (kind `fuzz`), so
 the report lists it with the rest.
 
-Known findings: suites/fuzz/known.yaml lists kinds of failure that a spec already documents
-(a framework bug or difference the fuzzer found, pasted into a spec with its documented
-difference and upstream issue). A finding of that adapter and mode, whose program calls the
-entry's ops and whose message matches it, is recorded as documented, pointing at the spec.
+Known findings: suites/fuzz/known.yaml lists kinds of failure already documented: by a spec
+(the finding's case pasted there with its documented difference and upstream issue), or, where
+no one spec case reproduces it, by its upstream issue. A finding of that adapter and mode, whose
+program calls the entry's ops and whose message matches it, is recorded as documented.
 """
 import json
 import pathlib
@@ -26,8 +26,8 @@ KNOWN = pathlib.Path(__file__).with_name("known.yaml")
 
 
 def load_known(path=KNOWN) -> list:
-    """The known findings: entries with adapter, ops, message (a regular expression), spec,
-    note, and optionally mode and check."""
+    """The known findings: entries with adapter, ops, message (a regular expression), note, a
+    spec that documents it or else an upstream source, and optionally mode and check."""
     return yaml.safe_load(pathlib.Path(path).read_text()) or []
 
 
@@ -98,9 +98,9 @@ def as_record(finding, adapter, device: str, mode: str, documented: dict | None,
     fields["message"] = (f"the {finding.check} of {spec.expression}: {outcome.message} (this kind seen "
                          f"{finding.seen} times)")
     if documented:
-        fields.update(status="documented", difference={"note": documented["note"], "source": documented["spec"],
-                                                       "regime": "fuzz"},
-                      message=f"{fields['message']}; documented in {documented['spec']}")
+        where = documented.get("spec") or documented["source"]
+        fields.update(status="documented", difference={"note": documented["note"], "source": where},
+                      message=f"{fields['message']}; documented in {where}")
     return record(spec=f"fuzz/{spec.id}", case="fuzz", kind="fuzz", adapter=adapter.name, device=device,
                   dtype=spec.dtypes[0], mode=mode, **fields,
                   repro={adapter.name: {"code": snippet(finding, type(adapter), device, mode)}},
@@ -109,9 +109,11 @@ def as_record(finding, adapter, device: str, mode: str, documented: dict | None,
 
 def summary(findings: list) -> str:
     """One line per kind: the count, the check, the message's kind, the shrunk program."""
+    def shapes(f):
+        return json.dumps({k: list(np.shape(v)) for k, v in f.inputs.items()})
+
     return "\n".join(f"  {f.seen:4d}x {f.check}: {f.outcome.status}: {f.outcome.message[:160]}\n"
-                     f"        {f.spec.expression}   inputs {json.dumps({k: list(np.shape(v)) for k, v in f.inputs.items()})}"
-                     for f in findings)
+                     f"        {f.spec.expression}   inputs {shapes(f)}" for f in findings)
 
 
 def merged(findings: list) -> list:

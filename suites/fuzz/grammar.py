@@ -60,8 +60,8 @@ class Program:
         reference evaluates it and its interval stays within MAGNITUDE."""
         if not within(node.lo, node.hi):
             return False
-        from suites.program import ORACLE, caller, wide_constant
         from suites import expr
+        from suites.program import ORACLE, caller, wide_constant
 
         try:
             with np.errstate(all="ignore"):

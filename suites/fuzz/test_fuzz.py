@@ -15,6 +15,7 @@ import adapters
 from suites.fuzz import findings
 from suites.fuzz.campaign import Campaign
 from suites.items import resolve_device
+from suites.specs import every_spec_differences
 
 
 def targets(config) -> list:
@@ -43,7 +44,9 @@ def test_fuzz(target, request):
         pytest.skip(str(exc))
     workers = getattr(config, "workerinput", {}).get("workercount", 1)
     seconds = minutes * 60 * workers / len(targets(config))
-    campaign = Campaign(adapter, resolve_device(adapter, device), dtype, mode)
+    shipped = type(adapter).differences_file()
+    campaign = Campaign(adapter, resolve_device(adapter, device), dtype, mode,
+                        differences=every_spec_differences(shipped, name) if shipped else [])
     parity = config.parity
     found = findings.merged(campaign.run(seconds, zlib.crc32(f"{parity.seed}:{request.node.name}".encode())))
     entries, new = findings.load_known(), []
