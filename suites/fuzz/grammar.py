@@ -19,6 +19,9 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from hypothesis import strategies as st
 
+from suites import expr
+from suites.program import ORACLE, caller, wide_constant
+
 INPUT_MAGNITUDE = 2.0  # inputs are drawn in [-2, 2]
 MAGNITUDE = 1e3  # no value of a program exceeds this (intervals say so)
 MAX_DIM = 4
@@ -60,9 +63,6 @@ class Program:
         reference evaluates it and its interval stays within MAGNITUDE."""
         if not within(node.lo, node.hi):
             return False
-        from suites import expr
-        from suites.program import ORACLE, caller, wide_constant
-
         try:
             with np.errstate(all="ignore"):
                 out = expr.evaluate(expr.parse(node.text, self.args), {k: np.ones(s) for k, s in self.args.items()},
@@ -92,16 +92,12 @@ class Program:
 
     def used_args(self) -> dict:
         """The inputs the result's expression names (a fresh input may have been left unused)."""
-        from suites import expr
-
         names = names_in(expr.parse(self.text, self.args))
         return {k: v for k, v in self.args.items() if k in names}
 
 
 def names_in(node, skipping=frozenset()) -> set:
     """The input names an expression tree uses, except under calls of the ops in `skipping`."""
-    from suites import expr
-
     if isinstance(node, expr.Name):
         return {node.id}
     if isinstance(node, tuple):
