@@ -35,14 +35,16 @@ class Behaviour:
 def framework_default(op, defaults: dict, note, source, result_dtype=None) -> Behaviour:
     """A framework's own defaults for parameters a spec leaves out (regime "default"): the
     reference's op with `defaults` filled in where the call gives none (a default may be a
-    function of the op's first argument), its result in `result_dtype` if given. A call that
-    passes the parameter gets the reference's own result, so only an omission is explained."""
+    function of the op's first argument), its result in `result_dtype` if given. None stands for
+    the parameter left out (the vocabulary's signatures default to None: `stride=None` written
+    out is flax's strides=None, stride 1). A call that passes a value gets the reference's own
+    result, so only an omission is explained."""
     # a collective's model takes the list of shards, as the reference's collective does
     reference = getattr(REFERENCE, op, None) or (lambda shards, **kw: REFERENCE.collective(op, shards, **kw))
 
     def model(*args, **kwargs):
-        filled = {k: v(args[0]) if callable(v) else v for k, v in defaults.items() if k not in kwargs}
-        result = reference(*args, **kwargs, **filled)
+        filled = {k: v(args[0]) if callable(v) else v for k, v in defaults.items() if kwargs.get(k) is None}
+        result = reference(*args, **{**kwargs, **filled})
         return result if result_dtype is None else np.asarray(result).astype(result_dtype)
     return Behaviour(op, model, note, source, "default", result_dtype)
 

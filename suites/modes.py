@@ -28,8 +28,8 @@ def against_eager(ctx, outcome: Outcome, check) -> Outcome:
         return outcome
     if outcome.difference and outcome.difference.get("mode") == "compiled":
         return outcome  # a documented compile-only difference: eager differs from it by definition
-    if eager.status == "documented" and outcome.status == "pass":
-        return outcome  # eager differs as documented (torch's gelu(inf) on oneDNN); compiled is right
+    if eager.status == "documented":  # eager differs as documented (torch's gelu(inf) on oneDNN): compiled,
+        return outcome  # judged by the reference and the documentation, need not differ the same way
     if eager.actual is None or outcome.actual is None:
         return outcome
     agreement = _agreement(ctx, eager.actual, outcome.actual, outcome.comparison)

@@ -91,6 +91,9 @@ def test_a_compiled_pass_stands_where_eager_differs_as_documented():
     """torch's eager gelu(inf) is NaN on oneDNN (documented); compiled, inf agrees with the reference."""
     outcome = modes.against_eager(FakeContext(), compiled_outcome([np.inf]), eager_check([np.nan], "documented"))
     assert outcome.status == "pass" and outcome.eager["status"] == "documented"
+    # TF's max_pool of a NaN window, documented as differing: -65504 eager, -inf compiled
+    both = compiled_outcome([-np.inf], status="documented", difference={"observed": {"differs": True}})
+    assert modes.against_eager(FakeContext(), both, eager_check([-65504.0], "documented")).status == "documented"
 
 
 def test_ids_records_and_the_mode_option(tmp_path):
