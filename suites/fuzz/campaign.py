@@ -90,17 +90,19 @@ def sensitivity(tree, wide: dict, dtype: str, behaviour=None) -> tuple:
 def derivative_sensitivity(tree, wide: dict, wrt: list, dtype: str) -> float:
     """SAFETY times how far the RUNS perturbed programs of `sensitivity` (each run's
     perturbations drawn once, so that each is a smooth function) move the derivative of the
-    summed output along a random direction: rounding's share of a reverse pass's result, where
-    terms cancel (f - f has derivative 0; a framework's comes back as rounding noise)."""
+    output, weighed by a random cotangent, along a random direction: rounding's share of a
+    reverse pass's result where terms cancel (f - f has derivative 0; a framework's comes back
+    as rounding noise; so does layer_norm's along a constant row, scaled by 1 / sqrt(eps))."""
     rng = np.random.default_rng(_digest(wide))
     direction = {n: rng.uniform(-1, 1, wide[n].shape) for n in wrt}
     h = 1e-4 * max(1.0, *(float(np.abs(wide[n]).max(initial=0)) for n in wrt))
     apply, eps = caller(ORACLE, "float64"), PERTURBATION * compare.unit_roundoff(dtype)
     fixed = {node: expr.evaluate(node, wide, apply, wide_constant) for node in expr.calls(tree, FIXED_OPS)}
+    cotangent = rng.uniform(-1, 1, np.shape(expr.evaluate(tree, wide, apply, wide_constant)))
 
     def slope(make_apply) -> float:
-        ends = [np.sum(expr.evaluate(tree, {**wide, **{n: wide[n] + t * h * direction[n] for n in wrt}},
-                                     make_apply(), wide_constant, fixed)) for t in (1, -1)]
+        ends = [np.sum(cotangent * expr.evaluate(tree, {**wide, **{n: wide[n] + t * h * direction[n] for n in wrt}},
+                                                 make_apply(), wide_constant, fixed)) for t in (1, -1)]
         return float(ends[0] - ends[1]) / (2 * h)
 
     with np.errstate(all="ignore"):
