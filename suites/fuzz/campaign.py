@@ -212,6 +212,8 @@ class Finding:
 
 @dataclass
 class Campaign:
+    """Random programs on one adapter, device, dtype and mode: what was found, and how much ran."""
+
     adapter: object
     device: str
     dtype: str
