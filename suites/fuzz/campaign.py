@@ -158,16 +158,43 @@ def gradient_tolerance(spec, values: dict, dtype: str, slope: float) -> dict:
 
 def slope(ctx, values: dict, wrt: list) -> float | None:
     """The largest directional derivative of the reference at these inputs along two random
-    unit directions, or None where it is not differentiable there as far as differences can
-    tell: central differences with steps h and h/8 agree, and so do the forward and backward
-    ones. At a kink (relu at 0, a tie of max) the derivative is each framework's choice, and
-    finite differences would judge a convention. The directions come from the inputs' values,
-    not from a drawn seed: hypothesis would search the seeds for one along which a tie looks
-    smooth."""
+    unit directions, or None where it or any intermediate result is not differentiable there as
+    far as differences can tell: central differences with steps h and h/8 agree, and so do the
+    forward and backward ones. At a kink (relu at 0, a tie of max, clip at its bound) the
+    derivative is each framework's convention, which finite differences cannot judge, even
+    where the kink is hidden from the result (a tie of two values clipped alike: locally
+    constant, whose autodiff gradient is a convention's). The directions come from the inputs'
+    values, not from a drawn seed: hypothesis would search the seeds for one along which a tie
+    looks smooth."""
     rng = np.random.default_rng(_digest(values))
     f, wide = ctx.fixed_oracle(values), {k: widen(v) for k, v in values.items()}
-    slopes = [_smooth_along(f, wide, {n: rng.uniform(-1, 1, wide[n].shape) for n in wrt}) for _ in range(2)]
+    inner = _every_result(ctx.program.tree, wide)
+    slopes = []
+    for _ in range(2):
+        direction = {n: rng.uniform(-1, 1, wide[n].shape) for n in wrt}
+        if _smooth_along(inner, wide, direction) is None:
+            return None
+        slopes.append(_smooth_along(f, wide, direction))
     return None if None in slopes else max(slopes)
+
+
+def _every_result(tree, wide: dict):
+    """inputs -> every call's result in the tree, as one vector (held-fixed subtrees left out)."""
+    apply = caller(ORACLE, "float64")
+    fixed = {node: expr.evaluate(node, wide, apply, wide_constant) for node in expr.calls(tree, FIXED_OPS)}
+
+    def results(ins):
+        made = []
+
+        def recording(op, args, kwargs):
+            out = apply(op, args, kwargs)
+            made.extend(np.ravel(np.asarray(p, dtype=np.float64)) for p in (out if isinstance(out, tuple) else [out]))
+            return out
+
+        expr.evaluate(tree, ins, recording, wide_constant, fixed)
+        return np.concatenate(made) if made else np.zeros(0)
+
+    return results
 
 
 def _smooth_along(f, wide: dict, direction: dict) -> float | None:
