@@ -1,4 +1,5 @@
-"""The steps random programs are built from: one per vocabulary op or family of ops.
+"""The steps random programs are built from, one per vocabulary op or family of ops, and the
+hypothesis strategies that compose them (`programs`) and draw their inputs (`inputs`).
 
 A step says which nodes it takes as its main operand (`accepts`) and makes its result (`build`):
 the expression text and an interval holding its values, or None where the configuration drawn
