@@ -8,12 +8,13 @@ the report lists it with the rest.
 
 Known findings: suites/fuzz/known.yaml lists kinds of failure already documented: by a spec
 (the finding's case pasted there with its documented difference and upstream issue), or, where
-no one spec case reproduces it, by its upstream issue. A finding of that adapter and mode, whose
-program calls the entry's ops and whose message matches it, is recorded as documented.
+no spec case can hold it, by its upstream source and why. A finding of that adapter and mode,
+whose program calls the entry's ops and whose message matches it, is recorded as documented.
 """
 import json
 import pathlib
 import re
+import textwrap
 
 import numpy as np
 import yaml
@@ -50,21 +51,12 @@ def spec_case(finding, adapter: str, mode: str, programs: int) -> str:
              "expr": spec.expression, "args": spec.args, "dtypes": spec.dtypes}
     if finding.check == "gradient":
         entry["gradient"] = {"wrt": spec.wrt}
-        entry["tolerance"] = {d: {k: float(f"{v:.3g}") for k, v in t.items()} for d, t in spec.tolerance.items()}
+        entry["tolerance"] = {d: {k: float(v) for k, v in t.items()} for d, t in spec.tolerance.items()}
     entry["examples"] = [{"name": "found", "inputs": {k: {"values": np.asarray(v).tolist()}
                                                       for k, v in finding.inputs.items()}}]
-    message = "\n".join(f"#   {line}" for line in _wrapped(f"{outcome.status}: {outcome.message}"))
+    message = "\n".join(f"#   {line}" for line in textwrap.wrap(f"{outcome.status}: {outcome.message}", 96))
     return f"# {adapter} {mode}: what the fuzzer observed\n{message}\n" + yaml.safe_dump(
         [entry], sort_keys=False, width=100, default_flow_style=None)
-
-
-def _wrapped(text: str, width: int = 96) -> list:
-    words, lines = text.split(), [""]
-    for word in words:
-        if len(lines[-1]) + len(word) + 1 > width:
-            lines.append("")
-        lines[-1] = f"{lines[-1]} {word}".strip()
-    return lines
 
 
 def snippet(finding, adapter_cls, device: str, mode: str) -> str:
