@@ -85,7 +85,8 @@ def test_a_wrong_adapter_is_found_and_its_spec_case_fails_there_and_passes_on_th
     wrong = adapters.get("inverted-permutation")  # transpose by the inverse permutation
     found = campaign.Campaign(wrong, "cpu", "float32", "eager", steps=STEPS_OF_TRANSPOSE).run(20, seed=1)
     assert found and all("transpose" in f.spec.program.ops() for f in found)
-    path = findings.write(tmp_path, found[0], wrong, "cpu", "eager", programs=1)
+    code = findings.snippet(found[0], type(wrong), "cpu", "eager")
+    path = findings.write(tmp_path, found[0], wrong, "eager", programs=1, code=code)
     spec = load_file(path)[0]  # ready to paste: it loads as a spec
     assert spec.expression == found[0].spec.expression and spec.examples[0].name == "found"
     snippet = (tmp_path / "fuzz" / f"{path.stem}.py").read_text()  # this adapter's transpose calls super()
@@ -134,7 +135,7 @@ def test_a_known_entry_documents_a_matching_finding(tmp_path):
     assert findings.known(finding, "torch", "eager", [entry]) is entry
     assert findings.known(finding, "jax", "eager", [entry]) is None
     assert findings.known(finding, "torch", "compiled", [{**entry, "mode": "eager"}]) is None
-    record = findings.as_record(finding, adapters.get("reference"), "cpu", "eager", entry, {})
+    record = findings.as_record(finding, adapters.get("reference"), "cpu", "eager", "# code", entry, {})
     assert record["status"] == "documented" and record["kind"] == "fuzz" and "a/b" in record["message"]
 
 

@@ -236,6 +236,11 @@ class Finding:
     check: str  # value or gradient
     seen: int = 1
 
+    def explains(self, key: tuple) -> bool:
+        """Whether a failure of `key` is of this kind: the same check and category, and every
+        op of this one among its ops (shrinking does not always remove a step that plays no part)."""
+        return self.key[:2] == key[:2] and set(self.key[2]) <= set(key[2])
+
 
 @dataclass
 class Campaign:
@@ -285,7 +290,7 @@ class Campaign:
             if outcome.status not in FAILING:
                 return
             key = (check, category(outcome), tuple(sorted(spec.program.ops())))
-            known = next((f for f in self.findings if f.key[:2] == key[:2] and set(f.key[2]) <= set(key[2])), None)
+            known = next((f for f in self.findings if f.explains(key)), None)
             if known is not None:
                 known.seen += 1
                 return

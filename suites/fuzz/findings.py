@@ -71,19 +71,21 @@ def snippet(finding, adapter_cls, device: str, mode: str) -> str:
         return f"# no standalone snippet: {exc}\n"
 
 
-def write(folder, finding, adapter, device: str, mode: str, programs: int) -> pathlib.Path:
-    """The finding's spec case and snippet under folder/fuzz/; returns the spec case's path."""
+def write(folder, finding, adapter, mode: str, programs: int, code: str) -> pathlib.Path:
+    """The finding's spec case and its snippet `code` under folder/fuzz/; returns the spec
+    case's path."""
     out = pathlib.Path(folder) / "fuzz"
     out.mkdir(parents=True, exist_ok=True)
     stem = f"{adapter.name}-{mode}-{finding.spec.dtypes[0]}-{finding.spec.id}"
-    (out / f"{stem}.py").write_text(snippet(finding, type(adapter), device, mode))
+    (out / f"{stem}.py").write_text(code)
     path = out / f"{stem}.yaml"
     path.write_text(spec_case(finding, adapter.name, mode, programs))
     return path
 
 
-def as_record(finding, adapter, device: str, mode: str, documented: dict | None, environment: dict) -> dict:
-    """The finding as a result record of kind `fuzz` (its repro the snippet): failing, or
+def as_record(finding, adapter, device: str, mode: str, code: str, documented: dict | None,
+              environment: dict) -> dict:
+    """The finding as a result record of kind `fuzz` (its repro the snippet `code`): failing, or
     documented by a known entry."""
     outcome, spec = finding.outcome, finding.spec
     fields = outcome_fields(outcome, spec.dtypes[0])
@@ -95,7 +97,7 @@ def as_record(finding, adapter, device: str, mode: str, documented: dict | None,
                       message=f"{fields['message']}; documented in {where}")
     return record(spec=f"fuzz/{spec.id}", case="fuzz", kind="fuzz", adapter=adapter.name, device=device,
                   dtype=spec.dtypes[0], mode=mode, **fields,
-                  repro={adapter.name: {"code": snippet(finding, type(adapter), device, mode)}},
+                  repro={adapter.name: {"code": code}},
                   versions={adapter.name: adapter.version()}, **environment)
 
 
@@ -109,11 +111,10 @@ def summary(findings: list) -> str:
 
 
 def merged(findings: list) -> list:
-    """The findings with each one folded into a smaller one of the same kind (same check and
-    category) whose ops it includes: shrinking does not always remove a step that plays no part."""
+    """The findings with each one folded into a smaller one that explains it (Finding.explains)."""
     kept = []
     for f in sorted(findings, key=lambda f: len(f.key[2])):
-        smaller = next((k for k in kept if k.key[:2] == f.key[:2] and set(k.key[2]) <= set(f.key[2])), None)
+        smaller = next((k for k in kept if k.explains(f.key)), None)
         if smaller is None:
             kept.append(f)
         else:

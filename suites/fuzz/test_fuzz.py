@@ -52,8 +52,9 @@ def test_fuzz(target, request):
     entries, new = findings.load_known(), []
     for finding in found:
         documented = findings.known(finding, name, mode, entries)
-        findings.write(parity.results_dir, finding, adapter, campaign.device, mode, campaign.programs)
-        parity.recorder.write(findings.as_record(finding, adapter, campaign.device, mode, documented,
+        code = findings.snippet(finding, type(adapter), campaign.device, mode)
+        findings.write(parity.results_dir, finding, adapter, mode, campaign.programs, code)
+        parity.recorder.write(findings.as_record(finding, adapter, campaign.device, mode, code, documented,
                                                  parity.environment))
         new += [] if documented else [finding]
     stats = (f"{campaign.programs} programs in {seconds / 60:.1f} min ({campaign.refused} refused, gradients of "
