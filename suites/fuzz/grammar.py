@@ -56,9 +56,8 @@ class Program:
     args: dict = field(default_factory=dict)  # name -> shape
     nodes: list = field(default_factory=list)  # inputs and results, in the order made
     made: list = field(default_factory=list)  # the results of steps
-    ops: list = field(default_factory=list)  # the steps taken, in order
 
-    def add(self, op: str, node: Node) -> bool:
+    def add(self, node: Node) -> bool:
         """Take a step's result: its shape from the reference on inputs of ones, where the
         reference evaluates it and its interval stays within MAGNITUDE."""
         if not within(node.lo, node.hi):
@@ -72,7 +71,6 @@ class Program:
         node = replace(node, shape=tuple(np.shape(out)))
         self.nodes.append(node)
         self.made.append(node)
-        self.ops.append(op)
         return True
 
     def fresh(self, shape) -> Node:

@@ -346,7 +346,7 @@ def programs(draw, max_steps: int = 6, steps=tuple(STEPS)) -> Program:
         step = draw(st.sampled_from([s for s in steps if s.accepts(x)]))
         node = step.build(draw, prog, x)
         if node is not None:
-            prog.add(step.name, node)
+            prog.add(node)
     return prog
 
 
