@@ -1,7 +1,7 @@
 """pytest options, hypothesis profiles, spec collection and result recording for Parity.
 
     pytest specs [--adapter torch,jax] [--device cpu|cuda|gpu] [--mode eager,compiled] [--dtype float32,...]
-                 [--results-dir DIR] [--adapter-path FILE.py]
+                 [--results-dir DIR] [--adapter-path FILE.py] [--share F] [--shard K/N [--shard-durations RESULTS]]
                  [--hypothesis-profile ci|dev|thorough] [--hypothesis-seed N]
     pytest suites/fuzz --fuzz-minutes M [--adapter ...] [--mode ...] [--dtype ...]
 
@@ -20,7 +20,7 @@ import hypothesis
 import pytest
 
 import adapters
-from suites import coverage, faults, results
+from suites import coverage, faults, results, shards
 from suites.specs import SpecError, load_differences, load_file, load_path
 
 ROOT = pathlib.Path(__file__).resolve().parent
@@ -54,6 +54,12 @@ def pytest_addoption(parser):
                     help="run every explicit example in the eager mode and a share F (0 < F <= 1) of the other "
                          "items (generated checks, compiled items, training): at least one per area, adapter and "
                          "mode, chosen by the run's seed (default 1: every item)")
+    group.addoption("--shard", default=None, metavar="K/N",
+                    help="run the K-th of N shards of the items (after --share), balanced by --shard-durations "
+                         "(suites/shards.py); N shards' results folders merge into one run's report")
+    group.addoption("--shard-durations", default=None, metavar="RESULTS",
+                    help="an earlier run's results folder (or .jsonl) whose recorded durations balance --shard "
+                         "(default: every item estimated alike)")
     group.addoption("--results-dir", default=None,
                     help="where result JSON lines go (default: results/<timestamp>/)")
     group.addoption("--case-timeout", type=float, default=600.0, metavar="SECONDS",
@@ -70,7 +76,7 @@ def pytest_addoption(parser):
 def pytest_configure(config):
     try:
         config.parity = _options(config)
-    except (SpecError, adapters.AdapterError, ValueError) as exc:
+    except (SpecError, adapters.AdapterError, ValueError) as exc:  # ShardError is a ValueError
         pytest.exit(f"parity: {exc}", returncode=2)
 
 
@@ -110,7 +116,12 @@ def _options(config) -> SimpleNamespace:
     if timeout < 0:
         raise ValueError(f"--case-timeout takes seconds >= 0 (0: no limit). Received: {timeout:g}")
     shipped = _shipped_differences(chosen)
+    shard = config.getoption("shard")
+    durations = config.getoption("shard_durations")
+    if durations and not shard:
+        raise ValueError("--shard-durations balances shards: give --shard K/N with it")
     return SimpleNamespace(
+        shard=shard and shards.parse(shard), durations=shards.read_durations(durations) if durations else {},
         adapters=chosen, devices=devices, modes=modes, dtypes=dtypes, seed=int(seed), results_dir=str(folder),
         specs=shipped(load_path(config.getoption("spec") or DEFAULT_SPECS)) if _collects_suites(config) else [],
         spec_files={path: shipped(load_file(path)) for path in _spec_files(config)},
@@ -181,15 +192,22 @@ def pytest_handlecrashitem(crashitem, report, sched):
 
 
 def pytest_collection_modifyitems(config, items):
-    """--share: the explicit examples and a share of the rest (suites/items.py: shared)."""
+    """--share: the explicit examples and a share of the rest (suites/items.py: shared); then
+    --shard K/N: the K-th of N balanced parts of those (suites/shards.py)."""
     parity = getattr(config, "parity", None)
-    if parity is None or config.getoption("share") >= 1:
+    if parity is None:
         return
-    from suites.items import shared
+    kept = items
+    if config.getoption("share") < 1:
+        from suites.items import shared
 
-    kept, dropped = shared(items, config.getoption("share"), parity.seed)
-    if dropped:
-        config.hook.pytest_deselected(items=dropped)
+        kept = shared(items, config.getoption("share"), parity.seed)[0]
+    if parity.shard:
+        index, count = parity.shard
+        kept = shards.split(kept, count, parity.durations)[index - 1]
+    if len(kept) < len(items):
+        chosen = set(map(id, kept))
+        config.hook.pytest_deselected(items=[i for i in items if id(i) not in chosen])
         items[:] = kept
 
 
