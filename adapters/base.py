@@ -53,6 +53,10 @@ class Adapter:
     # The adapter this one runs in another configuration (jax-32 of jax): the differences the
     # specs document for that one are this one's too.
     variant_of: str | None = None
+    # Devices each process holds in a collective across processes on CPU (python -m
+    # suites.multihost): one where the runtime runs a rank per process (torch.distributed,
+    # MultiWorkerMirroredStrategy), more where a process may own several (XLA host devices).
+    process_devices: int = 1
 
     @classmethod
     def available(cls) -> bool:
@@ -171,16 +175,24 @@ class Adapter:
         the semantics of jax.lax's psum, all_gather, psum_scatter, all_to_all, ppermute."""
         self.unsupported(f"collective {name}")
 
+    def collective_supported(self, name: str, params: dict) -> None:
+        """Raise Unsupported, with the reason, for a collective (or params) the framework lacks;
+        checked before any rank runs it, so that every rank refuses alike."""
+        if type(self).collective is Adapter.collective:
+            self.unsupported(f"collective {name}")
+
     def collective_grad(self, name, shards, cotangents, device="cpu", **params):
         """The reverse pass of collective `name` through the framework's own autodiff: rank r's
         output cotangent is cotangents[r]; returns each rank's input gradient, in rank order."""
         self.unsupported(f"the gradient of collective {name}")
 
-    def collective_rank(self, rank: int, world_size: int, announce, device="cpu", **launch):
-        """Join a collective group that spans processes (and hosts) as rank `rank` of
-        `world_size`, and return serve(name, [shard], params) -> [this rank's output]: what
-        `python -m suites.multihost` runs on every rank. `launch` carries the launcher's
-        rendezvous (torchrun's MASTER_ADDR and MASTER_PORT as host and port); `announce(dict)`
+    def collective_rank(self, rank: int, processes: int, announce, device="cpu", **launch):
+        """Join a collective group that spans processes (and hosts) as process `rank` of
+        `processes`, and return serve(name, shards, params) -> outputs, for this process's
+        shards (one per device it holds): what `python -m suites.multihost` runs in every
+        process. `launch` carries the rendezvous (host and port: torchrun's MASTER_ADDR and
+        MASTER_PORT), local_devices (devices per process: world size = processes x
+        local_devices) and timeout (seconds a join or a collective may take); `announce(dict)`
         prints what the other ranks need (a port rank 0 picked)."""
         self.unsupported("collectives across processes")
 

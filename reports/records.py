@@ -17,6 +17,7 @@ FIELDS = (
     "spec",  # area/spec-id, e.g. matmul/batched-x-broadcast-vector
     "case",  # the example's name, "hypothesis", or "-" for an item that ended without outcomes
     "kind",  # example, collective, property, gradient, training, benchmark (a benchmark's output check),
+    # multihost (a collective across processes: suites/multihost.py),
     # fuzz (a kind of failure a random program found: suites/fuzz/)
     "adapter", "device", "dtype",
     "mode",  # eager, or compiled by the framework's compiler (records before modes existed: eager)

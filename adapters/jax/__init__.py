@@ -21,7 +21,7 @@ from adapters.base import (
     index_grids,
     leading_block,
 )
-from adapters.jax.collectives import JAX_COLLECTIVES
+from adapters.jax.collectives import JAX_COLLECTIVES, collective_rank
 from adapters.jax.layers import JaxLayers
 from adapters.layer_behaviours import (
     FLAX_BATCH_NORM_STATS,
@@ -42,6 +42,7 @@ class JaxAdapter(JaxLayers, Adapter):
     name = "jax" if X64 else "jax-32"
     variant_of = None if X64 else "jax"
     module = "jax"
+    process_devices = 2  # XLA host devices: a process holds several, as a GPU host holds its GPUs
     dtypes = {"*": DTYPES,
               **dict.fromkeys(("sub", "neg", "round", "sign", "softmax", "log_softmax", "scatter_add", "one_hot"),
                               dtypes_except("bool")),
@@ -279,12 +280,15 @@ class JaxAdapter(JaxLayers, Adapter):
     def conv2d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
         return self._conv(x, w, b, stride, padding, dilation, groups, ("NCHW", "OIHW", "NCHW"))
 
-    def collective(self, name, shards, device="cpu", **params):
+    def collective_supported(self, name, params):
         if name not in JAX_COLLECTIVES:
             raise Unsupported(f"jax.lax has no {name} collective (a root's value reaches every device through "
                               "all_gather or ppermute, written by the user)")
         if name == "reduce_scatter" and params.get("op", "sum") != "sum":
             raise Unsupported("jax.lax.psum_scatter sums; there is no max or mean scatter")
+
+    def collective(self, name, shards, device="cpu", **params):
+        self.collective_supported(name, params)
         return self._pool(len(shards), device).call(name, shards, params)
 
     def collective_grad(self, name, shards, cotangents, device="cpu", **params):
@@ -293,9 +297,11 @@ class JaxAdapter(JaxLayers, Adapter):
         return self._pool(len(shards), device).call(name, shards, params, cotangents=cotangents)
 
     def time_collective(self, name, shards, rounds, device="cpu", **params):
-        if name not in JAX_COLLECTIVES:
-            raise Unsupported(f"jax.lax has no {name} collective")
+        self.collective_supported(name, params)
         return workers.slowest(self._pool(len(shards), device).call(name, shards, params, rounds=rounds))
+
+    def collective_rank(self, rank, processes, announce, device="cpu", **launch):
+        return collective_rank(rank, processes, announce, device=device, **launch)
 
     def _pool(self, world, device):
         return workers.pool("adapters.jax.collectives", world, 1, {"device": device})

@@ -1,34 +1,69 @@
 """jax.lax collectives under jax.shard_map, run in one worker process (adapters/workers.py) that
-sees world_size devices (XLA host devices on CPU, counted before jax is imported)."""
+sees world_size devices (XLA host devices on CPU, counted before jax is imported), or across
+processes joined by jax.distributed (collective_rank, for python -m suites.multihost)."""
 import functools
 
 from adapters import workers
 
 
 def collective_worker(rank, world_size, announce, device="cpu"):
-    """A 1-D mesh over world_size devices; each request runs jax.shard_map of the lax collective,
-    shard r on device r. On CPU the devices are XLA host devices, counted before jax is imported."""
-    import json
+    """A 1-D mesh over world_size devices of this process; each request runs jax.shard_map of the
+    lax collective, shard r on device r. On CPU the devices are XLA host devices, counted before
+    jax is imported."""
+    jax = _jax(device, world_size)
+    devices = jax.devices("cpu" if device == "cpu" else "gpu")
+    if len(devices) < world_size:
+        raise RuntimeError(f"{world_size} devices needed, {len(devices)} visible")
+    return _serving(jax, devices[:world_size])
+
+
+def collective_rank(rank, processes, announce, device="cpu", host="127.0.0.1", port=None, local_devices=1,
+                    timeout=workers.TIMEOUT):
+    """Process `rank` of `processes` joined by jax.distributed.initialize (rank 0 runs the
+    coordinator at host:port), each with `local_devices` devices; on CPU the processes' devices
+    talk through gloo (jax_cpu_collectives_implementation). The mesh is every process's devices in
+    jax.devices()' order (process by process): global rank = rank x local_devices + local index."""
+    jax = _jax(device, local_devices)
+    if device == "cpu":
+        jax.config.update("jax_cpu_collectives_implementation", "gloo")
+    jax.distributed.initialize(coordinator_address=f"{host}:{port}", num_processes=processes, process_id=rank,
+                               initialization_timeout=max(1, int(timeout)))
+    if len(jax.local_devices()) != local_devices:
+        raise RuntimeError(f"{local_devices} devices per process needed, {len(jax.local_devices())} visible")
+    return _serving(jax, jax.devices())
+
+
+def _jax(device, count):
+    """jax, imported with `count` XLA host devices on CPU, x64 as the adapter sets it."""
     import os
 
     if device == "cpu":
         flags = os.environ.get("XLA_FLAGS", "")
-        os.environ["XLA_FLAGS"] = f"{flags} --xla_force_host_platform_device_count={world_size}".strip()
+        os.environ["XLA_FLAGS"] = f"{flags} --xla_force_host_platform_device_count={count}".strip()
     import jax
-    import numpy as np
-    from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
     from adapters.jax import X64
 
     jax.config.update("jax_enable_x64", X64)
-    devices = jax.devices("cpu" if device == "cpu" else "gpu")
-    if len(devices) < world_size:
-        raise RuntimeError(f"{world_size} devices needed, {len(devices)} visible")
-    mesh = Mesh(np.array(devices[:world_size]), ("ranks",))
+    return jax
+
+
+def _serving(jax, devices):
+    """serve(name, shards, params, ...) on a 1-D mesh over `devices`: `shards` are this process's
+    (every device's in one process), and so are the outputs."""
+    import json
+
+    import numpy as np
+    from jax.sharding import Mesh, NamedSharding, PartitionSpec
+
+    mesh = Mesh(np.array(devices), ("ranks",))
     spec = PartitionSpec("ranks")
 
     def put(arrays):
-        return jax.device_put(np.stack(arrays), NamedSharding(mesh, spec))
+        return jax.make_array_from_process_local_data(NamedSharding(mesh, spec), np.stack(arrays))
+
+    def local(out):
+        return [np.asarray(s.data)[0] for s in sorted(out.addressable_shards, key=lambda s: s.index[0].start)]
 
     @functools.cache
     def compiled(name, frozen_params):
@@ -43,11 +78,11 @@ def collective_worker(rank, world_size, announce, device="cpu"):
     def serve(name, shards, params, cotangents=None, rounds=0):
         run, pullback = compiled(name, json.dumps(params, sort_keys=True))
         if cotangents is not None:
-            return list(np.asarray(pullback(put(shards), put(cotangents))))
+            return local(pullback(put(shards), put(cotangents)))
         x = put(shards)
         if rounds:
             return [workers.time_rounds(lambda: run(x).block_until_ready(), rounds)]
-        return list(np.asarray(run(x)))
+        return local(run(x))
 
     return serve
 

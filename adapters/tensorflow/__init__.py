@@ -21,7 +21,7 @@ from adapters.base import (
 )
 from adapters.behaviours import KERAS_MASKED_SOFTMAX, TENSORFLOW_BOOL_MUL, TF_ALL_GATHER_CONCATENATES
 from adapters.layer_behaviours import TF_GELU_FLOAT32_CONSTANTS, TF_L2_NORMALIZE, TF_PER_EXAMPLE_LOSS
-from adapters.tensorflow.collectives import TF_COLLECTIVES
+from adapters.tensorflow.collectives import TF_COLLECTIVES, collective_rank
 from adapters.tensorflow.layers import TensorFlowLayers
 
 
@@ -292,6 +292,9 @@ class TensorFlowAdapter(TensorFlowLayers, Adapter):
     def time_collective(self, name, shards, rounds, device="cpu", **params):
         self.collective_supported(name, params)
         return workers.slowest(self._pool(len(shards), device).call(name, shards, params, rounds=rounds))
+
+    def collective_rank(self, rank, processes, announce, device="cpu", **launch):
+        return collective_rank(rank, processes, announce, device=device, **launch)
 
     def _pool(self, world, device):
         return workers.pool("adapters.tensorflow.collectives", world, 1, {"device": device})

@@ -1,5 +1,6 @@
-"""tf.distribute collectives, run in one worker process (adapters/workers.py) under
-MirroredStrategy over world_size logical devices, through the replica context."""
+"""tf.distribute collectives through the replica context: in one worker process
+(adapters/workers.py) under MirroredStrategy over world_size logical devices, or across processes
+under MultiWorkerMirroredStrategy (collective_rank, for python -m suites.multihost)."""
 import functools
 import json
 
@@ -17,16 +18,46 @@ def collective_worker(rank, world_size, announce, device="cpu"):
     names = [d.name for d in tf.config.list_logical_devices("CPU" if device == "cpu" else "GPU")][:world_size]
     if len(names) < world_size:
         raise RuntimeError(f"{world_size} devices needed, {len(names)} visible")
-    strategy = tf.distribute.MirroredStrategy(names)
+    return _serving(tf.distribute.MirroredStrategy(names), first=0, staged=True)
+
+
+def collective_rank(rank, processes, announce, device="cpu", host="127.0.0.1", port=None, local_devices=1,
+                    timeout=workers.TIMEOUT):
+    """Worker `rank` of a MultiWorkerMirroredStrategy cluster that TF_CONFIG describes (as every
+    worker of one is configured; python -m suites.multihost --launch writes it), one replica per
+    worker on CPU (the strategy's local devices: the GPUs, else the CPU), its collectives timed out
+    after `timeout` s (CommunicationOptions).
+
+    The steps run eagerly: under tf.function, ReplicaContext.all_reduce of the step's own input
+    raises "destinations can not be empty" with this strategy (the argument has no device; seen
+    with TF 2.21), where MirroredStrategy's does not. A step that computes first is unaffected."""
+    import os
+
+    import tensorflow as tf
+
+    if "TF_CONFIG" not in os.environ:
+        raise RuntimeError("a MultiWorkerMirroredStrategy worker needs TF_CONFIG (the cluster's workers and this "
+                           "one's index), as tf.distribute's multi-worker guide sets it")
+    if local_devices != 1 and device == "cpu":
+        raise RuntimeError("MultiWorkerMirroredStrategy runs one replica per worker on CPU")
+    options = tf.distribute.experimental.CommunicationOptions(timeout_seconds=timeout)
+    strategy = tf.distribute.MultiWorkerMirroredStrategy(communication_options=options)
+    return _serving(strategy, first=rank * strategy.num_replicas_in_sync // processes, staged=False)
+
+
+def _serving(strategy, first: int, staged: bool):
+    """serve(name, shards, params, ...) on the strategy's replicas; `shards` are this process's,
+    the first of them replica `first`'s. `staged`: each step inside tf.function, as the
+    MirroredStrategy guide runs steps."""
+    import tensorflow as tf
 
     def distribute(arrays):
         return strategy.experimental_distribute_values_from_function(
-            lambda ctx: tf.constant(arrays[ctx.replica_id_in_sync_group]))
+            lambda ctx: tf.constant(arrays[ctx.replica_id_in_sync_group - first]))
 
     @functools.cache
     def steps(name, frozen_params):
-        """The collective's forward and reverse steps, strategy.run inside tf.function as the
-        MirroredStrategy guide runs steps; made once, so each traces once per input shape."""
+        """The collective's forward and reverse steps, made once, so each traces once per shape."""
         params = json.loads(frozen_params)
 
         def forward(v):
@@ -38,8 +69,9 @@ def collective_worker(rank, world_size, announce, device="cpu"):
                 y = forward(v)
             return tape.gradient(y, v, output_gradients=c)
 
-        return (tf.function(lambda v: strategy.run(forward, args=(v,))),
-                tf.function(lambda v, c: strategy.run(backward, args=(v, c))))
+        stage = tf.function if staged else (lambda fn: fn)
+        return (stage(lambda v: strategy.run(forward, args=(v,))),
+                stage(lambda v, c: strategy.run(backward, args=(v, c))))
 
     def serve(name, shards, params, cotangents=None, rounds=0):
         forward, backward = steps(name, json.dumps(params, sort_keys=True))

@@ -21,7 +21,7 @@ from adapters.behaviours import (
     TORCH_SOFTMAX_IMPLICIT_DIM,
 )
 from adapters.layer_behaviours import TORCH_MULTIHEAD_TIME_MAJOR, TORCH_MULTIHEAD_WEIGHTS_NAN, TORCH_NORMALIZE_DIM_ONE
-from adapters.torch.collectives import TORCH_COLLECTIVES, TORCH_GRADIENTS, collective_worker
+from adapters.torch.collectives import TORCH_COLLECTIVES, TORCH_GRADIENTS, collective_rank
 from adapters.torch.layers import TorchLayers
 
 
@@ -257,9 +257,12 @@ class TorchAdapter(TorchLayers, Adapter):
     def conv2d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
         return self.torch.nn.functional.conv2d(x, w, b, stride, padding, dilation, groups)
 
-    def collective(self, name, shards, device="cpu", **params):
+    def collective_supported(self, name, params):
         if name not in TORCH_COLLECTIVES:
             raise Unsupported(f"torch.distributed has no collective {name!r}")
+
+    def collective(self, name, shards, device="cpu", **params):
+        self.collective_supported(name, params)
         return self._pool(len(shards), device).call(name, shards, params)
 
     def collective_grad(self, name, shards, cotangents, device="cpu", **params):
@@ -271,12 +274,11 @@ class TorchAdapter(TorchLayers, Adapter):
         return self._pool(len(shards), device).call(name, shards, params, cotangents=cotangents)
 
     def time_collective(self, name, shards, rounds, device="cpu", **params):
-        if name not in TORCH_COLLECTIVES:
-            raise Unsupported(f"torch.distributed has no collective {name!r}")
+        self.collective_supported(name, params)
         return workers.slowest(self._pool(len(shards), device).call(name, shards, params, rounds=rounds))
 
-    def collective_rank(self, rank, world_size, announce, device="cpu", **launch):
-        return collective_worker(rank, world_size, announce, device=device, **launch)
+    def collective_rank(self, rank, processes, announce, device="cpu", **launch):
+        return collective_rank(rank, processes, announce, device=device, **launch)
 
     def _pool(self, world, device):
         if device != "cpu" and world > self.torch.cuda.device_count():

@@ -4,9 +4,23 @@ the collectives without starting the runtime."""
 from adapters import workers
 
 
-def collective_worker(rank, world_size, announce, device="cpu", port=None, host="127.0.0.1"):
+def collective_rank(rank, processes, announce, device="cpu", host="127.0.0.1", port=None, local_devices=1,
+                    timeout=workers.TIMEOUT):
+    """Rank `rank` of a group that spans processes (python -m suites.multihost): one rank per
+    process, torch.distributed's model; on cuda, the GPU LOCAL_RANK names (torchrun sets it)."""
+    import os
+
+    if local_devices != 1:
+        raise RuntimeError("torch.distributed runs one rank per process")
+    return collective_worker(rank, processes, announce, device, port, host, timeout,
+                             gpu_index=int(os.environ.get("LOCAL_RANK", rank)))
+
+
+def collective_worker(rank, world_size, announce, device="cpu", port=None, host="127.0.0.1",
+                      timeout=workers.TIMEOUT, gpu_index=None):
     """Join the process group: rank 0 hosts the TCPStore on a port the OS picks (announced to
-    the other ranks, so parallel sessions never collide); gloo on CPU, NCCL on cuda:rank."""
+    the other ranks, so parallel sessions never collide) unless `port` is given; gloo on CPU,
+    NCCL on cuda:rank (cuda:gpu_index); joining and every collective time out after `timeout` s."""
     import datetime
     import os
 
@@ -16,14 +30,15 @@ def collective_worker(rank, world_size, announce, device="cpu", port=None, host=
     # under torchrun's agent store (TORCHELASTIC_USE_AGENT_STORE) every rank is a client of it
     master = rank == 0 and os.environ.get("TORCHELASTIC_USE_AGENT_STORE") != "True"
     store = dist.TCPStore(host, port or 0, world_size, is_master=master, wait_for_workers=False,
-                          timeout=datetime.timedelta(seconds=workers.TIMEOUT))
+                          timeout=datetime.timedelta(seconds=timeout))
     if rank == 0 and not port:
         announce({"port": store.port})
     gpu = device != "cpu"
-    target = torch.device(f"cuda:{rank}" if gpu else "cpu")
+    target = torch.device(f"cuda:{rank if gpu_index is None else gpu_index}" if gpu else "cpu")
     if gpu:
         torch.cuda.set_device(target)  # NCCL's barrier and default streams use the current device
-    dist.init_process_group("nccl" if gpu else "gloo", store=store, rank=rank, world_size=world_size)
+    dist.init_process_group("nccl" if gpu else "gloo", store=store, rank=rank, world_size=world_size,
+                            timeout=datetime.timedelta(seconds=timeout))
 
     def sync():
         if gpu:

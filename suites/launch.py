@@ -1,0 +1,180 @@
+"""`python -m suites.multihost --launch N`: start N ranks on loopback, gather, judge, record.
+
+The ranks are this machine's processes, each in a session of its own; whatever happens (a rank
+that fails, a timeout, Ctrl-C), every one still running is killed before the launcher returns.
+A rank's line per case carries its outputs; the launcher stacks them in rank order and judges the
+whole with the suites' judge through an adapter that answers the collective with those outputs
+(Gathered), so documented values and documented differences judge a multi-process run as they
+judge a single-process one.
+"""
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+import adapters
+from adapters.base import Unsupported
+from adapters.workers import GRACE, ROOT
+from reports.records import PASSING, record
+from suites import inputs, judge, results
+from suites.items import outcome_fields
+from suites.multihost import UNFINISHED
+from suites.outcome import Outcome
+from suites.program import Context
+
+
+class Gathered:
+    """The adapter, but its collective answers with what the ranks returned for this case; a
+    property that runs a second collective (all_reduce beside reduce_scatter) is left to the
+    single-process suites."""
+
+    reruns = False
+
+    def __init__(self, adapter, lines: list):
+        self._adapter, self._lines = adapter, lines
+
+    def __getattr__(self, name):
+        return getattr(self._adapter, name)
+
+    def collective(self, name, shards, device="cpu", **params):
+        refused = next((line["unsupported"] for line in self._lines if "unsupported" in line), None)
+        if refused:
+            raise Unsupported(refused)
+        errors = [f"rank {line['rank']}: {line['error']}" for line in self._lines if "error" in line]
+        if errors:
+            raise RuntimeError("; ".join(errors))
+        return [np.asarray(out, dtype=line["output_dtype"]) for line in self._lines for out in line["outputs"]]
+
+
+def free_ports(count: int) -> list:
+    """Ports the OS has free now (bound and released: a later bind may still race, rarely)."""
+    sockets = [socket.socket() for _ in range(count)]
+    try:
+        for s in sockets:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in sockets]
+    finally:
+        for s in sockets:
+            s.close()
+
+
+def rank_env(adapter: str, rank: int, processes: int, ports: list) -> dict:
+    """What rank `rank` is told: torchrun's variables (the coordinator's address for jax), and
+    TF_CONFIG (every worker's address) for TensorFlow."""
+    env = {**os.environ, "RANK": str(rank), "WORLD_SIZE": str(processes), "MASTER_ADDR": "127.0.0.1",
+           "MASTER_PORT": str(ports[0]), "LOCAL_RANK": str(rank)}
+    if adapter == "tensorflow":
+        env["TF_CONFIG"] = json.dumps({"cluster": {"worker": [f"127.0.0.1:{p}" for p in ports]},
+                                       "task": {"type": "worker", "index": rank}})
+    return env
+
+
+def rank_argv(args) -> list:
+    argv = [sys.executable, "-m", "suites.multihost", *[a for a in (args.spec_id, args.case) if a is not None],
+            "--spec", args.spec, "--adapter", args.adapter, "--device", args.device, "--timeout", str(args.timeout),
+            "--devices-per-process", str(args.devices_per_process)]
+    return argv + (["--dtype", args.dtype] if args.dtype else [])
+
+
+def launch(args, cases) -> int:
+    """Run the ranks, then judge and record every case; the exit status (see suites.multihost)."""
+    ports = free_ports(args.processes if args.adapter == "tensorflow" else 1)
+    logs, ranks = [], []
+    try:
+        for rank in range(args.processes):
+            out, err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
+            logs.append((out, err))
+            ranks.append(subprocess.Popen(rank_argv(args), cwd=ROOT, env=rank_env(args.adapter, rank, args.processes,
+                                          ports), stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                                          start_new_session=True))
+        codes = wait(ranks, args.timeout * (len(cases) + 2) + 30)
+    finally:
+        for process in ranks:
+            kill(process)
+    lines = [[json.loads(t) for t in read(out).splitlines() if t.startswith("{")] for out, _ in logs]
+    unfinished = [why(rank, code, read(err)) for rank, (code, (_, err)) in enumerate(zip(codes, logs))
+                  if code not in (0, 1)]
+    for message in unfinished:
+        print(f"parity multihost: {message}", file=sys.stderr)
+    outcomes = judged(args, cases, lines, unfinished)
+    if args.results_dir:
+        write(args, outcomes)
+    if unfinished:
+        return UNFINISHED
+    return 0 if all(o.status in PASSING or o.status == "unsupported" for *_, o in outcomes) else 1
+
+
+def wait(ranks: list, seconds: float) -> list:
+    """Exit codes (None: killed at the deadline); once one rank fails, the others get GRACE
+    seconds to end (they may be waiting on it) before they are killed."""
+    deadline = time.monotonic() + seconds
+    while any(p.poll() is None for p in ranks) and time.monotonic() < deadline:
+        if any(p.poll() not in (None, 0, 1) for p in ranks):
+            deadline = min(deadline, time.monotonic() + GRACE)
+        time.sleep(0.05)
+    return [p.poll() for p in ranks]
+
+
+def kill(process) -> None:
+    """The rank and anything it started (its own session)."""
+    if process.poll() is None:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    process.wait()
+
+
+def read(file) -> str:
+    file.seek(0)
+    return file.read().decode(errors="replace")
+
+
+def why(rank: int, code, stderr: str) -> str:
+    """One line: the rank's own (it says which phase did not finish), or how it ended."""
+    own = [line for line in stderr.splitlines() if line.startswith("parity multihost: ")]
+    if own:
+        return own[-1].removeprefix("parity multihost: ")
+    last = next((line for line in reversed(stderr.splitlines()) if line.strip()), "")
+    ended = "was killed: another rank failed, or the launch ran out of time" if code is None else f"exit code {code}"
+    return f"rank {rank} {ended}{': ' + last[:300] if last else ''}"
+
+
+def judged(args, cases, lines: list, unfinished: list) -> list:
+    """(spec, example, dtype, outcome) per case, printed as it is judged."""
+    adapter, out = adapters.get(args.adapter), []
+    for spec, example, dtype in cases:
+        mine = [next((line for line in per if (line["spec"], line["case"], line["dtype"]) ==
+                      (spec.name, example.name, dtype)), None) for per in lines]
+        if None in mine:
+            missing = ", ".join(str(r) for r, line in enumerate(mine) if line is None)
+            outcome = Outcome("timeout" if unfinished else "crash", example.name,
+                              f"no answer from rank {missing}: {'; '.join(unfinished) or 'it ended before this case'}")
+        else:
+            ctx = Context(spec, Gathered(adapter, mine), args.device, dtype, "eager")
+            outcome = judge.check_case(ctx, example.name, inputs.example(spec, example, dtype), example.expect)
+        print(f"{outcome.status.upper():11} {spec.name}/{example.name} {dtype} ({args.processes} processes x "
+              f"{args.devices_per_process} device(s)): {outcome.message}", flush=True)
+        out.append((spec, example, dtype, outcome))
+    return out
+
+
+def write(args, outcomes) -> None:
+    """Records of kind `multihost`, one per case, for the report (suites/results.py)."""
+    recorder, environment = results.Recorder(args.results_dir, f"multihost-{args.adapter}"), results.environment()
+    version = adapters.get(args.adapter).version()
+    for spec, example, dtype, outcome in outcomes:
+        fields = outcome_fields(outcome, dtype)
+        fields["message"] = f"{args.processes} processes x {args.devices_per_process} device(s): {fields['message']}"
+        recorder.write(record(spec=spec.name, case=example.name, kind="multihost", adapter=args.adapter,
+                              device=args.device, dtype=dtype, mode="eager", **fields,
+                              output=results.output_values(outcome.actual, "collective"),
+                              versions={args.adapter: version}, **environment))
+    recorder.close()
+    results.merge(args.results_dir)
