@@ -170,9 +170,11 @@ class Adapter:
     def collective(self, name, shards, device="cpu", **params):
         """Run collective `name` on len(shards) real workers or devices of kind `device`, shard r
         (a NumPy array) on rank r; returns the NumPy outputs in rank order. Names and params:
-        all_reduce(op: sum | mean | max), all_gather(axis, tiled), reduce_scatter(axis, op),
+        all_reduce(op: sum | mean | max), all_gather(axis, tiled), reduce_scatter(axis, op, tiled),
         all_to_all(split_axis, concat_axis), ppermute(perm: [(source, target)]), broadcast(root);
-        the semantics of jax.lax's psum, all_gather, psum_scatter, all_to_all, ppermute."""
+        the semantics of jax.lax's psum, all_gather, psum_scatter, all_to_all, ppermute; and
+        cross_replica_reduce(op: sum | mean, axis: None or an int, also reduced along), the semantics
+        of tf.distribute's Strategy.reduce."""
         self.unsupported(f"collective {name}")
 
     def collective_supported(self, name: str, params: dict) -> None:

@@ -333,9 +333,27 @@ class Collectives:
         return [np.concatenate(shards, axis) if tiled else np.stack(shards, axis)] * len(shards)
 
     @staticmethod
-    def reduce_scatter(shards, axis=0, op="sum"):
-        """Rank r gets block r, along axis, of the all_reduce."""
-        return np.split(Collectives.all_reduce(shards, op)[0], len(shards), axis)
+    def reduce_scatter(shards, axis=0, op="sum", tiled=False):
+        """Rank r gets block r, along axis, of the all_reduce; untiled (psum_scatter's default)
+        the axis has one entry per rank and rank r gets entry r, the axis removed."""
+        total = Collectives.all_reduce(shards, op)[0]
+        if not tiled:
+            if total.shape[axis] != len(shards):
+                raise ValueError(f"untiled: axis {axis} of size {total.shape[axis]} is not the world size "
+                                 f"{len(shards)}")
+            return list(np.moveaxis(total, axis, 0))
+        return np.split(total, len(shards), axis)
+
+    @staticmethod
+    def cross_replica_reduce(shards, op="sum", axis=None):
+        """tf.distribute's Strategy.reduce: every rank gets the sum / mean over the ranks and, with
+        `axis`, along that axis of the shards too (the mean over every rank's entries)."""
+        if op not in ("sum", "mean"):
+            raise ValueError(f"op takes sum or mean. Received: {op!r}")
+        stacked = np.stack(shards)
+        axes = 0 if axis is None else (0, 1 + axis % shards[0].ndim)
+        total = np.sum(stacked, axis=axes, dtype=stacked.dtype) if op == "sum" else np.mean(stacked, axis=axes)
+        return [total] * len(shards)
 
     @staticmethod
     def all_to_all(shards, split_axis, concat_axis):

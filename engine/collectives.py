@@ -51,10 +51,16 @@ def _blocks(x, axis, n):
     return [x[before + (slice(k * size, (k + 1) * size),)] for k in range(n)]
 
 
-def reduce_scatter(shards, axis=0, op="sum"):
-    """Reduce all shards, then device d keeps block d of the result along `axis` (psum_scatter)."""
+def reduce_scatter(shards, axis=0, op="sum", tiled=False):
+    """Reduce all shards, then device d keeps block d of the result along `axis` (psum_scatter);
+    untiled (psum_scatter's default) the axis has one entry per device, and device d keeps entry
+    d with the axis removed."""
     total = all_reduce(shards, op)[0]
-    return _blocks(total, axis, len(shards))
+    if not tiled and total.shape[axis] != len(shards):
+        raise ValueError(f"untiled: axis {axis} of size {total.shape[axis]} is not the world size {len(shards)}")
+    blocks = _blocks(total, axis, len(shards))
+    return blocks if tiled else [ops.reshape(b, total.shape[:axis % total.ndim] + total.shape[axis % total.ndim + 1:])
+                                 for b in blocks]
 
 
 def all_to_all(shards, split_axis, concat_axis):

@@ -245,9 +245,11 @@ def collective_bound(name: str, params: dict, shards: np.ndarray, dtype: str):
     if not is_float(dtype):
         return None
     op = params.get("op", "sum")
-    if name not in ("all_reduce", "reduce_scatter") or op == "max":
+    if name not in ("all_reduce", "reduce_scatter", "cross_replica_reduce") or op == "max":
         return np.float64(0.0)
     n = len(shards)
+    if params.get("axis") is not None and name == "cross_replica_reduce":
+        n *= shards.shape[1 + params["axis"] % (shards.ndim - 1)]  # the entries along the axis too
     magnitude = np.stack(getattr(Collectives, name)(list(np.abs(shards)), **params))
     return _times_magnitude(gamma(n + (op == "mean"), dtype), magnitude) + n * tiny(dtype)
 

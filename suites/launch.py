@@ -24,7 +24,7 @@ from adapters.workers import GRACE, ROOT
 from reports.records import PASSING, record
 from suites import inputs, judge, results
 from suites.items import outcome_fields
-from suites.multihost import UNFINISHED
+from suites.multihost import STOPPED, UNFINISHED
 from suites.outcome import Outcome
 from suites.program import Context
 
@@ -75,31 +75,26 @@ def rank_env(adapter: str, rank: int, processes: int, ports: list) -> dict:
     return env
 
 
-def rank_argv(args) -> list:
+def rank_argv(args, start: int) -> list:
     argv = [sys.executable, "-m", "suites.multihost", *[a for a in (args.spec_id, args.case) if a is not None],
             "--spec", args.spec, "--adapter", args.adapter, "--device", args.device, "--timeout", str(args.timeout),
-            "--devices-per-process", str(args.devices_per_process)]
+            "--devices-per-process", str(args.devices_per_process), "--start", str(start), "--launch-rank"]
     return argv + (["--dtype", args.dtype] if args.dtype else [])
 
 
 def launch(args, cases) -> int:
-    """Run the ranks, then judge and record every case; the exit status (see suites.multihost)."""
-    ports = free_ports(args.processes if args.adapter == "tensorflow" else 1)
-    logs, ranks = [], []
-    try:
-        for rank in range(args.processes):
-            out, err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
-            logs.append((out, err))
-            ranks.append(subprocess.Popen(rank_argv(args), cwd=ROOT, env=rank_env(args.adapter, rank, args.processes,
-                                          ports), stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-                                          start_new_session=True))
-        codes = wait(ranks, args.timeout * (len(cases) + 2) + 30)
-    finally:
-        for process in ranks:
-            kill(process)
-    lines = [[json.loads(t) for t in read(out).splitlines() if t.startswith("{")] for out, _ in logs]
-    unfinished = [why(rank, code, read(err)) for rank, (code, (_, err)) in enumerate(zip(codes, logs))
-                  if code not in (0, 1)]
+    """Run the ranks, then judge and record every case; the exit status (see suites.multihost).
+    Where a runtime aborts after a failed collective (TF's collective executor fails every later
+    one), the ranks stop after that case and a fresh group runs the rest."""
+    lines, unfinished, start = [[] for _ in range(args.processes)], [], 0
+    while start < len(cases) and not unfinished:
+        codes, outs, errs = run_ranks(args, start, len(cases) - start)
+        for rank, out in enumerate(outs):
+            lines[rank] += [json.loads(t) for t in out.splitlines() if t.startswith("{")]
+        unfinished = [why(rank, code, err) for rank, (code, err) in enumerate(zip(codes, errs))
+                      if code not in (0, 1, STOPPED)]
+        stops = [line["index"] for per in lines for line in per if "error" in line and line["index"] >= start]
+        start = min(stops) + 1 if STOPPED in codes and stops else len(cases)
     for message in unfinished:
         print(f"parity multihost: {message}", file=sys.stderr)
     outcomes = judged(args, cases, lines, unfinished)
@@ -110,12 +105,31 @@ def launch(args, cases) -> int:
     return 0 if all(o.status in PASSING or o.status == "unsupported" for *_, o in outcomes) else 1
 
 
+def run_ranks(args, start: int, count: int) -> tuple[list, list, list]:
+    """The ranks' exit codes, stdout and stderr, for the `count` cases from index `start`; every
+    rank still running at the end is killed."""
+    ports = free_ports(args.processes if args.adapter == "tensorflow" else 1)
+    logs, ranks = [], []
+    try:
+        for rank in range(args.processes):
+            out, err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
+            logs.append((out, err))
+            ranks.append(subprocess.Popen(rank_argv(args, start), cwd=ROOT, stdin=subprocess.DEVNULL, stdout=out,
+                                          stderr=err, env=rank_env(args.adapter, rank, args.processes, ports),
+                                          start_new_session=True))
+        codes = wait(ranks, args.timeout * (count + 2) + 30)
+    finally:
+        for process in ranks:
+            kill(process)
+    return codes, [read(out) for out, _ in logs], [read(err) for _, err in logs]
+
+
 def wait(ranks: list, seconds: float) -> list:
     """Exit codes (None: killed at the deadline); once one rank fails, the others get GRACE
     seconds to end (they may be waiting on it) before they are killed."""
     deadline = time.monotonic() + seconds
     while any(p.poll() is None for p in ranks) and time.monotonic() < deadline:
-        if any(p.poll() not in (None, 0, 1) for p in ranks):
+        if any(p.poll() not in (None, 0, 1) for p in ranks):  # failed, or stopped after an error
             deadline = min(deadline, time.monotonic() + GRACE)
         time.sleep(0.05)
     return [p.poll() for p in ranks]
@@ -152,12 +166,12 @@ def judged(args, cases, lines: list, unfinished: list) -> list:
     for spec, example, dtype in cases:
         mine = [next((line for line in per if (line["spec"], line["case"], line["dtype"]) ==
                       (spec.name, example.name, dtype)), None) for per in lines]
-        if None in mine:
+        if None in mine and not any("error" in line for line in mine if line):
             missing = ", ".join(str(r) for r, line in enumerate(mine) if line is None)
             outcome = Outcome("timeout" if unfinished else "crash", example.name,
                               f"no answer from rank {missing}: {'; '.join(unfinished) or 'it ended before this case'}")
         else:
-            ctx = Context(spec, Gathered(adapter, mine), args.device, dtype, "eager")
+            ctx = Context(spec, Gathered(adapter, [line for line in mine if line]), args.device, dtype, "eager")
             outcome = judge.check_case(ctx, example.name, inputs.example(spec, example, dtype), example.expect)
         print(f"{outcome.status.upper():11} {spec.name}/{example.name} {dtype} ({args.processes} processes x "
               f"{args.devices_per_process} device(s)): {outcome.message}", flush=True)

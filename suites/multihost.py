@@ -40,6 +40,7 @@ from suites import compare, inputs, specs
 from suites.program import ORACLE, widen
 
 UNFINISHED = 3  # the exit status of a rank that did not finish, and of a launch with one
+STOPPED = 4  # a rank the launcher started, stopped where its runtime aborted: the launcher starts afresh
 
 
 def main(argv=None) -> int:
@@ -74,6 +75,9 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--timeout", type=float, default=workers.TIMEOUT,
                         help=f"seconds each phase (joining, each collective) may take (default {workers.TIMEOUT:g})")
     parser.add_argument("--results-dir", default=None, help="--launch: where the records go (default: none)")
+    parser.add_argument("--start", type=int, default=0, help="a rank --launch started: the first case's index")
+    parser.add_argument("--launch-rank", action="store_true",
+                        help="a rank --launch started: stop where the runtime aborts, for a fresh group")
     return parser
 
 
@@ -180,11 +184,13 @@ def rank_main(args, cases) -> int:
         print(f"parity multihost: {who}: could not join the group at {host}:{port}: {one_line(exc)}", file=sys.stderr)
         return UNFINISHED
     agreed, adapter = True, adapters.get(args.adapter)
-    for spec, example, dtype in cases:
+    for index, (spec, example, dtype) in enumerate(cases[args.start:], args.start):
         watchdog.start(f"{spec.name}/{example.name} {dtype}")
         line = run_case(adapter, serve, spec, example, dtype, args.rank, args.devices_per_process)
         agreed &= line["status"] != "fail"
-        print(json.dumps(line, allow_nan=True), flush=True)
+        print(json.dumps({**line, "index": index}, allow_nan=True), flush=True)
+        if getattr(serve, "aborted", False) and args.launch_rank:
+            return STOPPED  # the runtime is unusable after that error (TF aborts its collective executor)
     watchdog.start(None)
     return 0 if agreed else 1
 

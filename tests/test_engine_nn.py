@@ -200,8 +200,10 @@ def test_all_gather_then_slice_returns_each_shard():
 
 def test_reduce_scatter_is_all_reduce_then_the_rank_slice():
     total = sum(SHARDS)
-    for d, out in enumerate(C.reduce_scatter(SHARDS, axis=0)):
+    for d, out in enumerate(C.reduce_scatter(SHARDS, axis=0, tiled=True)):
         np.testing.assert_allclose(out.numpy(), total[d:d + 1])
+    for d, out in enumerate(C.reduce_scatter(SHARDS, axis=0)):  # untiled: the axis removed
+        np.testing.assert_allclose(out.numpy(), total[d])
 
 
 def test_all_to_all_twice_with_swapped_axes_is_the_identity():
@@ -224,7 +226,8 @@ def test_ppermute_partial_permutation_gives_zeros_and_broadcast():
 
 @pytest.mark.parametrize("name, params", [
     ("all_reduce", {"op": "sum"}), ("all_reduce", {"op": "mean"}), ("all_gather", {"axis": 1, "tiled": True}),
-    ("reduce_scatter", {"axis": 0}), ("all_to_all", {"split_axis": 0, "concat_axis": 1}),
+    ("reduce_scatter", {"axis": 0, "tiled": True}), ("reduce_scatter", {"axis": 0}),
+    ("all_to_all", {"split_axis": 0, "concat_axis": 1}),
     ("ppermute", {"perm": [(0, 1), (3, 0)]}), ("broadcast", {"root": 1}),
 ])
 def test_collective_gradients(name, params):

@@ -281,9 +281,11 @@ class JaxAdapter(JaxLayers, Adapter):
         return self._conv(x, w, b, stride, padding, dilation, groups, ("NCHW", "OIHW", "NCHW"))
 
     def collective_supported(self, name, params):
-        if name not in JAX_COLLECTIVES:
-            raise Unsupported(f"jax.lax has no {name} collective (a root's value reaches every device through "
+        if name == "broadcast":
+            raise Unsupported("jax.lax has no broadcast collective (a root's value reaches every device through "
                               "all_gather or ppermute, written by the user)")
+        if name not in JAX_COLLECTIVES:
+            raise Unsupported(f"jax.lax has no {name} collective")
         if name == "reduce_scatter" and params.get("op", "sum") != "sum":
             raise Unsupported("jax.lax.psum_scatter sums; there is no max or mean scatter")
 

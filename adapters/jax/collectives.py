@@ -102,10 +102,11 @@ def _all_gather(x, axis_name, axis=0, tiled=False):
     return lax.all_gather(x, axis_name, axis=axis, tiled=tiled)
 
 
-def _reduce_scatter(x, axis_name, axis=0, op="sum"):
+def _reduce_scatter(x, axis_name, axis=0, op="sum", **tiling):
+    """psum_scatter with its own default layout where the spec leaves `tiled` out (untiled)."""
     from jax import lax
 
-    return lax.psum_scatter(x, axis_name, scatter_dimension=axis, tiled=True)
+    return lax.psum_scatter(x, axis_name, scatter_dimension=axis, **tiling)
 
 
 def _all_to_all(x, axis_name, split_axis, concat_axis):

@@ -21,7 +21,7 @@ from adapters.base import (
 )
 from adapters.behaviours import KERAS_MASKED_SOFTMAX, TENSORFLOW_BOOL_MUL, TF_ALL_GATHER_CONCATENATES
 from adapters.layer_behaviours import TF_GELU_FLOAT32_CONSTANTS, TF_L2_NORMALIZE, TF_PER_EXAMPLE_LOSS
-from adapters.tensorflow.collectives import TF_COLLECTIVES, collective_rank
+from adapters.tensorflow.collectives import COLLECTIVE_OPS, TF_COLLECTIVES, collective_rank
 from adapters.tensorflow.layers import TensorFlowLayers
 
 
@@ -276,21 +276,34 @@ class TensorFlowAdapter(TensorFlowLayers, Adapter):
         return out[:, :, 0]
 
     def collective_supported(self, name, params):
-        if name not in TF_COLLECTIVES:
-            raise Unsupported(f"tf.distribute's replica context has no {name} (it offers all_reduce and all_gather)")
-        if name == "all_reduce" and params.get("op", "sum") not in ("sum", "mean"):
+        if name not in (*TF_COLLECTIVES, *COLLECTIVE_OPS, "cross_replica_reduce"):
+            raise Unsupported(f"tf.distribute has no {name}: neither its replica context (all_reduce, all_gather) "
+                              "nor TF's collective ops (reduce_scatter, all_to_all, broadcast)")
+        if params.get("op", "sum") not in ("sum", "mean"):
             raise Unsupported("tf.distribute.ReduceOp has SUM and MEAN only")
 
-    def collective(self, name, shards, device="cpu", **params):
+    def _one_process(self, name, params):
+        """What MirroredStrategy runs: TF's collective ops wait for their timeout under it (the
+        collective executor they need is MultiWorkerMirroredStrategy's; seen with TF 2.21)."""
         self.collective_supported(name, params)
+        if name in COLLECTIVE_OPS:
+            raise Unsupported(f"TF's collective op for {name} runs across processes (MultiWorkerMirroredStrategy: "
+                              "python -m suites.multihost --adapter tensorflow); under MirroredStrategy it times out")
+
+    def collective(self, name, shards, device="cpu", **params):
+        self._one_process(name, params)
         return self._pool(len(shards), device).call(name, shards, params)
 
     def collective_grad(self, name, shards, cotangents, device="cpu", **params):
-        self.collective_supported(name, params)
+        self._one_process(name, params)
+        if name == "cross_replica_reduce":
+            raise Unsupported("Strategy.reduce is a cross-replica call: no replica's tape records it")
         return self._pool(len(shards), device).call(name, shards, params, cotangents=cotangents)
 
     def time_collective(self, name, shards, rounds, device="cpu", **params):
-        self.collective_supported(name, params)
+        self._one_process(name, params)
+        if name == "cross_replica_reduce":
+            raise Unsupported("Strategy.reduce is not timed: it returns to the host, not to the replicas")
         return workers.slowest(self._pool(len(shards), device).call(name, shards, params, rounds=rounds))
 
     def collective_rank(self, rank, processes, announce, device="cpu", **launch):

@@ -92,15 +92,18 @@ def _to_dim0(x, axis, world):
     return moved
 
 
-def _reduce_scatter(x, dist, axis=0, op="sum"):
-    """reduce_scatter_single scatters along dim 0: the axis is moved there and back."""
+def _reduce_scatter(x, dist, axis=0, op="sum", tiled=True):
+    """reduce_scatter_single scatters blocks of dim 0 (torch's one layout, so the default): the
+    axis is moved there and back; untiled, each rank's block of one entry loses that axis."""
     import torch
 
     world = dist.get_world_size()
     moved = _to_dim0(x, axis, world)
+    if not tiled and moved.shape[0] != world:
+        raise ValueError(f"untiled: axis {axis} of size {moved.shape[0]} is not the world size {world}")
     out = torch.empty((moved.shape[0] // world, *moved.shape[1:]), dtype=x.dtype, device=x.device)
     dist.reduce_scatter_single(out, moved, op=_reduce_op(dist, op))
-    return out.movedim(0, axis)
+    return out.movedim(0, axis) if tiled else out[0]
 
 
 def _all_to_all(x, dist, split_axis, concat_axis):
