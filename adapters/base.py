@@ -198,9 +198,12 @@ class Adapter:
         prints what the other ranks need (a port rank 0 picked)."""
         self.unsupported("collectives across processes")
 
-    def time_collective(self, name, shards, rounds: int, device="cpu", **params) -> list:
+    def time_collective(self, name, shards, rounds: int, device="cpu", placement="out-of-place", **params) -> list:
         """Seconds per call of collective `name`, measured `rounds` times inside the workers
-        after a warm-up, the device synced in the timed region; per round the slowest rank's."""
+        after a warm-up, the device synced in the timed region; per round the slowest rank's.
+        `placement`, as nccl-tests measures both: out-of-place (the result in a buffer of its own)
+        or in-place (the result over the input: all_gather's input a slice of its output);
+        Unsupported where the framework's API has no such call."""
         self.unsupported(f"timing collective {name}")
 
 

@@ -261,9 +261,11 @@ class EngineAdapter(Adapter):
         functools.reduce(ops.add, products).backward()
         return [np.zeros_like(s) if leaf.grad is None else np.asarray(leaf.grad) for leaf, s in zip(leaves, shards)]
 
-    def time_collective(self, name, shards, rounds, device="cpu", **params):
+    def time_collective(self, name, shards, rounds, device="cpu", placement="out-of-place", **params):
         if name not in self.collectives.COLLECTIVES:
             raise Unsupported(f"the engine's simulated mesh has no collective {name!r}")
+        if placement == "in-place":
+            raise Unsupported("the engine's tensors are immutable: its collectives make new ones")
         tensors = [self.engine.Tensor(s) for s in shards]
         return workers.time_rounds(lambda: self.collectives.COLLECTIVES[name](tensors, **params), rounds)
 

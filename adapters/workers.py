@@ -13,10 +13,10 @@ gone, and every pool is killed at exit, so no worker outlives the session.
 
 This module imports no framework. The worker side is `python -m adapters.workers MODULE ...`:
 MODULE's `collective_worker(rank, world_size, announce, **setup)` sets the framework up and
-returns `serve(name, shards, params, cotangents=None, rounds=0) -> list`: the outputs of its
-ranks; with cotangents, the gradients of its ranks' inputs; with rounds, per rank the seconds of
-each timed call (time_rounds). `announce(dict)` passes setup to the ranks started after rank 0
-(torch's store port).
+returns `serve(name, shards, params, cotangents=None, rounds=0, placement="out-of-place") -> list`:
+the outputs of its ranks; with cotangents, the gradients of its ranks' inputs; with rounds, per
+rank the seconds of each timed call (time_rounds), in place or out of place. `announce(dict)`
+passes setup to the ranks started after rank 0 (torch's store port).
 """
 import atexit
 import importlib
@@ -88,16 +88,17 @@ class Pool:
         os.close(from_child_w)
         return process, Connection(to_child_w, readable=False), Connection(from_child_r, writable=False), log
 
-    def call(self, name: str, shards: list, params: dict, cotangents: list | None = None, rounds: int = 0) -> list:
+    def call(self, name: str, shards: list, params: dict, cotangents: list | None = None, rounds: int = 0,
+             placement: str = "out-of-place") -> list:
         """Every worker runs the collective on its shards (its reverse pass with cotangents, or
-        `rounds` timed calls); the replies in rank order."""
+        `rounds` timed calls, in place or out of place); the replies in rank order."""
         if not self.workers:
             self.start()
         per = self.world_size // self.processes
         for index, (_, inbox, _, _) in enumerate(self.workers):
             mine = slice(index * per, (index + 1) * per)
-            inbox.send((name, shards[mine], params, {"cotangents": cotangents[mine] if cotangents else None,
-                                                     "rounds": rounds}))
+            timing = {"rounds": rounds, "placement": placement} if rounds else {}
+            inbox.send((name, shards[mine], params, {"cotangents": cotangents[mine] if cotangents else None, **timing}))
         deadline = time.monotonic() + self.timeout
         replies, failure = {}, None
         while len(replies) < self.processes:

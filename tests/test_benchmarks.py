@@ -10,6 +10,8 @@ import sys
 import numpy as np
 import pytest
 
+import adapters
+from adapters.base import Unsupported
 from suites import inputs, specs
 from suites.benchmarks import __main__ as cli
 from suites.benchmarks import machine, workloads
@@ -141,7 +143,7 @@ def test_peak_rss_window_resets():
 def test_run_writes_benchmark_json_with_the_figures(tmp_path):
     """The engine on one small workload and one collective: figures, machine info, worker timing."""
     command = [sys.executable, "-m", "suites.benchmarks", "run", "--adapter", "engine", "--threads", "1",
-               "--bench-filter", "spec=ste-round,mode=eager,pass=forward,spec=all_reduce,size=4096x4096,size=w2-1KiB",
+               "--bench-filter", "spec=ste-round,mode=eager,pass=forward,spec=all_reduce,size=4096x4096,size=w2-1KiB-*",
                "--out", str(tmp_path), "--", "--benchmark-max-time=0.05", "--benchmark-min-rounds=3"]
     run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
@@ -157,6 +159,7 @@ def test_run_writes_benchmark_json_with_the_figures(tmp_path):
     collective = by_spec["all_reduce"]
     info, stats = collective["extra_info"], collective["stats"]
     assert info["timed_in"] == "workers" and stats["rounds"] == 20  # the workers' 20 timed calls
+    assert info["placement"] == "out-of-place"  # the engine's tensors are immutable: in place is unsupported
     assert info["algbw_gbps"] == pytest.approx(1024 / stats["median"] / 1e9)
     assert info["busbw_gbps"] == pytest.approx(info["algbw_gbps"])  # 2(n-1)/n = 1 for n = 2
     assert "ste/ste-round/4096x4096/float32-eager-forward" in run.stdout  # the side-by-side table
@@ -179,3 +182,22 @@ def test_a_wrong_output_is_a_failure_record_not_a_time(tmp_path):
     assert wrong["kind"] == "benchmark" and wrong["status"] == "fail" and wrong["adapter"] == "leaky-stop-gradient"
     assert wrong["case"] == "ste/ste-round/4096x4096/float32-eager-forward-backward"
     assert "gradient differs from finite differences" in wrong["message"] and wrong["max_abs_err"] > 0
+
+
+@pytest.mark.parametrize("adapter_name, name, placement, supported", [
+    ("torch", "all_gather", "in-place", True),  # from this rank's slice of the output
+    ("torch", "all_reduce", "out-of-place", False),  # torch.distributed.all_reduce works in place only
+    ("jax", "all_reduce", "in-place", True),  # the input donated
+    ("jax", "all_gather", "in-place", False),  # no output of the input's shape to donate to
+    ("tensorflow", "all_reduce", "in-place", False),
+])
+def test_collectives_are_timed_in_the_placements_the_api_has(adapter_name, name, placement, supported):
+    adapter = adapters.get(adapter_name) if adapter_name in adapters.installed() else pytest.skip(adapter_name)
+    shards = workloads.collective_message(4096, 2, name)
+    params = {"op": "sum"} if name == "all_reduce" else {"axis": 0, "tiled": True}
+    if not supported:
+        with pytest.raises(Unsupported, match=placement):
+            adapter.time_collective(name, shards, 3, placement=placement, **params)
+        return
+    times = adapter.time_collective(name, shards, 3, placement=placement, **params)
+    assert len(times) == 3 and all(t > 0 for t in times)

@@ -298,9 +298,13 @@ class JaxAdapter(JaxLayers, Adapter):
             raise Unsupported(f"jax defines no transpose for {name} {params.get('op', '')}".strip())
         return self._pool(len(shards), device).call(name, shards, params, cotangents=cotangents)
 
-    def time_collective(self, name, shards, rounds, device="cpu", **params):
+    def time_collective(self, name, shards, rounds, device="cpu", placement="out-of-place", **params):
         self.collective_supported(name, params)
-        return workers.slowest(self._pool(len(shards), device).call(name, shards, params, rounds=rounds))
+        if placement == "in-place" and name not in ("all_reduce", "all_to_all", "ppermute"):
+            raise Unsupported(f"jax runs a call in-place only by donating its input (jax.jit's donate_argnums) to "
+                              f"an output of the same shape: {name}'s differs")
+        return workers.slowest(self._pool(len(shards), device).call(name, shards, params, rounds=rounds,
+                                                                    placement=placement))
 
     def collective_rank(self, rank, processes, announce, device="cpu", **launch):
         return collective_rank(rank, processes, announce, device=device, **launch)

@@ -67,19 +67,27 @@ def _serving(jax, devices):
 
     @functools.cache
     def compiled(name, frozen_params):
-        """The jitted shard_map of one collective and its vjp (jax.vjp of the shard_map: psum's
-        transpose, all_gather's psum_scatter), made once: jit's cache then serves every call of
-        the same shapes."""
+        """The jitted shard_map of one collective, its vjp (jax.vjp of the shard_map: psum's
+        transpose, all_gather's psum_scatter) and the collective with its input donated (in
+        place), made once: jit's cache then serves every call of the same shapes."""
         params = json.loads(frozen_params)
         mapped = jax.shard_map(lambda block: JAX_COLLECTIVES[name](block[0], "ranks", **params)[None], mesh=mesh,
                                in_specs=spec, out_specs=spec)
-        return jax.jit(mapped), jax.jit(lambda x, c: jax.vjp(mapped, x)[1](c)[0])
+        return jax.jit(mapped), jax.jit(lambda x, c: jax.vjp(mapped, x)[1](c)[0]), jax.jit(mapped, donate_argnums=0)
 
-    def serve(name, shards, params, cotangents=None, rounds=0):
-        run, pullback = compiled(name, json.dumps(params, sort_keys=True))
+    def serve(name, shards, params, cotangents=None, rounds=0, placement="out-of-place"):
+        run, pullback, donating = compiled(name, json.dumps(params, sort_keys=True))
         if cotangents is not None:
             return local(pullback(put(shards), put(cotangents)))
         x = put(shards)
+        if rounds and placement == "in-place":  # the input donated: each call's result is the next one's input
+            state = [x]
+
+            def call():
+                state[0] = donating(state[0])
+                state[0].block_until_ready()
+
+            return [workers.time_rounds(call, rounds)]
         if rounds:
             return [workers.time_rounds(lambda: run(x).block_until_ready(), rounds)]
         return local(run(x))

@@ -300,8 +300,10 @@ class TensorFlowAdapter(TensorFlowLayers, Adapter):
             raise Unsupported("Strategy.reduce is a cross-replica call: no replica's tape records it")
         return self._pool(len(shards), device).call(name, shards, params, cotangents=cotangents)
 
-    def time_collective(self, name, shards, rounds, device="cpu", **params):
+    def time_collective(self, name, shards, rounds, device="cpu", placement="out-of-place", **params):
         self._one_process(name, params)
+        if placement == "in-place":
+            raise Unsupported("tf.distribute's collectives return new tensors: none runs in-place")
         if name == "cross_replica_reduce":
             raise Unsupported("Strategy.reduce is not timed: it returns to the host, not to the replicas")
         return workers.slowest(self._pool(len(shards), device).call(name, shards, params, rounds=rounds))

@@ -82,7 +82,7 @@ def _serving(strategy, first: int, staged: bool, timeout: float):
         return (stage(lambda v, instance=None: strategy.run(forward, args=(v, instance))),
                 stage(lambda v, c: strategy.run(backward, args=(v, c))))
 
-    def serve(name, shards, params, cotangents=None, rounds=0):
+    def serve(name, shards, params, cotangents=None, rounds=0, placement="out-of-place"):
         values = distribute(shards)
         if name == "cross_replica_reduce":
             reduced = _cross_replica_reduce(strategy, values, **params)

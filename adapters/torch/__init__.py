@@ -21,7 +21,7 @@ from adapters.behaviours import (
     TORCH_SOFTMAX_IMPLICIT_DIM,
 )
 from adapters.layer_behaviours import TORCH_MULTIHEAD_TIME_MAJOR, TORCH_MULTIHEAD_WEIGHTS_NAN, TORCH_NORMALIZE_DIM_ONE
-from adapters.torch.collectives import TORCH_COLLECTIVES, TORCH_GRADIENTS, collective_rank
+from adapters.torch.collectives import IN_PLACE, OUT_OF_PLACE, TORCH_COLLECTIVES, TORCH_GRADIENTS, collective_rank
 from adapters.torch.layers import TorchLayers
 
 
@@ -273,9 +273,12 @@ class TorchAdapter(TorchLayers, Adapter):
                               "the gradient with max)")
         return self._pool(len(shards), device).call(name, shards, params, cotangents=cotangents)
 
-    def time_collective(self, name, shards, rounds, device="cpu", **params):
+    def time_collective(self, name, shards, rounds, device="cpu", placement="out-of-place", **params):
         self.collective_supported(name, params)
-        return workers.slowest(self._pool(len(shards), device).call(name, shards, params, rounds=rounds))
+        if name not in (IN_PLACE if placement == "in-place" else OUT_OF_PLACE):
+            raise Unsupported(f"torch.distributed's {name} has no {placement} form")
+        return workers.slowest(self._pool(len(shards), device).call(name, shards, params, rounds=rounds,
+                                                                         placement=placement))
 
     def collective_rank(self, rank, processes, announce, device="cpu", **launch):
         return collective_rank(rank, processes, announce, device=device, **launch)

@@ -44,12 +44,12 @@ def collective_worker(rank, world_size, announce, device="cpu", port=None, host=
         if gpu:
             torch.cuda.synchronize(target)
 
-    def serve(name, shards, params, cotangents=None, rounds=0):
+    def serve(name, shards, params, cotangents=None, rounds=0, placement="out-of-place"):
         [shard] = shards
         x = torch.from_numpy(shard).to(target)
-        if rounds:  # in place on the same buffer: the timing shards are zeros
-            return [workers.time_rounds(lambda: (TORCH_COLLECTIVES[name](x, dist, **params), sync()), rounds,
-                                        dist.barrier)]
+        if rounds:  # the timing shards are zeros: a call in place leaves them so
+            call = _timed(name, x, dist, placement, params)
+            return [workers.time_rounds(lambda: (call(), sync()), rounds, dist.barrier)]
         if cotangents is not None:
             out = TORCH_GRADIENTS[name](x, torch.from_numpy(cotangents[0]).to(target), dist, **params)
         else:
@@ -136,6 +136,24 @@ def _ppermute(x, dist, perm):
 def _broadcast(x, dist, root=0):
     dist.broadcast(x, src=root)
     return x
+
+
+def _timed(name, x, dist, placement, params):
+    """The call a benchmark times, its buffers made once, as nccl-tests times it: all_reduce and
+    broadcast in place (their one form); all_gather of dim 0 into an output of its own, or in
+    place, from this rank's slice of that output; the others as the spec runs them."""
+    import torch
+
+    if name == "all_gather" and params.get("tiled", True) and params.get("axis", 0) == 0:
+        world, rank, n = dist.get_world_size(), dist.get_rank(), x.shape[0]
+        out = torch.empty((world * n, *x.shape[1:]), dtype=x.dtype, device=x.device)
+        source = out[rank * n:(rank + 1) * n] if placement == "in-place" else x
+        return lambda: dist.all_gather_into_tensor(out, source)
+    return lambda: TORCH_COLLECTIVES[name](x, dist, **params)
+
+
+IN_PLACE = {"all_reduce", "broadcast", "all_gather"}  # what torch.distributed can run over its input
+OUT_OF_PLACE = {"all_gather", "reduce_scatter", "all_to_all", "ppermute"}  # into an output of its own
 
 
 def _all_reduce_grad(x, cotangent, dist, op="sum"):

@@ -1,10 +1,13 @@
 """all_reduce and all_gather on every adapter's runtime, 1 KiB to 64 MiB per rank's result, world
-sizes 2 and 4: time per call, algbw = S / t and busbw = algbw x the collective's bus factor, the
-figures nccl-tests prints (so GPU runs compare with NVLink / PCIe peaks).
+sizes 2 and 4, in place and out of place where the framework has the call: time per call, algbw
+= S / t and busbw = algbw x the collective's bus factor, the figures nccl-tests prints for both
+placements (so GPU runs compare with NVLink / PCIe peaks).
 
 The calls are timed inside the workers (after a warm-up, the device synced, a barrier before
 each call where ranks are processes) and the slowest rank's time per call is handed to
 pytest-benchmark through its timer, so pickling and pipes never enter the figures."""
+import itertools
+
 import pytest
 
 from adapters.base import Unsupported
@@ -14,6 +17,7 @@ from suites.items import resolve_device
 
 COLLECTIVES = ("all_reduce", "all_gather")
 WORLD_SIZES = (2, 4)
+PLACEMENTS = ("in-place", "out-of-place")  # nccl-tests' two columns; unsupported where the API has no such call
 PARAMS = {"all_reduce": {"op": "sum"}, "all_gather": {"axis": 0, "tiled": True}}
 
 
@@ -33,24 +37,29 @@ def pytest_generate_tests(metafunc):
     terms, cases = bench_filter(config), []
     for name in COLLECTIVES:
         for world in WORLD_SIZES:
-            for nbytes in message_sizes():
-                for adapter in config.parity.adapters:
-                    for device in config.parity.devices:
-                        fields = {"area": "collectives", "spec": name, "size": f"w{world}-{size_name(nbytes)}",
-                                  "adapter": adapter, "dtype": "float32", "mode": "eager", "pass": "forward"}
-                        if matches(fields, terms):
-                            cases.append((name, world, nbytes, adapter, device))
-    metafunc.parametrize(("collective", "world", "nbytes", "adapter_name", "device"), cases,
-                         ids=[f"{n}-w{w}-{size_name(b)}-{a}-{d}" for n, w, b, a, d in cases])
+            for nbytes, placement in itertools.product(message_sizes(), PLACEMENTS):
+                for adapter, device in itertools.product(config.parity.adapters, config.parity.devices):
+                    fields = {"area": "collectives", "spec": name, "size": size_label(world, nbytes, placement),
+                              "adapter": adapter, "dtype": "float32", "mode": "eager", "pass": "forward"}
+                    if matches(fields, terms):
+                        cases.append((name, world, nbytes, placement, adapter, device))
+    metafunc.parametrize(("collective", "world", "nbytes", "placement", "adapter_name", "device"), cases,
+                         ids=[f"{n}-{size_label(w, b, p)}-{a}-{d}" for n, w, b, p, a, d in cases])
 
 
-def test_collective(benchmark, bench_adapter, threads, collective, world, nbytes, adapter_name, device):
+def size_label(world: int, nbytes: int, placement: str) -> str:
+    return f"w{world}-{size_name(nbytes)}-{placement}"
+
+
+def test_collective(benchmark, bench_adapter, threads, collective, world, nbytes, placement, adapter_name, device):
     adapter = bench_adapter(adapter_name)
     device = resolve_device(adapter, device)
-    benchmark.group = f"collectives/{collective}/w{world}-{size_name(nbytes)}"
+    size = size_label(world, nbytes, placement)
+    benchmark.group = f"collectives/{collective}/{size}"
     shards = collective_message(nbytes, world, collective)
     try:
-        times = adapter.time_collective(collective, shards, rounds_for(nbytes), device=device, **PARAMS[collective])
+        times = adapter.time_collective(collective, shards, rounds_for(nbytes), device=device, placement=placement,
+                                        **PARAMS[collective])
     except Unsupported as exc:
         pytest.skip(f"unsupported: {exc}")
     measured = iter(times)
@@ -58,7 +67,7 @@ def test_collective(benchmark, bench_adapter, threads, collective, world, nbytes
     benchmark._timer = clock  # pytest-benchmark reads durations off its timer: here, the workers' own
     benchmark.pedantic(lambda: clock.advance(next(measured)), rounds=len(times), iterations=1)
     info = benchmark.extra_info
-    info.update(area="collectives", spec=collective, size=f"w{world}-{size_name(nbytes)}", adapter=adapter_name,
+    info.update(area="collectives", spec=collective, size=size, adapter=adapter_name, placement=placement,
                 device=device, dtype="float32", mode="eager", world_size=world, bytes=nbytes,
                 version=adapter.version(), threads=threads["threads"], timed_in="workers")
     if benchmark.stats is not None:
