@@ -142,12 +142,7 @@ class Pool:
         for process, inbox, outbox, log in self.workers:
             for end in (inbox, outbox):
                 end.close()
-            if process.poll() is None:
-                try:
-                    os.killpg(process.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-                process.wait()
+            kill_session(process)
             log.close()
         self.workers = []
         _LIVE.discard(self)
@@ -165,6 +160,16 @@ def pool(module: str, world_size: int, processes: int, setup: dict | None = None
     if key not in _POOLS:
         _POOLS[key] = Pool(module, world_size, processes, setup)
     return _POOLS[key]
+
+
+def kill_session(process) -> None:
+    """Kill a process started in a session of its own, and everything it started."""
+    if process.poll() is None:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    process.wait()
 
 
 def time_rounds(call, rounds: int, before=None) -> list:

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from adapters.reference import Collectives, ReferenceAdapter
+from adapters.reference import ReferenceAdapter
+from adapters.reference_collectives import Collectives
 from adapters.vocabulary import VOCABULARY
 from suites import expr
 

@@ -9,7 +9,6 @@ judge a single-process one.
 """
 import json
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -20,7 +19,7 @@ import numpy as np
 
 import adapters
 from adapters.base import Unsupported
-from adapters.workers import GRACE, ROOT
+from adapters.workers import GRACE, ROOT, kill_session
 from reports.records import PASSING, record
 from suites import inputs, judge, results
 from suites.items import outcome_fields
@@ -120,7 +119,7 @@ def run_ranks(args, start: int, count: int) -> tuple[list, list, list]:
         codes = wait(ranks, args.timeout * (count + 2) + 30)
     finally:
         for process in ranks:
-            kill(process)
+            kill_session(process)
     return codes, [read(out) for out, _ in logs], [read(err) for _, err in logs]
 
 
@@ -133,16 +132,6 @@ def wait(ranks: list, seconds: float) -> list:
             deadline = min(deadline, time.monotonic() + GRACE)
         time.sleep(0.05)
     return [p.poll() for p in ranks]
-
-
-def kill(process) -> None:
-    """The rank and anything it started (its own session)."""
-    if process.poll() is None:
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-    process.wait()
 
 
 def read(file) -> str:

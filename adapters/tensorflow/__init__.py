@@ -1,7 +1,8 @@
 """TensorFlow: tf.* ops (tf.experimental.numpy where TF documents NumPy semantics), tf.GradientTape
 for gradients, cpu and gpu devices. Ops are placed by a tf.device scope, not by their inputs.
 Collectives run in a worker process under tf.distribute.MirroredStrategy over world_size logical
-devices, through the replica context."""
+devices, through the replica context; across processes under MultiWorkerMirroredStrategy, where
+TF's collective ops (reduce_scatter, all_to_all, broadcast) run too."""
 import os
 
 from adapters import keras_rnn, workers
