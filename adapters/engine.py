@@ -250,14 +250,16 @@ class EngineAdapter(Adapter):
         outputs = self.collectives.COLLECTIVES[name]([self.engine.Tensor(s) for s in shards], **params)
         return [o.numpy() for o in outputs]
 
-    def collective_grad(self, name, shards, cotangents, device="cpu", **params):
-        """The tape's reverse pass through the simulated mesh: sum_r <output_r, cotangent_r>."""
+    def collective_grad(self, name, shards, cotangents, device="cpu", replicated=False, **params):
+        """The tape's reverse pass through the simulated mesh: sum_r <output_r, cotangent_r>;
+        a replicated result is one value, its cotangent counted once (on rank 0's copy)."""
         if name not in self.collectives.COLLECTIVES:
             raise Unsupported(f"the engine's simulated mesh has no collective {name!r}")
         leaves = [self.engine.Tensor(s, requires_grad=True) for s in shards]
         outputs = self.collectives.COLLECTIVES[name](leaves, **params)
         ops = self.ops
-        products = [ops.sum(ops.mul(o, self.engine.Tensor(c))) for o, c in zip(outputs, cotangents)]
+        products = [ops.sum(ops.mul(o, self.engine.Tensor(c))) for o, c in zip(outputs[:1] if replicated else outputs,
+                                                                                cotangents)]
         functools.reduce(ops.add, products).backward()
         return [np.zeros_like(s) if leaf.grad is None else np.asarray(leaf.grad) for leaf, s in zip(leaves, shards)]
 

@@ -89,16 +89,18 @@ class Pool:
         return process, Connection(to_child_w, readable=False), Connection(from_child_r, writable=False), log
 
     def call(self, name: str, shards: list, params: dict, cotangents: list | None = None, rounds: int = 0,
-             placement: str = "out-of-place") -> list:
-        """Every worker runs the collective on its shards (its reverse pass with cotangents, or
-        `rounds` timed calls, in place or out of place); the replies in rank order."""
+             placement: str = "out-of-place", replicated: bool = False) -> list:
+        """Every worker runs the collective on its shards (its reverse pass with cotangents, of a
+        replicated result where a worker asks; or `rounds` timed calls, in place or out of place);
+        the replies in rank order."""
         if not self.workers:
             self.start()
         per = self.world_size // self.processes
         for index, (_, inbox, _, _) in enumerate(self.workers):
             mine = slice(index * per, (index + 1) * per)
-            timing = {"rounds": rounds, "placement": placement} if rounds else {}
-            inbox.send((name, shards[mine], params, {"cotangents": cotangents[mine] if cotangents else None, **timing}))
+            extra = {**({"rounds": rounds, "placement": placement} if rounds else {}),
+                     **({"replicated": True} if replicated else {})}
+            inbox.send((name, shards[mine], params, {"cotangents": cotangents[mine] if cotangents else None, **extra}))
         deadline = time.monotonic() + self.timeout
         replies, failure = {}, None
         while len(replies) < self.processes:

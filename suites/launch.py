@@ -88,12 +88,13 @@ def launch(args, cases) -> int:
     lines, unfinished, start = [[] for _ in range(args.processes)], [], 0
     while start < len(cases) and not unfinished:
         codes, outs, errs = run_ranks(args, start, len(cases) - start)
-        for rank, out in enumerate(outs):
-            lines[rank] += [json.loads(t) for t in out.splitlines() if t.startswith("{")]
+        now = [[json.loads(t) for t in out.splitlines() if t.startswith("{")] for out in outs]
+        for rank, per in enumerate(now):
+            lines[rank] += per
         unfinished = [why(rank, code, err) for rank, (code, err) in enumerate(zip(codes, errs))
                       if code not in (0, 1, STOPPED)]
-        stops = [line["index"] for per in lines for line in per if "error" in line and line["index"] >= start]
-        start = min(stops) + 1 if STOPPED in codes and stops else len(cases)
+        stopped = [per[-1]["index"] for per, code in zip(now, codes) if code == STOPPED and per]
+        start = min(stopped) + 1 if stopped else len(cases)  # after the case where a runtime aborted
     for message in unfinished:
         print(f"parity multihost: {message}", file=sys.stderr)
     outcomes = judged(args, cases, lines, unfinished)

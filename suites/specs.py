@@ -335,7 +335,7 @@ def _collective(raw, where) -> Collective:
     for key in ("expand", "equals", "hypothesis", *weighted.RECURRENT_STATES):
         if key in raw:
             raise SpecError(f"{where(key)}: not available for collectives (hypothesis goes under `shards`)")
-    return Collective(raw["collective"], raw.get("params", {}))
+    return Collective(raw["collective"], raw.get("params", {}), (raw.get("gradient") or {}).get("replicated", False))
 
 
 def _model(raw, where) -> model.Model:

@@ -293,10 +293,11 @@ class JaxAdapter(JaxLayers, Adapter):
         self.collective_supported(name, params)
         return self._pool(len(shards), device).call(name, shards, params)
 
-    def collective_grad(self, name, shards, cotangents, device="cpu", **params):
+    def collective_grad(self, name, shards, cotangents, device="cpu", replicated=False, **params):
         if name not in JAX_COLLECTIVES or (name == "all_reduce" and params.get("op", "sum") == "max"):
             raise Unsupported(f"jax defines no transpose for {name} {params.get('op', '')}".strip())
-        return self._pool(len(shards), device).call(name, shards, params, cotangents=cotangents)
+        return self._pool(len(shards), device).call(name, shards, params, cotangents=cotangents,
+                                                    replicated=replicated)
 
     def time_collective(self, name, shards, rounds, device="cpu", placement="out-of-place", **params):
         self.collective_supported(name, params)

@@ -1,20 +1,21 @@
-"""jax.lax collectives under jax.shard_map, run in one worker process (adapters/workers.py) that
-sees world_size devices (XLA host devices on CPU, counted before jax is imported), or across
-processes joined by jax.distributed (collective_rank, for python -m suites.multihost)."""
+"""jax.lax collectives under jax.shard_map (or jax.pmap: adapters/jax/pmap.py), run in one worker
+process (adapters/workers.py) that sees world_size devices (XLA host devices on CPU, counted
+before jax is imported), or across processes joined by jax.distributed (collective_rank, for
+python -m suites.multihost)."""
 import functools
 
 from adapters import workers
 
 
-def collective_worker(rank, world_size, announce, device="cpu"):
-    """A 1-D mesh over world_size devices of this process; each request runs jax.shard_map of the
-    lax collective, shard r on device r. On CPU the devices are XLA host devices, counted before
-    jax is imported."""
+def collective_worker(rank, world_size, announce, device="cpu", mapping="shard_map"):
+    """world_size devices of this process; each request runs the lax collective mapped over them
+    (jax.shard_map, or jax.pmap), shard r on device r. On CPU the devices are XLA host devices,
+    counted before jax is imported."""
     jax = _jax(device, world_size)
     devices = jax.devices("cpu" if device == "cpu" else "gpu")
     if len(devices) < world_size:
         raise RuntimeError(f"{world_size} devices needed, {len(devices)} visible")
-    return _serving(jax, devices[:world_size])
+    return _serving(jax, devices[:world_size], mapping)
 
 
 def collective_rank(rank, processes, announce, device="cpu", host="127.0.0.1", port=None, local_devices=1,
@@ -48,9 +49,10 @@ def _jax(device, count):
     return jax
 
 
-def _serving(jax, devices):
-    """serve(name, shards, params, ...) on a 1-D mesh over `devices`: `shards` are this process's
-    (every device's in one process), and so are the outputs."""
+def _serving(jax, devices, mapping="shard_map"):
+    """serve(name, shards, params, ...) over `devices`: `shards` are this process's (every
+    device's in one process), and so are the outputs. `mapping`: jax.shard_map over a 1-D mesh
+    (JAX's API for per-device code), or jax.pmap (its older one, one process only)."""
     import json
 
     import numpy as np
@@ -58,25 +60,47 @@ def _serving(jax, devices):
 
     mesh = Mesh(np.array(devices), ("ranks",))
     spec = PartitionSpec("ranks")
+    pmap = mapping == "pmap"
 
     def put(arrays):
-        return jax.make_array_from_process_local_data(NamedSharding(mesh, spec), np.stack(arrays))
+        return np.stack(arrays) if pmap else jax.make_array_from_process_local_data(NamedSharding(mesh, spec),
+                                                                                    np.stack(arrays))
 
     def local(out):
+        if pmap:
+            return list(np.asarray(out))
         return [np.asarray(s.data)[0] for s in sorted(out.addressable_shards, key=lambda s: s.index[0].start)]
 
     @functools.cache
     def compiled(name, frozen_params):
-        """The jitted shard_map of one collective, its vjp (jax.vjp of the shard_map: psum's
-        transpose, all_gather's psum_scatter) and the collective with its input donated (in
-        place), made once: jit's cache then serves every call of the same shapes."""
+        """The mapped collective, its vjp (from outside: psum's transpose, all_gather's
+        psum_scatter), the gradient of a replicated result taken inside the mapped function
+        (jax.grad of <c, result> on each device, c one value: data-parallel training's loss), and
+        the collective with its input donated (in place); made once, so that jit's cache serves
+        every call of the same shapes."""
         params = json.loads(frozen_params)
-        mapped = jax.shard_map(lambda block: JAX_COLLECTIVES[name](block[0], "ranks", **params)[None], mesh=mesh,
-                               in_specs=spec, out_specs=spec)
-        return jax.jit(mapped), jax.jit(lambda x, c: jax.vjp(mapped, x)[1](c)[0]), jax.jit(mapped, donate_argnums=0)
 
-    def serve(name, shards, params, cotangents=None, rounds=0, placement="out-of-place"):
-        run, pullback, donating = compiled(name, json.dumps(params, sort_keys=True))
+        def collective(v):
+            return JAX_COLLECTIVES[name](v, "ranks", **params)
+
+        def inside(v, c):
+            return jax.grad(lambda w: jax.numpy.vdot(c, collective(w)))(v)
+
+        if pmap:
+            mapped = jax.pmap(collective, axis_name="ranks", devices=devices)
+            return (mapped, lambda x, c: jax.vjp(mapped, x)[1](c)[0],
+                    jax.pmap(inside, axis_name="ranks", in_axes=(0, None), devices=devices),
+                    jax.pmap(collective, axis_name="ranks", devices=devices, donate_argnums=0))
+        mapped = jax.shard_map(lambda block: collective(block[0])[None], mesh=mesh, in_specs=spec, out_specs=spec)
+        grads = jax.shard_map(lambda block, c: inside(block[0], c)[None], mesh=mesh,
+                              in_specs=(spec, PartitionSpec()), out_specs=spec)
+        return (jax.jit(mapped), jax.jit(lambda x, c: jax.vjp(mapped, x)[1](c)[0]), jax.jit(grads),
+                jax.jit(mapped, donate_argnums=0))
+
+    def serve(name, shards, params, cotangents=None, rounds=0, placement="out-of-place", replicated=False):
+        run, pullback, inside, donating = compiled(name, json.dumps(params, sort_keys=True))
+        if cotangents is not None and replicated:  # every rank holds the same cotangent: pass it once
+            return local(inside(put(shards), cotangents[0]))
         if cotangents is not None:
             return local(pullback(put(shards), put(cotangents)))
         x = put(shards)

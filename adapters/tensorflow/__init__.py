@@ -295,7 +295,8 @@ class TensorFlowAdapter(TensorFlowLayers, Adapter):
         self._one_process(name, params)
         return self._pool(len(shards), device).call(name, shards, params)
 
-    def collective_grad(self, name, shards, cotangents, device="cpu", **params):
+    def collective_grad(self, name, shards, cotangents, device="cpu", replicated=False, **params):
+        # replicated or not, each replica's tape runs from its own copy's cotangent
         self._one_process(name, params)
         if name == "cross_replica_reduce":
             raise Unsupported("Strategy.reduce is a cross-replica call: no replica's tape records it")

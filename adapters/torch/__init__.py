@@ -265,7 +265,8 @@ class TorchAdapter(TorchLayers, Adapter):
         self.collective_supported(name, params)
         return self._pool(len(shards), device).call(name, shards, params)
 
-    def collective_grad(self, name, shards, cotangents, device="cpu", **params):
+    def collective_grad(self, name, shards, cotangents, device="cpu", replicated=False, **params):
+        # replicated or not, each rank's reverse pass runs from its own copy's cotangent
         if name not in TORCH_GRADIENTS:
             raise Unsupported(f"torch.distributed.nn.functional has no differentiable {name}")
         if name == "all_reduce" and params.get("op", "sum") not in ("sum", "mean"):
