@@ -126,9 +126,9 @@ def cases_of(args) -> list:
                         and len(inputs.example(spec, example, dtype)["shards"]) == world:
                     cases.append((spec, example, dtype))
     if not cases:
-        what = f"{args.spec_id}/{args.case or '*'}" if args.spec_id else "no example"
-        raise specs.SpecError(f"{what} has no case for {args.processes} processes x {args.devices_per_process} "
-                              f"devices (world size {world}) in {args.dtype or 'its dtypes'}")
+        what = f"{args.spec_id}/{args.case or '*'}" if args.spec_id else args.spec
+        raise specs.SpecError(f"{what}: no example for {args.processes} processes x {args.devices_per_process} "
+                              f"devices (world size {world}) in {args.dtype or 'the specs dtypes'}")
     return cases
 
 

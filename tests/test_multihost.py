@@ -137,7 +137,8 @@ def test_the_launcher_kills_every_rank_once_one_fails():
     (["all-reduce-sum"], {"RANK": "", "WORLD_SIZE": ""},
      "one rank needs RANK (torchrun's variables), or --launch N to start the ranks"),
     (["all-reduce-sum"], {"RANK": "2", "WORLD_SIZE": "2"}, "RANK 2 is not below WORLD_SIZE 2"),
-    (["ppermute-ring", "--launch", "2"], {}, "ppermute-ring/* has no case for 2 processes x 1 devices (world size 2)"),
+    (["ppermute-ring", "--launch", "2"], {}, "ppermute-ring/*: no example for 2 processes x 1 devices (world size 2)"),
+    (["--launch", "5"], {}, "specs/collectives.yaml: no example for 5 processes x 1 devices (world size 5)"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, env, message):
     run, _, alive = multihost(*args, env=env, timeout=60)
