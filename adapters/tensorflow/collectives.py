@@ -164,8 +164,8 @@ def _reduce_scatter(replica, x, keys, axis=0, op="sum", tiled=True):
     moved = _to_dim0(x, axis, keys["group_size"])
     if not tiled and moved.shape[0] != keys["group_size"]:
         raise ValueError(f"untiled: axis {axis} of size {moved.shape[0]} is not the world size {keys['group_size']}")
-    out = tf.raw_ops.CollectiveReduceScatterV2(input=moved, ordering_token=[], merge_op={"sum": "Add", "max": "Max",
-                                               "mean": "Add"}[op], final_op="Div" if op == "mean" else "Id", **keys)
+    out = tf.raw_ops.CollectiveReduceScatterV2(input=moved, ordering_token=[], merge_op="Add",
+                                               final_op="Div" if op == "mean" else "Id", **keys)  # sum or mean
     return tf.experimental.numpy.moveaxis(out, 0, axis) if tiled else out[0]
 
 
