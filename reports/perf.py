@@ -49,6 +49,7 @@ def _row(bench: dict) -> dict:
         "rounds": stats.get("rounds"), "gflops": info.get("gflops"), "pct_of_peak": info.get("pct_of_peak"),
         "gbps": info.get("gbps") or info.get("busbw_gbps"), "compile_s": info.get("compile_s"),
         "peak_memory": info.get("peak_memory_bytes"), "unstable": bool(info.get("unstable")),
+        "above_peak": bool(info.get("above_peak")),  # faster than the machine's measured peak: broken
     }
 
 

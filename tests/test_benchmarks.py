@@ -149,6 +149,8 @@ def test_run_writes_benchmark_json_with_the_figures(tmp_path):
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
     data = json.loads((tmp_path / "engine.json").read_text())
     assert data["machine_info"]["parity_threads"]["threads"] == 1
+    if machine.blas_threads() is not None:  # NumPy's BLAS is an OpenBLAS that says its thread count
+        assert data["machine_info"]["parity_threads"]["blas_threads"] == 1  # set before the process started
     assert data["machine_info"]["calibration"]["numpy-cpu"] > 0
     by_spec = {b["extra_info"]["spec"]: b for b in data["benchmarks"]}
     ste = by_spec["ste-round"]["extra_info"]
@@ -201,3 +203,24 @@ def test_collectives_are_timed_in_the_placements_the_api_has(adapter_name, name,
         return
     times = adapter.time_collective(name, shards, 3, placement=placement, **params)
     assert len(times) == 3 and all(t > 0 for t in times)
+
+
+def test_a_rate_above_the_measured_peak_is_flagged_broken():
+    def bench(gflops):
+        return {"extra_info": {"device": "cpu", "gflops": gflops}}
+
+    fast, slow = bench(150.0), bench(50.0)
+    reports = [{"machine_info": {"calibration": {"numpy-cpu": 100.0}}, "benchmarks": [fast, slow]}]
+    cli.rebase_peak(reports)
+    assert fast["extra_info"]["above_peak"] and fast["extra_info"]["pct_of_peak"] == 150
+    assert not slow["extra_info"]["above_peak"]
+    assert "ABOVE PEAK: the measurement is broken" in cli.columns({**fast["extra_info"]})
+
+
+@pytest.mark.parametrize("threads", ["0", "4096"])
+def test_threads_outside_the_machine_are_one_line_and_exit_2(tmp_path, threads):
+    run = subprocess.run([sys.executable, "-m", "suites.benchmarks", "run", "--adapter", "engine", "--threads", threads,
+                          "--out", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2
+    assert run.stderr.strip().splitlines()[-1].endswith(f"--threads takes 1 to {len(machine.usable_cpus())} on this "
+                                                        f"machine. Received: {threads}")

@@ -2,6 +2,8 @@
 calibration GEMMs, the ready adapters, and what machine_info records (suites/benchmarks/harness.py
 has the measuring itself). Run benchmarks alone and one framework per process
 (`python -m suites.benchmarks run` does); see suites/benchmarks/__init__.py."""
+import warnings
+
 import pytest
 
 import adapters
@@ -16,12 +18,16 @@ def pytest_configure(config):
 def threads(pytestconfig) -> dict:
     """Pins the process to --threads CPUs at the first benchmark, before any framework loads
     (adapters import theirs on first use); recorded in machine_info."""
-    count = pytestconfig.getoption("threads") or len(machine.usable_cpus())
     try:
-        pytestconfig.bench_threads = machine.pin_threads(count)
+        pytestconfig.bench_threads = machine.pin_threads(pytestconfig.getoption("threads"))
     except ValueError as exc:
         pytest.exit(f"parity: {exc}", returncode=2)
-    return pytestconfig.bench_threads
+    held = pytestconfig.bench_threads
+    if held["blas_threads"] not in (None, held["threads"]):
+        warnings.warn(f"NumPy's BLAS runs {held['blas_threads']} threads, not --threads {held['threads']}: it "
+                      "started before the setting (run through python -m suites.benchmarks run, which sets it "
+                      "before the process starts); its figures count those threads", stacklevel=1)
+    return held
 
 
 def pytest_benchmark_update_machine_info(config, machine_info):

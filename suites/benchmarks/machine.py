@@ -18,17 +18,51 @@ def usable_cpus() -> list:
     return sorted(os.sched_getaffinity(0))
 
 
-def pin_threads(threads: int) -> dict:
-    """Before any framework loads: this process (and the threads it starts later) runs on the
-    first `threads` usable CPUs, and the thread-count variables that OpenMP, MKL, OpenBLAS and
-    TensorFlow read say `threads`. XLA sizes its CPU pool from the affinity mask."""
+def checked_threads(threads: int | None) -> int:
+    """--threads, or every usable CPU; refused outside 1 to that count."""
     cpus = usable_cpus()
+    threads = len(cpus) if threads is None else threads
     if not 1 <= threads <= len(cpus):
         raise ValueError(f"--threads takes 1 to {len(cpus)} on this machine. Received: {threads}")
-    os.sched_setaffinity(0, cpus[:threads])
-    for name in THREAD_VARIABLES:
-        os.environ[name] = str(threads)
-    return {"threads": threads, "cpus": cpus[:threads]}
+    return threads
+
+
+def thread_environment(threads: int) -> dict:
+    """The thread-count variables for a process about to start: OpenMP, MKL and OpenBLAS size
+    their pools when they load (NumPy's OpenBLAS, at `import numpy`: before any code of the
+    process runs), so they must be in its environment from the start."""
+    return {name: str(threads) for name in THREAD_VARIABLES}
+
+
+def pin_threads(threads: int) -> dict:
+    """This process (and the threads it starts later) runs on the first `threads` usable CPUs,
+    and the thread-count variables say `threads` for what loads later (XLA sizes its CPU pool
+    from the affinity mask). A pool already started keeps its size: `python -m suites.benchmarks
+    run` starts each benchmark process with thread_environment and this affinity; blas_threads
+    says what NumPy's BLAS actually runs."""
+    threads = checked_threads(threads)
+    cpus = usable_cpus()[:threads]
+    os.sched_setaffinity(0, cpus)
+    os.environ.update(thread_environment(threads))
+    return {"threads": threads, "cpus": cpus, "blas_threads": blas_threads()}
+
+
+def blas_threads() -> int | None:
+    """The thread count of the OpenBLAS NumPy loaded (asked through its own get_num_threads);
+    None where NumPy's BLAS is another one."""
+    import ctypes
+
+    maps = pathlib.Path("/proc/self/maps")
+    paths = {line.split()[-1] for line in maps.read_text().splitlines() if "openblas" in line} if maps.exists() else ()
+    for path in sorted(paths):
+        try:
+            library = ctypes.CDLL(path)
+        except OSError:
+            continue
+        for symbol in ("scipy_openblas_get_num_threads64_", "openblas_get_num_threads64_", "openblas_get_num_threads"):
+            if hasattr(library, symbol):
+                return int(getattr(library, symbol)())
+    return None
 
 
 def calibration_gflops(matmul=np.matmul, make=None, sync=lambda x: None, repeats: int = 5) -> float:
