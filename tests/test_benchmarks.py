@@ -15,6 +15,7 @@ from adapters.base import Unsupported
 from suites import inputs, specs
 from suites.benchmarks import __main__ as cli
 from suites.benchmarks import machine, workloads
+from suites.benchmarks import stats as bench_stats
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 ALL = specs.load_path(ROOT / "specs")
@@ -224,3 +225,52 @@ def test_threads_outside_the_machine_are_one_line_and_exit_2(tmp_path, threads):
     assert run.returncode == 2
     assert run.stderr.strip().splitlines()[-1].endswith(f"--threads takes 1 to {len(machine.usable_cpus())} on this "
                                                         f"machine. Received: {threads}")
+
+
+def test_the_rank_test_agrees_with_scipys():
+    scipy_stats = pytest.importorskip("scipy.stats")
+    rng = np.random.default_rng(3)
+    for shift in (0.0, 0.05, 0.3):
+        a = np.round(rng.normal(1.0, 0.1, 40), 2)  # rounded: ties, as timer ticks make
+        b = np.round(rng.normal(1.0 + shift, 0.1, 55), 2)
+        expected = scipy_stats.mannwhitneyu(a, b, use_continuity=True, alternative="two-sided", method="asymptotic")
+        assert bench_stats.mann_whitney_p(a, b) == pytest.approx(expected.pvalue, rel=1e-9)
+
+
+def test_bootstrap_intervals_hold_the_median_and_the_ratio():
+    rng = np.random.default_rng(4)
+    fast, slow = rng.normal(1.0, 0.02, 200), rng.normal(2.0, 0.04, 200)
+    low, high = bench_stats.median_interval(fast)
+    assert low <= np.median(fast) <= high and high - low < 0.02
+    low, high = bench_stats.ratio_interval(slow, fast)
+    assert low < np.median(slow) / np.median(fast) < high and 1.9 < low and high < 2.1
+    assert bench_stats.median_interval(fast) == bench_stats.median_interval(fast)  # seeded: the same run, the same
+
+
+def sampled(samples):
+    data = list(samples)
+    return {"benchmarks": [{"fullname": "test_x[a]", "stats": {"median": float(np.median(data)), "iqr": 0.0,
+                                                               "data": data}}]}
+
+
+def test_compare_asks_the_rank_test_where_raw_samples_exist():
+    rng = np.random.default_rng(5)
+    base = rng.normal(1.0, 0.01, 50)
+    lines, slower = cli.compare(sampled(base), sampled(base * 1.2), threshold=0.05)
+    assert slower == ["test_x[a]"] and lines[0].startswith("SLOWER +20.0% (p ")
+    few = [1.0, 1.5, 0.6]  # a 10% move in three noisy samples: the rank test cannot tell
+    _, slower = cli.compare(sampled(few), sampled([x * 1.1 for x in few[::-1]]), threshold=0.05)
+    assert slower == []
+
+
+def test_the_noise_check_reads_load_and_governor(monkeypatch, tmp_path):
+    governor = tmp_path / "scaling_governor"
+    monkeypatch.setattr(machine, "GOVERNOR", governor)
+    monkeypatch.setattr(machine.os, "getloadavg", lambda: (9.0, 9.0, 9.0))
+    governor.write_text("powersave\n")
+    found = machine.noise()
+    assert found["governor"] == "powersave" and found["load_average"] == 9.0
+    assert any("loaded" in w for w in found["warnings"]) and any("powersave" in w for w in found["warnings"])
+    governor.write_text("performance\n")
+    monkeypatch.setattr(machine.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    assert machine.noise()["warnings"] == []  # quiet, fixed clock: nothing to say

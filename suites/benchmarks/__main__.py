@@ -17,7 +17,7 @@ import subprocess
 import sys
 
 import adapters
-from suites.benchmarks import machine
+from suites.benchmarks import machine, stats
 
 HERE = pathlib.Path(__file__).resolve().parent
 BENCH_FILES = ("bench_specs.py", "bench_collectives.py")
@@ -96,6 +96,7 @@ def run_all(args) -> int:
             written.append(target)
     reports = [load(p) for p in written]
     rebase_peak(reports)
+    add_intervals(reports)
     for path, report in zip(written, reports):
         path.write_text(json.dumps(report, indent=2))
     print("\n".join(side_by_side(reports)))
@@ -129,6 +130,15 @@ def rebase_peak(reports: list) -> None:
                 info["above_peak"] = info["pct_of_peak"] > 100
 
 
+def add_intervals(reports: list) -> None:
+    """Each benchmark's bootstrap 95% interval of its median, from its raw per-round samples
+    (pytest-benchmark's JSON keeps them), in extra_info `median_ci`."""
+    for report in reports:
+        for bench in report["benchmarks"]:
+            if bench["stats"].get("data"):
+                bench.setdefault("extra_info", {})["median_ci"] = stats.median_interval(bench["stats"]["data"])
+
+
 def side_by_side(reports: list) -> list:
     """Per group, fastest first: median, IQR, rounds, the figures, and the ratio to the fastest."""
     groups = {}
@@ -138,13 +148,17 @@ def side_by_side(reports: list) -> list:
     lines = []
     for group, benches in sorted(groups.items()):
         benches.sort(key=lambda b: b["stats"]["median"])
-        fastest = benches[0]["stats"]["median"]
+        fastest = benches[0]["stats"]
         lines.append(group)
         for b in benches:
-            info, stats = b.get("extra_info", {}), b["stats"]
+            info, figures = b.get("extra_info", {}), b["stats"]
             who = info.get("adapter") or b["name"]
-            lines.append(f"  {who:<12} {stats['median'] * 1e3:10.3f} ms  IQR {stats['iqr'] * 1e3:8.3f} ms  "
-                         f"{stats['rounds']:4d} rounds  {stats['median'] / fastest:6.2f}x  " + "; ".join(columns(info)))
+            ratio = f"{figures['median'] / fastest['median']:6.2f}x"
+            if b is not benches[0] and figures.get("data") and fastest.get("data"):
+                low, high = stats.ratio_interval(figures["data"], fastest["data"])
+                ratio += f" [{low:.2f}, {high:.2f}]"
+            lines.append(f"  {who:<12} {figures['median'] * 1e3:10.3f} ms  IQR {figures['iqr'] * 1e3:8.3f} ms  "
+                         f"{figures['rounds']:4d} rounds  {ratio}  " + "; ".join(columns(info)))
     return lines
 
 
@@ -159,8 +173,10 @@ def columns(info: dict) -> list:
 
 
 def compare(base: dict, new: dict, threshold: float):
-    """Benchmarks in both runs whose median moved by more than `threshold` and by more than the
-    sum of the two IQRs (relative to the base median): noise that large could explain it."""
+    """Benchmarks in both runs whose median moved by more than `threshold` where the change is
+    also real: with both runs' raw samples, the Mann-Whitney U test's p below SIGNIFICANCE (the
+    line gives the ratio's bootstrap 95% interval); without them, a move beyond the sum of the
+    two IQRs (relative to the base median)."""
     before = {b["fullname"]: b["stats"] for b in base["benchmarks"]}
     lines, slower = [], []
     for bench in new["benchmarks"]:
@@ -169,14 +185,20 @@ def compare(base: dict, new: dict, threshold: float):
             continue
         now = bench["stats"]
         change = now["median"] / old["median"] - 1
-        noise = (old["iqr"] + now["iqr"]) / old["median"]
-        if abs(change) > max(threshold, noise):
+        if old.get("data") and now.get("data"):
+            p = stats.mann_whitney_p(old["data"], now["data"])
+            low, high = stats.ratio_interval(now["data"], old["data"])
+            real, why = p < stats.SIGNIFICANCE, f"p {p:.2g}, ratio {change + 1:.3f} [{low:.3f}, {high:.3f}]"
+        else:
+            noise = (old["iqr"] + now["iqr"]) / old["median"]
+            real, why = abs(change) > noise, f"noise {noise:.1%}"
+        if abs(change) > threshold and real:
             verdict = "SLOWER" if change > 0 else "faster"
             if change > 0:
                 slower.append(bench["fullname"])
-            lines.append(f"{verdict} {change:+.1%} (noise {noise:.1%}): {bench['fullname']}")
-    lines.append(f"{len(lines)} of {len(new['benchmarks'])} benchmarks changed beyond max({threshold:.0%}, IQR noise); "
-                 f"{len(slower)} slower")
+            lines.append(f"{verdict} {change:+.1%} ({why}): {bench['fullname']}")
+    lines.append(f"{len(lines)} of {len(new['benchmarks'])} benchmarks changed beyond {threshold:.0%} and their noise "
+                 f"(a rank test on the raw samples, else the IQRs); {len(slower)} slower")
     return lines, slower
 
 

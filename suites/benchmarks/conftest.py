@@ -31,8 +31,12 @@ def threads(pytestconfig) -> dict:
 
 
 def pytest_benchmark_update_machine_info(config, machine_info):
-    """Recorded once per JSON file: the CPU, the threads, the calibration and the versions."""
+    """Recorded once per JSON file: the CPU, the threads, the calibration, the versions and the
+    machine's noise (suites/benchmarks/machine.py), whose warnings go to the terminal too."""
     machine_info["cpu_model"] = machine.cpu_model()
+    machine_info["noise"] = machine.noise()
+    for warning in machine_info["noise"]["warnings"]:
+        print(f"parity: noise: {warning}")
     machine_info["parity_threads"] = config.bench_threads
     machine_info["calibration"] = config.bench_calibration
     machine_info["versions"] = {name: adapters.get(name).version() for name in adapters.loaded()}

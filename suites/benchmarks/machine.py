@@ -47,6 +47,25 @@ def pin_threads(threads: int) -> dict:
     return {"threads": threads, "cpus": cpus, "blas_threads": blas_threads()}
 
 
+GOVERNOR = pathlib.Path("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")
+
+
+def noise() -> dict:
+    """What makes this machine's timings move, read as pyperf's system check reads it: the
+    1-minute load average against the machine's CPUs (other work competing), and the CPU frequency
+    governor (anything but `performance` lets the clock move; none readable on a VM, whose host
+    decides); `warnings` says which, in words."""
+    load, cpus = os.getloadavg()[0], os.cpu_count() or 1  # the whole machine's, as the load average is
+    governor = GOVERNOR.read_text().strip() if GOVERNOR.exists() else None
+    warned = []
+    if load > cpus / 2:
+        warned.append(f"the machine is loaded: load average {load:.2f} on {cpus} CPUs")
+    if governor != "performance":
+        warned.append(f"the CPU frequency is not fixed (governor {governor})" if governor else
+                      "the CPU frequency governor is unknown (no cpufreq: a VM, whose host sets the clock)")
+    return {"load_average": load, "cpus": cpus, "governor": governor, "warnings": warned}
+
+
 def blas_threads() -> int | None:
     """The thread count of the OpenBLAS NumPy loaded (asked through its own get_num_threads);
     None where NumPy's BLAS is another one."""

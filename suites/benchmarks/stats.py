@@ -1,0 +1,56 @@
+"""Statistics of benchmark samples that survive a shared machine: bootstrap intervals for medians
+and their ratios, and the Mann-Whitney U test that `compare` asks before calling a change real.
+NumPy only: the samples are per-round seconds that pytest-benchmark keeps (`--benchmark-save-data`)."""
+import math
+
+import numpy as np
+
+CONFIDENCE = 0.95
+RESAMPLES = 2000
+SIGNIFICANCE = 0.05  # compare: a change counts where the rank test's p is below this too
+
+
+def _resampled_medians(samples, rng) -> np.ndarray:
+    samples = np.asarray(samples, dtype=float)
+    picks = rng.integers(0, samples.size, size=(RESAMPLES, samples.size))
+    return np.median(samples[picks], axis=1)
+
+
+def _interval(values: np.ndarray) -> list:
+    tail = (1 - CONFIDENCE) / 2 * 100
+    return [float(np.percentile(values, tail)), float(np.percentile(values, 100 - tail))]
+
+
+def median_interval(samples, seed: int = 0) -> list:
+    """The bootstrap (percentile) 95% interval of the samples' median."""
+    return _interval(_resampled_medians(samples, np.random.default_rng(seed)))
+
+
+def ratio_interval(samples, reference, seed: int = 0) -> list:
+    """The bootstrap 95% interval of median(samples) / median(reference), each resampled on its own."""
+    rng = np.random.default_rng(seed)
+    return _interval(_resampled_medians(samples, rng) / _resampled_medians(reference, rng))
+
+
+def mann_whitney_p(a, b) -> float:
+    """Two-sided p of the Mann-Whitney U test (normal approximation with the tie correction and a
+    continuity correction): how likely samples this far apart in rank are from one distribution."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    n1, n2 = a.size, b.size
+    if n1 == 0 or n2 == 0:
+        return 1.0
+    both = np.concatenate([a, b])
+    order = np.argsort(both, kind="mergesort")
+    ranks = np.empty(both.size)
+    ranks[order] = np.arange(1, both.size + 1)
+    values, inverse, counts = np.unique(both, return_inverse=True, return_counts=True)
+    ranks = np.bincount(inverse, weights=ranks) / counts  # tied values share their mean rank
+    ranks = ranks[inverse]
+    u = ranks[:n1].sum() - n1 * (n1 + 1) / 2
+    n = n1 + n2
+    ties = float(((counts ** 3) - counts).sum())
+    variance = n1 * n2 / 12 * ((n + 1) - ties / (n * (n - 1)))
+    if variance <= 0:
+        return 1.0
+    z = (abs(u - n1 * n2 / 2) - 0.5) / math.sqrt(variance)
+    return float(math.erfc(max(z, 0.0) / math.sqrt(2)))
