@@ -16,6 +16,7 @@ from suites import inputs, specs
 from suites.benchmarks import __main__ as cli
 from suites.benchmarks import machine, workloads
 from suites.benchmarks import stats as bench_stats
+from suites.benchmarks.turns import merged
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 ALL = specs.load_path(ROOT / "specs")
@@ -144,6 +145,7 @@ def test_peak_rss_window_resets():
 def test_run_writes_benchmark_json_with_the_figures(tmp_path):
     """The engine on one small workload and one collective: figures, machine info, worker timing."""
     command = [sys.executable, "-m", "suites.benchmarks", "run", "--adapter", "engine", "--threads", "1",
+               "--turns", "1",
                "--bench-filter", "spec=ste-round,mode=eager,pass=forward,spec=all_reduce,size=4096x4096,size=w2-1KiB-*",
                "--out", str(tmp_path), "--", "--benchmark-max-time=0.05", "--benchmark-min-rounds=3"]
     run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
@@ -274,3 +276,26 @@ def test_the_noise_check_reads_load_and_governor(monkeypatch, tmp_path):
     governor.write_text("performance\n")
     monkeypatch.setattr(machine.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
     assert machine.noise()["warnings"] == []  # quiet, fixed clock: nothing to say
+
+
+def test_turns_merge_into_one_report_per_adapter():
+    def turn(samples, gflops, calibration):
+        stats = {"median": float(np.median(samples)), "rounds": len(samples), "iqr": 0.0, "data": samples}
+        return {"machine_info": {"calibration": {"numpy-cpu": calibration}},
+                "benchmarks": [{"fullname": "test_x[a]", "stats": stats, "extra_info": {"gflops": gflops}}]}
+
+    one = merged([turn([1.0, 1.0, 1.0], 10.0, 50.0), turn([3.0, 3.0, 3.0, 3.0], 3.3, 70.0)])
+    [bench] = one["benchmarks"]
+    assert bench["stats"]["data"] == [1.0] * 3 + [3.0] * 4 and bench["stats"]["rounds"] == 7
+    assert bench["stats"]["median"] == 3.0 and bench["extra_info"]["gflops"] == pytest.approx(10.0 / 3)
+    assert [t["median"] for t in bench["extra_info"]["turns"]] == [1.0, 3.0]  # a turn that differs shows
+    assert bench["extra_info"]["unstable"]  # a relative IQR of 2/3
+    assert one["machine_info"]["calibration"] == {"numpy-cpu": 70.0}  # the fastest GEMM of any turn
+    alone = turn([1.0], 1.0, 1.0)
+    assert merged([alone]) is alone  # one turn: as pytest-benchmark wrote it
+
+
+def test_turns_below_one_are_refused(tmp_path):
+    run = subprocess.run([sys.executable, "-m", "suites.benchmarks", "run", "--adapter", "engine", "--turns", "0",
+                          "--out", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2 and run.stderr.strip() == "parity: --turns takes a count >= 1. Received: 0"

@@ -1,9 +1,10 @@
 """python -m suites.benchmarks run | table | compare
 
-    run [--adapter a,b] [--device cpu] [--threads N] [--bench-filter KEY=GLOB,...] [--out DIR]
-        one pytest process per adapter (a framework's thread pool cannot slow another's), each
-        writing DIR/<adapter>.json (pytest-benchmark's JSON); then % of peak re-based on the
-        fastest calibration GEMM of all of them, and the side-by-side table.
+    run [--adapter a,b] [--device cpu] [--threads N] [--bench-filter KEY=GLOB,...] [--out DIR] [--turns T]
+        one pytest process per adapter (a framework's thread pool cannot slow another's), T turns
+        of them interleaved (suites/benchmarks/turns.py), merged into DIR/<adapter>.json
+        (pytest-benchmark's JSON); then % of peak re-based on the fastest calibration GEMM of all
+        of them, the medians' intervals, and the side-by-side table.
     table FILE.json...                 per workload, every adapter by median, with ratios
     compare BASE.json NEW.json [--threshold 0.05]
         changes beyond the threshold that the two runs' IQRs cannot explain; exit 1 on a slowdown.
@@ -15,9 +16,11 @@ import pathlib
 import shutil
 import subprocess
 import sys
+import tempfile
 
 import adapters
 from suites.benchmarks import machine, stats
+from suites.benchmarks.turns import merged
 
 HERE = pathlib.Path(__file__).resolve().parent
 BENCH_FILES = ("bench_specs.py", "bench_collectives.py")
@@ -34,6 +37,9 @@ def main(argv=None) -> int:
     run.add_argument("--threads", type=int, default=None)
     run.add_argument("--bench-filter", default=None)
     run.add_argument("--out", default="results/bench")
+    run.add_argument("--turns", type=int, default=3,
+                     help="run the adapters' processes this many times in turn, each with 1/T of the timed "
+                          "budget, and merge their samples (default 3; 1: one process each)")
     run.add_argument("pytest_args", nargs="*", help="passed to pytest (after --)")
     table = commands.add_parser("table", help="print benchmark JSON side by side")
     table.add_argument("files", nargs="+")
@@ -79,29 +85,36 @@ def run_all(args) -> int:
     jobs = [(name, list(BENCH_FILES) + ([SELF_CHECK[1]] if name == SELF_CHECK[0] else [])) for name in names]
     if "engine" in names and not args.bench_filter:
         jobs.append(("engine-targets", [ENGINE_TARGETS]))
-    failed, written = [], []
-    for name, files in jobs:
-        target = out / f"{name}.json"
-        adapter = "engine,torch" if name == "engine-targets" else name
-        command = [sys.executable, "-m", "pytest", *(str(HERE / f) for f in files), "-p", "no:xdist", "-p",
-                   "no:cacheprovider", "-q", "-rs", "--adapter", adapter, "--benchmark-json", str(target), *options,
-                   *args.pytest_args]
-        print(f"parity: benchmarks of {name} -> {target}", flush=True)
-        # the threads hold from the process' first instruction: every BLAS sizes its pool at load
-        code = subprocess.run(command, env={**child_environment(), **machine.thread_environment(threads)},
-                              preexec_fn=lambda: os.sched_setaffinity(0, cpus)).returncode
-        if code not in (0, 5):  # 5: nothing collected (a filter that keeps none of this adapter's)
-            failed.append(name)
-        if target.exists():
-            written.append(target)
-    reports = [load(p) for p in written]
+    if args.turns < 1:
+        raise ValueError(f"--turns takes a count >= 1. Received: {args.turns}")
+    if args.turns > 1:  # each turn a share of pytest-benchmark's timed budget (its default, 1 s)
+        options += ["--benchmark-max-time", f"{1.0 / args.turns:g}"]
+    failed, turns = set(), {name: [] for name, _ in jobs}
+    with tempfile.TemporaryDirectory() as scratch:
+        for turn in range(args.turns):  # A B C, A B C: drift falls on every adapter alike
+            for name, files in jobs:
+                target = pathlib.Path(scratch) / f"{name}-{turn}.json"
+                adapter = "engine,torch" if name == "engine-targets" else name
+                command = [sys.executable, "-m", "pytest", *(str(HERE / f) for f in files), "-p", "no:xdist", "-p",
+                           "no:cacheprovider", "-q", "-rs", "--adapter", adapter, "--benchmark-json", str(target),
+                           *options, *args.pytest_args]
+                print(f"parity: benchmarks of {name}, turn {turn + 1} of {args.turns}", flush=True)
+                # the threads hold from the process' first instruction: every BLAS sizes its pool at load
+                code = subprocess.run(command, env={**child_environment(), **machine.thread_environment(threads)},
+                                      preexec_fn=lambda: os.sched_setaffinity(0, cpus)).returncode
+                if code not in (0, 5):  # 5: nothing collected (a filter that keeps none of this adapter's)
+                    failed.add(name)
+                if target.exists():
+                    turns[name].append(load(target))
+    written = [out / f"{name}.json" for name, _ in jobs if turns[name]]
+    reports = [merged(turns[path.stem]) for path in written]
     rebase_peak(reports)
     add_intervals(reports)
     for path, report in zip(written, reports):
         path.write_text(json.dumps(report, indent=2))
     print("\n".join(side_by_side(reports)))
     if failed:
-        print(f"parity: benchmark processes failed: {', '.join(failed)}", file=sys.stderr)
+        print(f"parity: benchmark processes failed: {', '.join(sorted(failed))}", file=sys.stderr)
     return 1 if failed else 0
 
 
