@@ -38,20 +38,28 @@ def heatmap(adapters: list, cells: dict, title: str, cases: int) -> Markup:
 
 
 def bars(rows: list, title: str) -> Markup:
-    """Horizontal bars of median seconds, one per (label, mode); log scale when they span more
-    than a factor of 10. rows: [(label, mode, median_s, unstable)]."""
+    """Horizontal bars of median seconds, one per (label, mode), each with its 95% interval as an
+    error bar where it has one; log scale when they span more than a factor of 10.
+    rows: [(label, mode, median_s, unstable, [low_s, high_s] or None)]."""
     if not rows:
         return Markup("")
-    values = [r[2] for r in rows if r[2] and r[2] > 0]
+    values = [v for r in rows for v in (r[2], *(r[4] or ())) if v and v > 0]
     lo, hi = min(values), max(values)
     log = hi / lo > 10
     bar_h, left, plot = 18, 170, 360
     height = 24 + bar_h * len(rows)
     parts = [f'<svg class="bars" role="img" width="{left + plot + 90}" height="{height}">',
              f"<title>{escape(title)} (median time{', log scale' if log else ''}; shorter is faster)</title>"]
-    for i, (label, mode, median, unstable) in enumerate(rows):
+    for i, (label, mode, median, unstable, interval) in enumerate(rows):
         y = 4 + i * bar_h
         fraction = _scale(median, lo, hi, log)
+        whisker, end = "", fraction  # the label goes past the bar and its whisker
+        if interval and interval[0] > 0:
+            x0, x1 = (left + plot * _scale(v, lo, hi, log) for v in interval)
+            end = max(fraction, (x1 - left) / plot)
+            whisker = (f'<path d="M{x0:.1f} {y + 9}H{x1:.1f}M{x0:.1f} {y + 5}V{y + 13}M{x1:.1f} {y + 5}V{y + 13}" '
+                       f'class="interval"><title>95% interval {escape(_time(interval[0]))} to '
+                       f"{escape(_time(interval[1]))}</title></path>")
         colour = MODE_COLOURS.get(mode, "#888")
         flag = " unstable" if unstable else ""
         faded = ' fill-opacity="0.5"' if unstable else ""
@@ -59,11 +67,11 @@ def bars(rows: list, title: str) -> Markup:
                      f'<text x="{left - 6}" y="{y + 13}" text-anchor="end" class="label">'
                      f"{escape(_short(label, 18))} {escape(mode)}</text>"
                      f'<rect x="{left}" y="{y + 2}" width="{max(plot * fraction, 1):.1f}" height="{bar_h - 4}" '
-                     f'fill="{colour}"{faded}/>'
-                     f'<text x="{left + plot * fraction + 4:.1f}" y="{y + 13}" class="label">'
-                     f"{escape(_time(median))}{'*' if unstable else ''}</text></g>")
+                     f'fill="{colour}"{faded}/>{whisker}'
+                     f'<text x="{left + plot * end + 4:.1f}" y="{y + 13}" class="label">'
+                     f'{escape(_time(median))}{"*" if unstable else ""}</text></g>')
     parts.append(f'<text x="{left}" y="{height - 4}" class="axis">{"log scale" if log else "linear scale"}; '
-                 "* unstable (relative IQR over 10%)</text></svg>")
+                 "* unstable (relative IQR over 10%); whiskers: the median's 95% interval</text></svg>")
     return Markup("".join(parts))
 
 

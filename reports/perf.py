@@ -74,7 +74,7 @@ def summarize(runs: list) -> dict:
                 r["ratio"] = r["median"] / fastest
         rows.sort(key=lambda r: (r["machine"], r["median"] or float("inf")))
         chart = charts.bars([(r["adapter"] + (f" @{r['machine']}" if len(latest) > 1 else ""), r["mode"],
-                              r["median"], r["unstable"]) for r in rows if r["median"]], key)
+                              r["median"], r["unstable"], r["median_ci"]) for r in rows if r["median"]], key)
         benchmarks.append({"key": key, "area": rows[0]["area"], "rows": rows, "chart": chart,
                            "history": [_history(key, machine, machine_runs)
                                        for machine, machine_runs in sorted(by_machine.items())

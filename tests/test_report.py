@@ -120,6 +120,14 @@ def test_benchmarks_table_ratio_and_history(tmp_path):
     assert "unstable" in page
 
 
+def test_a_median_with_its_interval_gets_a_whisker():
+    from reports.charts import bars
+
+    chart = str(bars([("torch", "eager", 1e-3, False, [0.9e-3, 1.2e-3]), ("jax", "eager", 2e-3, True, None)], "t"))
+    assert chart.count('class="interval"') == 1  # the row without an interval draws none
+    assert "95% interval 900 us to 1.2 ms" in chart
+
+
 def test_a_full_sized_run_stays_under_5_mb(tmp_path):
     """About the size of `tox -e report` on two machines: every spec x case x kind x adapter x dtype."""
     lines = [record(spec=f"area{i % 9}/spec{i % 60}", case=f"case{i % 7}", kind=("example", "property")[i % 2],
