@@ -299,3 +299,12 @@ def test_turns_below_one_are_refused(tmp_path):
     run = subprocess.run([sys.executable, "-m", "suites.benchmarks", "run", "--adapter", "engine", "--turns", "0",
                           "--out", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert run.returncode == 2 and run.stderr.strip() == "parity: --turns takes a count >= 1. Received: 0"
+
+
+def test_many_samples_get_the_order_statistic_interval_quickly():
+    rng = np.random.default_rng(6)
+    many = rng.normal(1.0, 0.1, 150_000)  # a no-op's rounds
+    low, high = bench_stats.median_interval(many)
+    assert low < np.median(many) < high and high - low < 0.003  # about 2 x 1.96 x 1.25 x 0.1 / sqrt(n)
+    low, high = bench_stats.ratio_interval(many * 2, many)
+    assert low < 2.0 < high
