@@ -308,3 +308,19 @@ def test_many_samples_get_the_order_statistic_interval_quickly():
     assert low < np.median(many) < high and high - low < 0.003  # about 2 x 1.96 x 1.25 x 0.1 / sqrt(n)
     low, high = bench_stats.ratio_interval(many * 2, many)
     assert low < 2.0 < high
+
+
+def test_run_adds_each_ratio_interval_against_its_groups_fastest():
+    rng = np.random.default_rng(7)
+
+    def report(samples):
+        stats = {"median": float(np.median(samples)), "iqr": 0.0, "rounds": len(samples), "data": list(samples)}
+        return {"benchmarks": [{"group": "g", "name": "b", "stats": stats, "extra_info": {}}]}
+
+    fast, slow = report(rng.normal(1.0, 0.01, 100)), report(rng.normal(2.0, 0.02, 100))
+    cli.add_intervals([slow, fast])
+    fast_info, slow_info = fast["benchmarks"][0]["extra_info"], slow["benchmarks"][0]["extra_info"]
+    assert "ratio_ci" not in fast_info and fast_info["median_ci"][0] < 1.0 < fast_info["median_ci"][1]
+    low, high = slow_info["ratio_ci"]
+    assert low < 2.0 < high and high - low < 0.05
+    assert "x [" in "\n".join(cli.side_by_side([slow, fast]))  # the table prints it beside the ratio

@@ -145,31 +145,42 @@ def rebase_peak(reports: list) -> None:
 
 def add_intervals(reports: list) -> None:
     """Each benchmark's bootstrap 95% interval of its median, from its raw per-round samples
-    (pytest-benchmark's JSON keeps them), in extra_info `median_ci`."""
+    (pytest-benchmark's JSON keeps them), in extra_info `median_ci`; and, beside the fastest of
+    its group in this run, the interval of its ratio to that one's median (`ratio_ci`)."""
+    for group in groups(reports).values():
+        fastest = group[0]["stats"]
+        for bench in group:
+            info, data = bench.setdefault("extra_info", {}), bench["stats"].get("data")
+            if data:
+                info["median_ci"] = stats.median_interval(data)
+            if data and bench is not group[0] and fastest.get("data"):
+                info["ratio_ci"] = stats.ratio_interval(data, fastest["data"])
+
+
+def groups(reports: list) -> dict:
+    """group -> its benchmarks across the reports, fastest first."""
+    out = {}
     for report in reports:
         for bench in report["benchmarks"]:
-            if bench["stats"].get("data"):
-                bench.setdefault("extra_info", {})["median_ci"] = stats.median_interval(bench["stats"]["data"])
+            out.setdefault(bench["group"], []).append(bench)
+    for benches in out.values():
+        benches.sort(key=lambda b: b["stats"]["median"])
+    return out
 
 
 def side_by_side(reports: list) -> list:
-    """Per group, fastest first: median, IQR, rounds, the figures, and the ratio to the fastest."""
-    groups = {}
-    for report in reports:
-        for bench in report["benchmarks"]:
-            groups.setdefault(bench["group"], []).append(bench)
+    """Per group, fastest first: median, IQR, rounds, the figures, and the ratio to the fastest
+    (with its interval, where `run` added one)."""
     lines = []
-    for group, benches in sorted(groups.items()):
-        benches.sort(key=lambda b: b["stats"]["median"])
+    for group, benches in sorted(groups(reports).items()):
         fastest = benches[0]["stats"]
         lines.append(group)
         for b in benches:
             info, figures = b.get("extra_info", {}), b["stats"]
             who = info.get("adapter") or b["name"]
             ratio = f"{figures['median'] / fastest['median']:6.2f}x"
-            if b is not benches[0] and figures.get("data") and fastest.get("data"):
-                low, high = stats.ratio_interval(figures["data"], fastest["data"])
-                ratio += f" [{low:.2f}, {high:.2f}]"
+            if info.get("ratio_ci"):
+                ratio += " [{:.2f}, {:.2f}]".format(*info["ratio_ci"])
             lines.append(f"  {who:<12} {figures['median'] * 1e3:10.3f} ms  IQR {figures['iqr'] * 1e3:8.3f} ms  "
                          f"{figures['rounds']:4d} rounds  {ratio}  " + "; ".join(columns(info)))
     return lines
