@@ -36,12 +36,17 @@ def warm_up(run) -> int:
     return len(times)
 
 
+def stability(median: float, iqr: float) -> dict:
+    """The relative IQR and whether it flags the median unstable."""
+    rel_iqr = iqr / median if median else None
+    return {"rel_iqr": rel_iqr, "unstable": rel_iqr is not None and rel_iqr > UNSTABLE_IQR}
+
+
 def figures(benchmark, peak_gflops: float, flops=None, nbytes=None) -> dict:
     """The derived figures of a finished benchmark, from its median and IQR."""
     stats = benchmark.stats.stats
-    median, iqr = stats.median, stats.iqr
-    out = {"rel_iqr": iqr / median if median else None}
-    out["unstable"] = out["rel_iqr"] is not None and out["rel_iqr"] > UNSTABLE_IQR
+    median = stats.median
+    out = stability(median, stats.iqr)
     if flops:
         out["gflops"] = flops / median / 1e9
         out["pct_of_peak"] = 100 * out["gflops"] / peak_gflops

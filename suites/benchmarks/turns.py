@@ -6,7 +6,7 @@ samples together (stats recomputed from them), and `extra_info.turns` keeps each
 round count, so a turn that differs from the others shows."""
 import numpy as np
 
-from suites.benchmarks.harness import UNSTABLE_IQR
+from suites.benchmarks.harness import stability
 
 
 def merged(turns: list) -> dict:
@@ -48,9 +48,7 @@ def rescaled(info: dict, scale: float, figures: dict) -> None:
     for key in RATES:
         if isinstance(info.get(key), (int, float)):
             info[key] *= scale
-    if figures["median"]:
-        info["rel_iqr"] = figures["iqr"] / figures["median"]
-        info["unstable"] = info["rel_iqr"] > UNSTABLE_IQR
+    info.update(stability(figures["median"], figures["iqr"]))
 
 
 def statistics(data: list) -> dict:
