@@ -39,7 +39,37 @@ def test_a_key_given_twice_matches_either():
     assert {w.size["name"] for w in workloads.workloads(ALL, terms)} == {"square-512", "square-1024"}
 
 
-@pytest.mark.parametrize("text", ["colour=red", "area", "adapter:torch"])
+def test_alternatives_keep_what_either_keeps():
+    terms = workloads.parse_filter("area=matmul,size=square-512,mode=eager,pass=forward;area=lstm,adapter=torch")
+    kept = workloads.workloads(ALL, terms)
+    assert {w.spec.area for w in kept} == {"matmul", "lstm"}
+    matmul = {w.id for w in kept if w.spec.area == "matmul"}
+    assert matmul == {"matmul/broadcast-shapes/square-512/float32-eager-forward"}
+    lstm = next(w for w in kept if w.spec.area == "lstm")
+    assert workloads.matches(lstm.fields("torch"), terms) and not workloads.matches(lstm.fields("jax"), terms)
+
+
+def test_the_quick_profile_keeps_one_workload_of_each_headline_kind():
+    """The report's default (tox -e report): a GEMM eager and compiled, attention, LSTM and conv
+    trained, and one collective (bench_collectives matches it by these fields)."""
+    terms = workloads.parse_filter(workloads.PROFILES["quick"])
+    kept = workloads.workloads(ALL, terms)
+    assert {w.spec.area for w in kept} == {"matmul", "attention", "lstm", "conv"}
+    assert {(w.spec.area, w.mode, w.pass_name) for w in kept} == {
+        ("matmul", "eager", "forward"), ("matmul", "compiled", "forward"), ("attention", "eager", "forward-backward"),
+        ("lstm", "eager", "forward-backward"), ("conv", "eager", "forward-backward")}
+    collective = {"area": "collectives", "spec": "all_reduce", "size": "w2-1MiB-out-of-place", "adapter": "torch",
+                  "dtype": "float32", "mode": "eager", "pass": "forward"}
+    assert workloads.matches(collective, terms)
+    assert not workloads.matches({**collective, "size": "w4-1MiB-out-of-place"}, terms)
+
+
+def test_a_profile_and_a_filter_together_is_one_clear_error(capsys):
+    assert cli.main(["run", "--profile", "quick", "--bench-filter", "area=matmul", "--adapter", "engine"]) == 2
+    assert "--profile quick has its own filter" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("text", ["colour=red", "area", "adapter:torch", "area=matmul;size"])
 def test_bad_filter_is_one_clear_error(text):
     with pytest.raises(workloads.FilterError, match="key=glob"):
         workloads.parse_filter(text)

@@ -1,6 +1,7 @@
 """python -m suites.benchmarks run | table | compare
 
-    run [--adapter a,b] [--device cpu] [--threads N] [--bench-filter KEY=GLOB,...] [--out DIR] [--turns T]
+    run [--adapter a,b] [--device cpu] [--threads N] [--profile quick|full | --bench-filter KEY=GLOB,...]
+        [--out DIR] [--turns T]
         one pytest process per adapter (a framework's thread pool cannot slow another's), T turns
         of them interleaved (suites/benchmarks/turns.py), merged into DIR/<adapter>.json
         (pytest-benchmark's JSON); then % of peak re-based on the fastest calibration GEMM of all
@@ -21,6 +22,7 @@ import tempfile
 import adapters
 from suites.benchmarks import machine, stats
 from suites.benchmarks.turns import merged
+from suites.benchmarks.workloads import PROFILES
 
 HERE = pathlib.Path(__file__).resolve().parent
 BENCH_FILES = ("bench_specs.py", "bench_collectives.py")
@@ -35,7 +37,10 @@ def main(argv=None) -> int:
     run.add_argument("--adapter", default=None, help="comma-separated (default: every installed one but the reference)")
     run.add_argument("--device", default="cpu")
     run.add_argument("--threads", type=int, default=None)
-    run.add_argument("--bench-filter", default=None)
+    run.add_argument("--bench-filter", default=None, help="key=glob terms (see workloads.py); not with --profile quick")
+    run.add_argument("--profile", choices=sorted(PROFILES), default="full",
+                     help="quick: the headline workloads (workloads.PROFILES); full (default): every benchmark, "
+                          "the harness' self-check and the engine's targets")
     run.add_argument("--out", default="results/bench")
     run.add_argument("--turns", type=int, default=3,
                      help="run the adapters' processes this many times in turn, each with 1/T of the timed "
@@ -70,6 +75,9 @@ def load(path) -> dict:
 
 
 def run_all(args) -> int:
+    bench_filter = chosen_filter(args.profile, args.bench_filter)
+    if args.turns < 1:
+        raise ValueError(f"--turns takes a count >= 1. Received: {args.turns}")
     names = [n.strip() for n in args.adapter.split(",")] if args.adapter else [
         n for n in adapters.installed() if n != "reference"]
     for name in names:
@@ -81,12 +89,10 @@ def run_all(args) -> int:
     checks = out / "checks"  # the records of wrong outputs (the report reads the folder's JSON lines too)
     shutil.rmtree(checks, ignore_errors=True)  # this run's, none of an earlier one's
     options = ["--device", args.device, "--results-dir", str(checks), "--threads", str(threads)] + (
-        ["--bench-filter", args.bench_filter] if args.bench_filter else [])
+        ["--bench-filter", bench_filter] if bench_filter else [])
     jobs = [(name, list(BENCH_FILES) + ([SELF_CHECK[1]] if name == SELF_CHECK[0] else [])) for name in names]
-    if "engine" in names and not args.bench_filter:
+    if "engine" in names and not bench_filter:
         jobs.append(("engine-targets", [ENGINE_TARGETS]))
-    if args.turns < 1:
-        raise ValueError(f"--turns takes a count >= 1. Received: {args.turns}")
     if args.turns > 1:  # each turn a share of pytest-benchmark's timed budget (its default, 1 s)
         options += ["--benchmark-max-time", f"{1.0 / args.turns:g}"]
     failed, turns = set(), {name: [] for name, _ in jobs}
@@ -116,6 +122,15 @@ def run_all(args) -> int:
     if failed:
         print(f"parity: benchmark processes failed: {', '.join(sorted(failed))}", file=sys.stderr)
     return 1 if failed else 0
+
+
+def chosen_filter(profile: str, bench_filter: str | None) -> str:
+    """The --bench-filter the processes get: the profile's, or the one given (which narrows the
+    full set); both at once would leave the reader guessing which holds."""
+    if bench_filter and PROFILES[profile]:
+        raise ValueError(f"--bench-filter narrows the full profile; --profile {profile} has its own filter. "
+                         f"Received both: {bench_filter!r}")
+    return bench_filter or PROFILES[profile]
 
 
 def child_environment() -> dict:

@@ -14,7 +14,7 @@ STEADY_WINDOW = 3
 WARMUP_LIMIT = (50, 5.0)  # at most this many calls / seconds of warm-up
 
 
-def bench_filter(config) -> dict:
+def bench_filter(config) -> list:
     """The --bench-filter terms (a bad filter ends the session with one line, exit code 2)."""
     try:
         return parse_filter(config.getoption("bench_filter"))

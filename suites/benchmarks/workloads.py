@@ -3,7 +3,8 @@ to time, their inputs, their FLOPs and bytes, and the step an adapter runs.
 
 A workload's id reads `matmul/square/n1024/float32-compiled-forward-backward`; --bench-filter
 narrows them by area, spec, size, adapter, dtype, mode and pass (`area=matmul,size=n1024`, a
-glob per key; a key given twice matches either value).
+glob per key; a key given twice matches either value; `;` separates alternatives). PROFILES names
+filters: `quick`, the headline workloads a report times by default.
 """
 import dataclasses
 import fnmatch
@@ -18,30 +19,53 @@ from suites.program import Context
 FILTER_KEYS = ("area", "spec", "size", "adapter", "dtype", "mode", "pass")
 PASSES = {"forward": "forward", "backward": "forward-backward"}
 BACKWARD_FACTOR = 3  # forward + backward: the backward pass costs twice the forward (FLOPs and bytes)
+# Named --bench-filter values. `quick`: one headline workload per kind of work a model is built
+# from, a few minutes on 2 cores, so that every report has a performance section (tox -e report):
+# a GEMM eager and compiled, attention, an LSTM and a conv layer trained (forward + backward), and
+# one collective. `full`: everything (tox -e bench).
+PROFILES = {
+    "quick": ";".join([
+        "area=matmul,spec=broadcast-shapes,size=square-512,pass=forward",
+        "area=attention,spec=multihead-self-attention,mode=eager,pass=forward-backward",
+        "area=lstm,spec=benchmark-num-layers1,mode=eager,pass=forward-backward",
+        "area=conv,spec=resnet-3x3,size=b16-32to64-32-k3,mode=eager,pass=forward-backward",
+        "area=collectives,spec=all_reduce,size=w2-1MiB-out-of-place",
+    ]),
+    "full": "",
+}
 
 
 class FilterError(ValueError):
     """A --bench-filter that names an unknown key or has no `=`."""
 
 
-def parse_filter(text: str | None) -> dict:
-    """`area=matmul,size=n*` -> {"area": ["matmul"], "size": ["n*"]}."""
-    terms = {}
-    for term in (text or "").split(","):
-        if not term.strip():
-            continue
-        key, sep, pattern = term.partition("=")
-        key = key.strip()
-        if not sep or key not in FILTER_KEYS:
-            raise FilterError(f"--bench-filter takes key=glob terms, keys {', '.join(FILTER_KEYS)}. "
-                              f"Received: {term.strip()!r}")
-        terms.setdefault(key, []).append(pattern.strip())
-    return terms
+def parse_filter(text: str | None) -> list:
+    """`area=matmul,size=n*;area=lstm` -> [{"area": ["matmul"], "size": ["n*"]}, {"area": ["lstm"]}]:
+    alternatives separated by `;`, each of key=glob terms that must all hold (a key given twice
+    matches either glob). No alternative: everything."""
+    alternatives = []
+    for alternative in (text or "").split(";"):
+        terms = {}
+        for term in alternative.split(","):
+            if not term.strip():
+                continue
+            key, sep, pattern = term.partition("=")
+            key = key.strip()
+            if not sep or key not in FILTER_KEYS:
+                raise FilterError(f"--bench-filter takes key=glob terms, keys {', '.join(FILTER_KEYS)}. "
+                                  f"Received: {term.strip()!r}")
+            terms.setdefault(key, []).append(pattern.strip())
+        if terms:
+            alternatives.append(terms)
+    return alternatives
 
 
-def matches(fields: dict, terms: dict) -> bool:
-    return all(any(fnmatch.fnmatchcase(str(fields.get(key, "")), p) for p in patterns)
-               for key, patterns in terms.items() if key in fields)
+def matches(fields: dict, alternatives: list) -> bool:
+    """Whether any alternative holds for these fields (terms of keys the fields lack hold: the
+    adapter is matched once it is known)."""
+    return not alternatives or any(
+        all(any(fnmatch.fnmatchcase(str(fields.get(key, "")), p) for p in patterns)
+            for key, patterns in terms.items() if key in fields) for terms in alternatives)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -71,7 +95,7 @@ class Workload:
         return dataclasses.replace(self.spec, program=program.resized(self.size[key]))
 
 
-def workloads(specs, terms: dict | None = None) -> list:
+def workloads(specs, terms: list | None = None) -> list:
     """Every workload of these specs that the filter terms keep (adapter terms apply later)."""
     out = []
     for spec in specs:
@@ -83,7 +107,7 @@ def workloads(specs, terms: dict | None = None) -> list:
                 for mode in block.get("modes", ["eager"]):
                     for pass_key in block.get("passes", ["forward"]):
                         w = Workload(spec, size, dtype, mode, PASSES[pass_key])
-                        if matches(w.fields(), terms or {}):
+                        if matches(w.fields(), terms or []):
                             out.append(w)
     return out
 
