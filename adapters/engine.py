@@ -29,6 +29,11 @@ class EngineAdapter(Adapter):
     def version(self):
         return f"in-house (numpy {np.__version__})"
 
+    def set_threads(self, threads):
+        from engine import parallel
+
+        parallel.set_num_threads(threads)  # the engine's own loops; NumPy's BLAS has its variable
+
     def prepare_for_speed(self):
         keep_freed_memory()  # as docs/engine.md sets a training process up: malloc keeps freed arrays
 

@@ -2,13 +2,14 @@
 names), Linear, LSTM, Conv1d and Conv2d, and the functional conv1d / conv2d / lstm / gru they use.
 
 Convolutions are vectorised: unfold gathers every receptive field with stride tricks (the only
-Python loop is over kernel offsets, in its backward), then one grouped matmul does the rest.
+Python loop is over kernel offsets, in its backward), channels split across threads
+(engine/parallel.py), then one grouped matmul does the rest.
 """
 import functools
 
 import numpy as np
 
-from engine import ops
+from engine import ops, parallel
 from engine.layers import linear
 from engine.sequence import pad
 from engine.tensor import Tensor
@@ -312,16 +313,22 @@ def unfold(x, kernel, stride, dilation):
     s = x.data.strides
     patches = np.lib.stride_tricks.as_strided(
         x.data, (channels, kh, kw, batch, oh, ow), (s[1], dh * s[2], dw * s[3], s[0], sh * s[2], sw * s[3]))
+    cols = np.empty(patches.shape, x.dtype)
+    parallel.over(channels, lambda a, b: np.copyto(cols[a:b], patches[a:b]))  # channels apart, on every core
 
     def backward(g):
         gx = np.zeros(x.shape, g.dtype)
-        for i in range(kh):
-            for j in range(kw):
-                gx[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh, j * dw:j * dw + sw * (ow - 1) + 1:sw] += \
-                    g[:, i, j].transpose(1, 0, 2, 3)
+
+        def add(a, b):  # channels a..b of every kernel offset's gradient, back where its patch came from
+            for i in range(kh):
+                for j in range(kw):
+                    gx[:, a:b, i * dh:i * dh + sh * (oh - 1) + 1:sh, j * dw:j * dw + sw * (ow - 1) + 1:sw] += \
+                        g[a:b, i, j].transpose(1, 0, 2, 3)
+
+        parallel.over(channels, add)
         return (gx,)
 
-    return Tensor.record(np.ascontiguousarray(patches), (x,), backward, "unfold")
+    return Tensor.record(cols, (x,), backward, "unfold")
 
 
 def _pair(v, name):

@@ -12,6 +12,11 @@ import numpy as np
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "TF_NUM_INTRAOP_THREADS",
                     "TF_NUM_INTEROP_THREADS")
 CALIBRATION_N = 2048
+# OpenBLAS's idle threads spin 2^28 cycles (about 0.1 s) after a call before they sleep, holding a
+# core that the process' own threads want between its matmuls (the engine's unfold and its backward,
+# engine/parallel.py: conv2d 2.70x torch with the default, 2.27x with 2^22); 2^20 (about 0.4 ms)
+# still spans the gap between an LSTM's per-step matmuls (about 0.1 ms). Read when OpenBLAS loads.
+BLAS_IDLE_SPIN = {"OPENBLAS_THREAD_TIMEOUT": "20"}
 
 
 def usable_cpus() -> list:
@@ -30,8 +35,8 @@ def checked_threads(threads: int | None) -> int:
 def thread_environment(threads: int) -> dict:
     """The thread-count variables for a process about to start: OpenMP, MKL and OpenBLAS size
     their pools when they load (NumPy's OpenBLAS, at `import numpy`: before any code of the
-    process runs), so they must be in its environment from the start."""
-    return {name: str(threads) for name in THREAD_VARIABLES}
+    process runs), so they must be in its environment from the start; and OpenBLAS's idle spin."""
+    return {**{name: str(threads) for name in THREAD_VARIABLES}, **BLAS_IDLE_SPIN}
 
 
 def pin_threads(threads: int) -> dict:
