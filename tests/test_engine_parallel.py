@@ -1,5 +1,5 @@
 """engine/parallel.py: the ranges cover the work once, errors come back, threads are settable,
-and a forked child gets working threads of its own."""
+a forked child splits work too, and a convolution's gradients do not depend on the split."""
 import os
 import signal
 
@@ -45,11 +45,11 @@ def test_a_bad_thread_count_is_one_clear_error(bad):
         parallel.set_num_threads(bad)
 
 
-def test_a_forked_child_gets_threads_of_its_own(threads):
+def test_a_forked_child_splits_work_too(threads):
     threads(2)
-    parallel.over(2, lambda a, b: None)  # the parent's pool exists
+    parallel.over(2, lambda a, b: None)  # the parent has split work before the fork
     pid = os.fork()
-    if pid == 0:  # the child: its pool must be a new one, or over() would wait forever
+    if pid == 0:  # the child: threads that do not survive a fork must not be waited for
         signal.alarm(20)  # so a hang ends the child (killed: a non-zero status), not the test run
         seen = []
         parallel.over(2, lambda a, b: seen.append(a))
