@@ -1,14 +1,15 @@
 """python -m reports build RESULTS_DIR... [-o OUT]: write OUT/index.html from result records.
 
-python -m reports statuses BEFORE AFTER: compare two runs' statuses by (spec, case, kind,
-adapter, device, dtype); prints every outcome whose status changed and the outcomes only one run
-has; exits 1 when a status changed.
+python -m reports diff BASE NEW: what changed between two runs, outcome by outcome (keyed by
+spec, case, kind, adapter, device, dtype, mode): new failures, documented differences no longer
+observed, fixed failures, newly documented differences, other changes (reports/changes.py);
+exits 1 on a new failure (a CI gate), 2 on bad input.
 """
 import argparse
 import sys
 
+from reports import changes
 from reports.build import build, read_records
-from reports.records import KEY, status_changes
 
 
 def main(argv=None) -> int:
@@ -17,12 +18,12 @@ def main(argv=None) -> int:
     b = sub.add_parser("build", help="build the HTML report from result folders or .jsonl files")
     b.add_argument("inputs", nargs="+", help="results folders (searched for *.jsonl) or .jsonl files")
     b.add_argument("-o", "--output", default="reports/out", help="output folder (default: reports/out)")
-    s = sub.add_parser("statuses", help="compare two runs' statuses outcome by outcome")
-    s.add_argument("before", help="results folder or .jsonl file")
-    s.add_argument("after", help="results folder or .jsonl file")
+    d = sub.add_parser("diff", help="what changed between two runs; exit 1 on a new failure")
+    d.add_argument("base", help="the earlier run: results folder or .jsonl file")
+    d.add_argument("new", help="the later run: results folder or .jsonl file")
     args = parser.parse_args(argv)
-    if args.command == "statuses":
-        return _statuses(args.before, args.after)
+    if args.command == "diff":
+        return _diff(args.base, args.new)
     try:
         page = build(args.inputs, args.output)
     except FileNotFoundError as exc:
@@ -32,21 +33,15 @@ def main(argv=None) -> int:
     return 0
 
 
-def _statuses(before: str, after: str) -> int:
+def _diff(base: str, new: str) -> int:
     try:
-        (old, _), (new, _) = read_records([before]), read_records([after])
+        (old, _), (now, _) = read_records([base]), read_records([new])
     except FileNotFoundError as exc:
         print(f"reports: {exc}", file=sys.stderr)
         return 2
-    changes = status_changes(old, new)
-    for key, was, now in changes["changed"]:
-        print(f"changed {was} -> {now}: {dict(zip(KEY, key))}")
-    for what in ("gone", "new"):
-        for key in changes[what]:
-            print(f"{what}: {dict(zip(KEY, key))}")
-    print(f"{len(old)} records before, {len(new)} after: {len(changes['changed'])} statuses changed, "
-          f"{len(changes['gone'])} outcomes gone, {len(changes['new'])} new")
-    return 1 if changes["changed"] else 0
+    found = changes.changes(old, now)
+    print("\n".join(changes.lines(found)))
+    return changes.gate(found)
 
 
 if __name__ == "__main__":

@@ -67,12 +67,3 @@ def column(record: dict) -> str:
     (adapter x mode; the page's adapter filter keeps both)."""
     adapter = str(record.get("adapter", "?"))
     return adapter if mode_of(record) == "eager" else f"{adapter} compiled"
-
-
-def status_changes(before: list, after: list) -> dict:
-    """Two runs' records compared by KEY: {"changed": [(key, before, after)], "gone": [key],
-    "new": [key]}, each sorted; a key's status is its record's (the last, if written twice)."""
-    old = {key_of(r): r["status"] for r in before}
-    now = {key_of(r): r["status"] for r in after}
-    return {"changed": sorted((k, old[k], now[k]) for k in old.keys() & now.keys() if old[k] != now[k]),
-            "gone": sorted(old.keys() - now.keys()), "new": sorted(now.keys() - old.keys())}
