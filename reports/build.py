@@ -13,7 +13,7 @@ import pathlib
 import jinja2
 
 from reports import charts, models, perf
-from reports.records import FAILING, PASSING, STATUSES, column, key_of, mode_of
+from reports.records import FAILING, PASSING, STATUSES, column, key_of, mode_of, standing
 
 TEMPLATES = pathlib.Path(__file__).resolve().parent / "templates"
 
@@ -174,6 +174,7 @@ def read_coverage(files) -> dict:
 
 def build(inputs, output) -> pathlib.Path:
     records, broken = read_records(inputs)
+    records = standing(records)  # a re-run's outcome replaces the earlier one, never adds to it
     jsons = _files(inputs, "*.json")
     runs, broken_bench = perf.read_runs([f for f in jsons if f.name != "coverage.json"])
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,

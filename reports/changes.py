@@ -2,7 +2,7 @@
 gate): new failures, fixed ones, documented differences no longer observed (fixed upstream: the
 spec should change), newly documented ones, and every other change of status. Outcomes are keyed
 by records.KEY; where a run wrote one key twice, its later record stands (a re-run of an item)."""
-from reports.records import FAILING, key_of
+from reports.records import FAILING, key_of, standing
 
 # suites/differences.py words a documented difference (or crash) that did not happen this way:
 # "documented difference no longer observed: ..." (a fail record).
@@ -11,8 +11,8 @@ GROUPS = ("new failures", "documented, no longer observed", "fixed", "newly docu
 
 
 def latest(records: list) -> dict:
-    """key -> the record that stands for it: the last one written."""
-    return {key_of(r): r for r in records}
+    """key -> the record that stands for it (records.standing), in one run."""
+    return {key_of(r): r for r in standing(records)}
 
 
 def changes(before: list, after: list) -> dict:

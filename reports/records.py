@@ -67,3 +67,17 @@ def column(record: dict) -> str:
     (adapter x mode; the page's adapter filter keeps both)."""
     adapter = str(record.get("adapter", "?"))
     return adapter if mode_of(record) == "eager" else f"{adapter} compiled"
+
+
+def standing(records: list) -> list:
+    """The records that count: where one machine recorded one pytest item's outcome twice (a
+    re-run into the same results, or two results folders given together), the later record
+    stands, in reading order (the inputs as given, each folder's files by name: timestamped
+    folders sort by time, then line by line). Records without a test id (the multi-process
+    collectives, whose 2- and 3-process runs share keys) all count."""
+    kept = {}
+    for index, r in enumerate(records):
+        item = (r.get("machine"), r["test"], key_of(r)) if r.get("test") else index
+        kept.pop(item, None)  # re-inserted last: the later record, in reading order
+        kept[item] = r
+    return list(kept.values())

@@ -4,6 +4,7 @@ import subprocess
 import sys
 
 from reports.build import build, read_records
+from reports.records import standing
 
 
 def record(**fields):
@@ -147,3 +148,21 @@ def test_coverage_table_from_the_runs(tmp_path):
     page = build([tmp_path], tmp_path / "out").read_text()
     assert 'id="coverage"' in page and "<td>matmul</td>" in page and ">f32 f64</td>" in page
     assert "<script>alert" not in page
+
+
+def test_a_rerun_of_an_item_replaces_its_outcome(tmp_path):
+    """An item run twice on one machine counts once, as its later run; on two machines, twice;
+    records without a test id (the multi-process collectives) all count."""
+    first, second = tmp_path / "results-1", tmp_path / "results-2"
+    first.mkdir(), second.mkdir()
+    item = {"test": "specs/conv.yaml::conv2d[engine-cpu-float32-eager]", "adapter": "engine", "machine": "vm"}
+    (first / "results.jsonl").write_text("\n".join([record(status="unsupported", **item),
+                                                    record(kind="multihost", status="pass")]) + "\n")
+    (second / "results.jsonl").write_text("\n".join([record(status="pass", **item),
+                                                     record(status="pass", **{**item, "machine": "gpu-box"}),
+                                                     record(kind="multihost", status="pass")]) + "\n")
+    page = build([first, second], tmp_path / "out").read_text()
+    assert "4 pass" in page and "1 unsupported" not in page  # the re-run's pass replaced the first outcome
+    kept = standing(read_records([first, second])[0])
+    assert [(r["machine"], r["status"]) for r in kept if r.get("test")] == [("vm", "pass"), ("gpu-box", "pass")]
+    assert len([r for r in kept if r["kind"] == "multihost"]) == 2
