@@ -57,6 +57,10 @@ class Adapter:
     # suites.multihost): one where the runtime runs a rank per process (torch.distributed,
     # MultiWorkerMirroredStrategy), more where a process may own several (XLA host devices).
     process_devices: int = 1
+    # False for an adapter that has no gradients by design (the reference: the finite-difference
+    # oracle): its gradient and training items are not collected, rather than each recorded as
+    # unsupported. An adapter whose framework lacks one op's gradient keeps True (that is a finding).
+    differentiates: bool = True
 
     @classmethod
     def available(cls) -> bool:

@@ -16,6 +16,7 @@ from adapters.vocabulary import PAD_MODES
 class ReferenceAdapter(LayerReference, Adapter):
     name = "reference"
     module = "numpy"
+    differentiates = False  # gradients are checked against its finite differences, not computed by it
     dtypes = {"*": dtypes_except("bfloat16"),  # NumPy has no bfloat16
               **dict.fromkeys(("sub", "neg", "sigmoid", "sign", "softmax", "log_softmax", "lstm", "gru",
                                "cross_entropy", "gelu", "batch_norm"), dtypes_except("bfloat16", "bool"))}

@@ -48,7 +48,8 @@ class SpecFile(pytest.File):
                                                                       options.devices, dtypes):
                     if options.dtypes and dtype not in options.dtypes or mode not in modes_of(spec, adapter):
                         continue
-                    if kind in ("gradient", "training") and not dtype.startswith(("float", "bfloat")):
+                    if kind in ("gradient", "training") and not (dtype.startswith(("float", "bfloat"))
+                                                                 and differentiates(adapter)):
                         continue
                     yield SpecItem.from_parent(
                         self, name=f"{prefix}{spec.id}{suffix}[{adapter}-{device}-{dtype}-{mode}]", spec=spec,
@@ -61,6 +62,13 @@ def modes_of(spec, adapter: str) -> tuple:
     adapter not installed (its items skip with the reason)."""
     cls = adapters.classes().get(adapter)
     return tuple(m for m in spec.program.modes if cls and m in cls.modes()) or ("eager",)
+
+
+def differentiates(adapter: str) -> bool:
+    """Whether the adapter computes gradients at all (Adapter.differentiates); an adapter not
+    installed is collected, to skip with its reason."""
+    cls = adapters.classes().get(adapter)
+    return cls is None or cls.differentiates
 
 
 def kinds_of(spec):

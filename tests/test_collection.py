@@ -60,3 +60,13 @@ def test_an_item_that_checks_nothing_is_an_error(tmp_path):
     assert "checks nothing: no example of nothing/values-in-float32-only runs in float64" in run.stdout
     [gradient] = [r for r in records(tmp_path / "out") if r["kind"] == "gradient"]
     assert gradient["status"] == "error"
+
+
+def test_an_adapter_without_gradients_collects_no_gradient_items():
+    """The reference is the finite-difference oracle (differentiates = False): no gradient or
+    training item of its own, where the engine has them."""
+    run = pytest("specs/matmul.yaml", "specs/models.yaml", "--adapter", "reference,engine", "--collect-only", "-q")
+    items = [line for line in run.stdout.splitlines() if "::" in line]
+    assert any("/gradient[engine-" in i for i in items) and any("/training[engine-" in i for i in items)
+    assert not [i for i in items if "[reference-" in i and ("/gradient[" in i or "/training[" in i)]
+    assert any("[reference-" in i for i in items)
