@@ -296,7 +296,8 @@ class Comparison:
     def summary(self) -> str:
         parts = [self.reason] if self.reason else []
         if self.max_abs_err is not None:
-            parts.append(f"max_abs_err={self.max_abs_err:.3g} max_rel_err={self.max_rel_err:.3g}"
+            parts.append(f"max_abs_err={self.max_abs_err:.3g}"
+                         + (f" max_rel_err={self.max_rel_err:.3g}" if self.max_rel_err is not None else "")
                          + (f" ulp={self.ulp:.3g}" if self.ulp is not None else ""))
         if self.worst is not None:
             parts.append(f"worst element at {self.worst}: expected {self.expected_at!r}, got {self.actual_at!r}"
@@ -336,16 +337,19 @@ def compare(expected, actual, dtype: str, allowed=None, actual_dtype: str | None
     allowed = np.broadcast_to(np.zeros(()) if allowed is None else allowed, e.shape)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         err = np.where(finite, np.abs(a - e), 0.0)
-        rel = np.where(finite & (e != 0), err / np.abs(e), np.where(err > 0, np.inf, 0.0))
+        # relative error and ulp mean something only where the value exceeds the error the judge
+        # allows on it: at a zero, or a finite-difference gradient's noise, they read inf and 1e279
+        scaled = finite & (np.abs(e) > allowed) & (e != 0)
+        rel = np.where(scaled, err / np.where(scaled, np.abs(e), 1.0), 0.0)
+        ulps = np.where(scaled, err / ulp(e, dtype), 0.0)
         excess = np.where(finite, err / np.where(allowed > 0, allowed, np.finfo(np.float64).tiny), 0.0)
-        ulps = float(np.max(err / ulp(e, dtype), initial=0))
     i = np.unravel_index(np.argmax(excess), e.shape) if e.size else ()
     i = tuple(int(j) for j in i)
     ok = bool(np.all((err <= allowed) | ~finite))
     return Comparison(
         ok, "" if ok else "values differ beyond the allowed error",
-        max_abs_err=float(err.max()), max_rel_err=float(rel.max()),
-        ulp=ulps, worst=i,
+        max_abs_err=float(err.max()), max_rel_err=float(rel.max()) if scaled.any() else None,
+        ulp=float(ulps.max()) if scaled.any() else None, worst=i,
         expected_at=e[i].item(), actual_at=a[i].item(), allowed_at=float(allowed[i]),
         around=None if ok else neighbourhood(e, a, i), allowed=allowed)
 

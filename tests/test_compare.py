@@ -39,6 +39,18 @@ def test_worst_element_and_errors_are_reported():
     assert "worst element at (1, 0): expected 4.0, got 4.5" in result.summary()
 
 
+def test_relative_error_and_ulp_leave_out_values_within_the_allowed_error():
+    """A float64 gradient near zero (finite differences' noise within the bound) read "rel inf ulp
+    1.13e+279": relative error and ulp count only where the value exceeds the allowed error."""
+    expected, actual = np.array([0.0, 1e-12, 2.0]), np.array([5.25e-11, 3e-12, 2.0 + 2.0 ** -50])
+    result = compare.compare(expected, actual, "float64", allowed=1e-10)
+    assert result.ok and result.max_abs_err == 5.25e-11
+    assert result.max_rel_err == 2.0 ** -51 and result.ulp == 2.0
+    near_zero = compare.compare(expected[:2], actual[:2], "float64", allowed=1e-10)
+    assert near_zero.max_rel_err is None and near_zero.ulp is None
+    assert near_zero.summary().startswith("max_abs_err=5.25e-11; worst element")
+
+
 def test_integers_compare_exactly():
     assert compare.compare(np.array([1, 2]), np.array([1, 2]), "int32").ok
     result = compare.compare(np.array([1, 2]), np.array([1, 3]), "int32")
