@@ -245,8 +245,9 @@ def outcome_fields(outcome, dtype: str) -> dict:
 
 
 def reproductions(item, ctx, outcome) -> dict:
-    """A failing case as standalone code (suites/repro.py) for its adapter and every installed
-    built-in one: the snippet, or why there is none."""
+    """A failing case as standalone code (suites/repro.py) for its adapter, the reference (the
+    expected values' computation) and the built-in adapters this run ran: the snippet, or why
+    there is none."""
     spec = item.spec
     if spec.collective or not outcome.inputs or not hasattr(spec.program, "tree"):  # a model has no one expression
         return {}
@@ -254,7 +255,8 @@ def reproductions(item, ctx, outcome) -> dict:
     dtypes = {k: ctx.input_dtype(k, np.asarray(v)) for k, v in outcome.inputs.items()}
     title = f"{item.name}, case {outcome.case!r}: {outcome.status}"
     out, installed = {}, adapters.classes()
-    for name in dict.fromkeys([item.adapter_name, *adapters.BUILTIN]):  # the failing one, then the frameworks
+    ran = item.config.parity.adapters
+    for name in dict.fromkeys([item.adapter_name, "reference", *(a for a in adapters.BUILTIN if a in ran)]):
         if name not in installed:
             continue
         cls = installed[name]

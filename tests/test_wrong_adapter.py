@@ -35,6 +35,9 @@ def test_explicit_example_failure_names_everything(tmp_path):
     assert around["start"][:2] == failure["worst"][:2] and len(around["expected"]) == len(around["actual"]) > 1
     assert "class ReferenceOps" in failure["repro"]["reference"]["code"]  # standalone; tests/test_repro.py runs one
     assert "super()" in failure["repro"]["broken-matmul"]["none"]
+    # the failing adapter and the reference (the expected values' computation); the frameworks
+    # this run did not run (the engine among them) get no "Reproduce on" section
+    assert set(failure["repro"]) == {"broken-matmul", "reference"}
 
 
 def test_hypothesis_failure_shows_seed_and_falsifying_example(tmp_path):
@@ -80,3 +83,4 @@ def test_promotion_catches_a_number_cast_to_the_tensors_dtype(tmp_path):
                     adapter="casting-scalars")
     assert run.returncode == 1, run.stdout + run.stderr
     assert "[casting-scalars-cpu-int32-eager]" in run.stdout and "differs from the documented value" in run.stdout
+
