@@ -39,6 +39,7 @@ class SpecFile(pytest.File):
     def collect(self):
         options = self.config.parity
         native = self.path.suffix == ".yaml"
+        gradients = {adapter: differentiates(adapter) for adapter in options.adapters}
         for spec in options.spec_files[self.path.resolve()] if native else options.specs:
             prefix = "" if native else f"{spec.area}/"
             for kind in kinds_of(spec):
@@ -49,7 +50,7 @@ class SpecFile(pytest.File):
                     if options.dtypes and dtype not in options.dtypes or mode not in modes_of(spec, adapter):
                         continue
                     if kind in ("gradient", "training") and not (dtype.startswith(("float", "bfloat"))
-                                                                 and differentiates(adapter)):
+                                                                 and gradients[adapter]):
                         continue
                     yield SpecItem.from_parent(
                         self, name=f"{prefix}{spec.id}{suffix}[{adapter}-{device}-{dtype}-{mode}]", spec=spec,
