@@ -93,6 +93,12 @@ class Adapter:
         """The framework's version, recorded with every result."""
         return "unknown"
 
+    def environment(self) -> dict:
+        """The environment variables that select this adapter's configuration (Keras' backend,
+        jax-32's x64 left off), by name: recorded with its results, shown beside its version on the
+        report and put before a failure's rerun command. Empty by default."""
+        return {}
+
     def devices(self) -> list[str]:
         """Where the adapter can run: "cpu" first, then GPUs as "cuda:0" or "gpu:0" (the suite's
         --device cuda / gpu picks the first that is not the CPU)."""

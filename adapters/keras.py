@@ -128,6 +128,9 @@ class KerasAdapter(KerasLayers, Adapter):
     def version(self):
         return f"{self.keras.__version__} ({self.backend} backend)"
 
+    def environment(self):
+        return {"KERAS_BACKEND": self.backend}
+
     def devices(self):
         if self.backend == "torch":  # keras.distribution is None on the torch backend
             import torch

@@ -50,7 +50,7 @@ def _row(bench: dict) -> dict:
         "gbps": info.get("gbps") or info.get("busbw_gbps"), "compile_s": info.get("compile_s"),
         "peak_memory": info.get("peak_memory_bytes"), "unstable": bool(info.get("unstable")),
         "above_peak": bool(info.get("above_peak")),  # faster than the machine's measured peak: broken
-        "median_ci": info.get("median_ci"),  # the median's bootstrap 95% interval (suites/benchmarks/stats.py)
+        "median_ci": info.get("median_ci"),  # the median's bootstrap 95% interval (reports/stats.py)
         "ratio_ci": info.get("ratio_ci"),  # its ratio to the fastest of its run's group: the interval
     }
 

@@ -8,6 +8,7 @@ and the falsifying example), not as a traceback.
 """
 import itertools
 import pathlib
+import shlex
 import time
 import warnings
 import zlib
@@ -210,7 +211,29 @@ class SpecItem(pytest.Item):
             seed=self.seed if outcome.case == "hypothesis" else None,
             output=results.output_values(outcome.actual, self.kind),
             repro=None if passed else reproductions(self, ctx, outcome), duration=duration,
-            versions={ctx.adapter.name: ctx.adapter.version()}, test=self.nodeid, **self.config.parity.environment))
+            versions={ctx.adapter.name: ctx.adapter.version()}, test=self.nodeid,
+            adapter_env=ctx.adapter.environment() or None,
+            rerun=None if passed else self.rerun(ctx.adapter, outcome.case == "hypothesis"),
+            **self.config.parity.environment))
+
+    def rerun(self, adapter, generated: bool) -> str:
+        """The command that runs this item again as this run did, from the project root: the
+        adapter's environment, its node id, and the options it needs: --adapter-path and --spec
+        where the run had them, a GPU device, and the hypothesis seed and profile of a generated case."""
+        options = self.config.getoption
+        words = [f"{k}={shlex.quote(v)}" for k, v in adapter.environment().items()]
+        words += ["pytest", shlex.quote(self.nodeid), "--adapter", shlex.quote(self.adapter_name)]
+        for path in options("adapter_path"):
+            words += ["--adapter-path", shlex.quote(path)]
+        if options("spec"):
+            words += ["--spec", shlex.quote(options("spec"))]
+        if self.config.parity.devices != ["cpu"]:
+            words += ["--device", ",".join(self.config.parity.devices)]
+        if generated:
+            words.append(f"--hypothesis-seed={self.config.parity.seed}")
+            if options("hypothesis_profile", None):
+                words.append(f"--hypothesis-profile={options('hypothesis_profile')}")
+        return " ".join(words)
 
     def repr_failure(self, excinfo, style=None):
         if not isinstance(excinfo.value, SpecFailed):
@@ -219,13 +242,14 @@ class SpecItem(pytest.Item):
         for o in excinfo.value.outcomes:
             lines.append(f"  case {o.case!r}: {o.status}: {o.message}")
             if o.case == "hypothesis":
-                lines.append(f"    seed {self.seed} (run again with --hypothesis-seed={self.config.parity.seed} "
-                             f"-k '{self.name}'); falsifying example:")
+                lines.append(f"    seed {self.seed}; falsifying example:")
             elif o.inputs:
                 lines.append("    inputs:")
             for name, desc in results.describe_inputs(o.inputs, self.dtype).items():
                 values = f" = {desc['values']}" if "values" in desc else ""
                 lines.append(f"      {name}: {desc['dtype']}{tuple(desc['shape'])}{values}")
+        generated = any(o.case == "hypothesis" for o in excinfo.value.outcomes)
+        lines.append(f"  run again: {self.rerun(adapters.get(self.adapter_name), generated)}")
         return "\n".join(lines)
 
     def reportinfo(self):

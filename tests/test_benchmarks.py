@@ -12,10 +12,10 @@ import pytest
 
 import adapters
 from adapters.base import Unsupported
+from reports import stats as bench_stats
 from suites import inputs, specs
 from suites.benchmarks import __main__ as cli
 from suites.benchmarks import machine, workloads
-from suites.benchmarks import stats as bench_stats
 from suites.benchmarks.turns import merged
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent

@@ -76,6 +76,9 @@ class JaxAdapter(JaxLayers, Adapter):
     def version(self):
         return self.jax.__version__ + ("" if X64 else " (32-bit default)")
 
+    def environment(self):
+        return {} if X64 else {"PARITY_JAX_X64": "0"}
+
     def devices(self):
         return ["cpu"] + [f"gpu:{d.id}" for d in self._gpus()]
 

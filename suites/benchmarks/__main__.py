@@ -20,7 +20,8 @@ import sys
 import tempfile
 
 import adapters
-from suites.benchmarks import machine, stats
+from reports import stats
+from suites.benchmarks import machine
 from suites.benchmarks.turns import merged
 from suites.benchmarks.workloads import PROFILES
 
@@ -213,33 +214,20 @@ def columns(info: dict) -> list:
 
 def compare(base: dict, new: dict, threshold: float):
     """Benchmarks in both runs whose median moved by more than `threshold` where the change is
-    also real: with both runs' raw samples, the Mann-Whitney U test's p below SIGNIFICANCE (the
-    line gives the ratio's bootstrap 95% interval); without them, a move beyond the sum of the
-    two IQRs (relative to the base median)."""
+    also real (reports/stats.py change: a rank test on the raw samples, else the IQRs)."""
     before = {b["fullname"]: b["stats"] for b in base["benchmarks"]}
     lines, slower = [], []
     for bench in new["benchmarks"]:
         old = before.get(bench["fullname"])
-        if old is None:
-            continue
-        now = bench["stats"]
-        change = now["median"] / old["median"] - 1
-        if old.get("data") and now.get("data"):
-            p = stats.mann_whitney_p(old["data"], now["data"])
-            low, high = stats.ratio_interval(now["data"], old["data"])
-            real, why = p < stats.SIGNIFICANCE, f"p {p:.2g}, ratio {change + 1:.3f} [{low:.3f}, {high:.3f}]"
-        else:
-            noise = (old["iqr"] + now["iqr"]) / old["median"]
-            real, why = abs(change) > noise, f"noise {noise:.1%}"
-        if abs(change) > threshold and real:
-            verdict = "SLOWER" if change > 0 else "faster"
-            if change > 0:
+        found = stats.change(old, bench["stats"], threshold) if old else None
+        if found:
+            if found["slower"]:
                 slower.append(bench["fullname"])
-            lines.append(f"{verdict} {change:+.1%} ({why}): {bench['fullname']}")
+            verdict = "SLOWER" if found["slower"] else "faster"
+            lines.append(f"{verdict} {found['change']:+.1%} ({found['why']}): {bench['fullname']}")
     lines.append(f"{len(lines)} of {len(new['benchmarks'])} benchmarks changed beyond {threshold:.0%} and their noise "
                  f"(a rank test on the raw samples, else the IQRs); {len(slower)} slower")
     return lines, slower
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,6 +1,8 @@
 """Statistics of benchmark samples that survive a shared machine: bootstrap intervals for medians
-and their ratios, and the Mann-Whitney U test that `compare` asks before calling a change real.
-NumPy only: the samples are per-round seconds that pytest-benchmark keeps (`--benchmark-save-data`)."""
+and their ratios, and the Mann-Whitney U test asked before a change between two runs is called
+real (`python -m suites.benchmarks compare`, `python -m reports diff`, the report's changes).
+NumPy only: the samples are per-round seconds that pytest-benchmark keeps (`--benchmark-save-data`).
+It lives in reports/ because the report reads benchmark files and never imports suites/."""
 import math
 
 import numpy as np
@@ -73,3 +75,23 @@ def mann_whitney_p(a, b) -> float:
         return 1.0
     z = (abs(u - n1 * n2 / 2) - 0.5) / math.sqrt(variance)
     return float(math.erfc(max(z, 0.0) / math.sqrt(2)))
+
+
+def change(old: dict, now: dict, threshold: float) -> dict | None:
+    """How one benchmark's median moved between two runs (pytest-benchmark `stats` dicts), where it
+    moved by more than `threshold` and the change is also real: with both runs' raw samples, the
+    Mann-Whitney U test's p below SIGNIFICANCE (`why` gives the ratio's bootstrap 95% interval);
+    without them, a move beyond the sum of the two IQRs (relative to the base median). None otherwise."""
+    if not old.get("median") or not now.get("median"):
+        return None
+    moved = now["median"] / old["median"] - 1
+    if old.get("data") and now.get("data"):
+        p = mann_whitney_p(old["data"], now["data"])
+        low, high = ratio_interval(now["data"], old["data"])
+        real, why = p < SIGNIFICANCE, f"p {p:.2g}, ratio {moved + 1:.3f} [{low:.3f}, {high:.3f}]"
+    else:
+        noise = ((old.get("iqr") or 0) + (now.get("iqr") or 0)) / old["median"]
+        real, why = abs(moved) > noise, f"noise {noise:.1%}"
+    if abs(moved) <= threshold or not real:
+        return None
+    return {"change": moved, "why": why, "slower": moved > 0}
