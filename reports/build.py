@@ -6,13 +6,15 @@ Nothing is re-run: every number on the page is one that a run wrote down.
 """
 import collections
 import datetime
+import itertools
 import json
 import math
 import pathlib
 
 import jinja2
+from markupsafe import Markup
 
-from reports import charts, models, perf
+from reports import changes, groups, models, perf, summary
 from reports.records import FAILING, PASSING, STATUSES, column, key_of, mode_of, standing
 
 TEMPLATES = pathlib.Path(__file__).resolve().parent / "templates"
@@ -50,6 +52,11 @@ def _files(inputs, pattern: str) -> list:
     return files
 
 
+def bench_files(inputs) -> list:
+    """The benchmark JSON files under the inputs (every *.json but the coverage tables)."""
+    return [f for f in _files(inputs, "*.json") if f.name != "coverage.json"]
+
+
 def area_of(record) -> str:
     return str(record.get("spec", "?")).split("/")[0]
 
@@ -60,13 +67,14 @@ REGIMES = ("default", "promotion", "special-value", "no-gradient", "precision", 
 
 
 def differences_by_regime(records) -> dict:
-    """regime -> the documented records of that kind (records from before regimes: semantics)."""
-    documented = [r for r in records if r.get("status") == "documented"]
+    """regime -> the documented differences of that kind, grouped (reports/groups.py; records
+    from before regimes: semantics)."""
     grouped = {regime: [] for regime in REGIMES}
-    for r in documented:
-        regime = (r.get("difference") or {}).get("regime")
-        grouped[regime if regime in grouped else "semantics"].append(r)
-    return {regime: rows for regime, rows in grouped.items() if rows}
+    for r in records:
+        if r.get("status") == "documented":
+            regime = (r.get("difference") or {}).get("regime")
+            grouped[regime if regime in grouped else "semantics"].append(r)
+    return {regime: groups.difference_groups(rows) for regime, rows in grouped.items() if rows}
 
 
 def compile_only(records) -> list:
@@ -85,7 +93,7 @@ def compile_only(records) -> list:
 
 
 def summarize(records) -> dict:
-    """What the page shows about conformance: the matrix, per-spec tables, cards, differences."""
+    """What the page shows about conformance: the matrix, the specs, failures, differences."""
     adapters = sorted({column(r) for r in records})
     machines = sorted({str(r.get("machine", "?")) for r in records})
     rows = sorted({(m, area_of(r)) for r in records for m in [str(r.get("machine", "?"))]})
@@ -93,16 +101,16 @@ def summarize(records) -> dict:
     for r in records:
         matrix[(str(r.get("machine", "?")), area_of(r))][column(r)][r.get("status")] += 1
     failures = [r for r in records if r.get("status") in (*FAILING, "suspect")]  # a suspect oracle: a card too
-    failures.sort(key=lambda r: (STATUSES.index(r["status"]), str(r.get("spec")), str(r.get("adapter"))))
     versions = collections.defaultdict(set)
     for r in records:
         for name, version in (r.get("versions") or {}).items():
             versions[name].add(str(version))
+    specs = spec_data(records)
     return {
         "adapters": adapters, "adapter_names": sorted({str(r.get("adapter", "?")) for r in records}),
         "machines": machines, "matrix": matrix,
         "areas": sorted({area for _, area in rows}),
-        "specs": spec_tables(records), "failures": failures,
+        "specs": specs["specs"], "spec_json": specs_json(specs), "failures": groups.failure_groups(failures),
         "differences": differences_by_regime(records), "compile_only": compile_only(records),
         "totals": collections.Counter(r.get("status") for r in records),
         "devices": sorted({str(r.get("device", "?")) for r in records}),
@@ -111,10 +119,16 @@ def summarize(records) -> dict:
     }
 
 
-def spec_tables(records) -> dict:
-    """Per spec: its rows (case, kind, dtype, device, machine) x columns (adapter x mode), and one agreement
-    heatmap per dtype and device (pairs are only formed within one machine's run of a case)."""
-    specs = {}
+def spec_data(records) -> dict:
+    """Per spec, what its table and heatmaps are drawn from in the browser (report.js draws a
+    spec's when it is opened: a full run's tables and charts as markup weigh tens of MB): rows
+    (case, kind, dtype, device, machine) x columns (adapter x mode), each cell [status index,
+    errors, index of its message in `messages`, -1 for none]; a pass has no message, a documented
+    outcome its difference's note (the observed values are in the differences' table); heatmaps
+    per dtype and device: [label, examples, the largest relative difference of each pair i < j in
+    row order (None: not compared; "inf")], pairs only within one machine's run of a case; and
+    the spec's status counts for its heading."""
+    specs, messages = {}, {}
     for r in records:
         spec = specs.setdefault(str(r.get("spec", "?")), {"cells": {}, "adapters": set(), "outputs": {}})
         key = tuple(str(r.get(k, "")) for k in ("case", "kind", "dtype", "device", "machine"))
@@ -125,22 +139,59 @@ def spec_tables(records) -> dict:
     out = {}
     for name, spec in sorted(specs.items()):
         adapters = sorted(spec["adapters"])
-        heatmaps = {}
+        grids = {}
         for (_, _, dtype, device, _), outputs in spec["outputs"].items():
-            grid = heatmaps.setdefault(f"{dtype} on {device}", {"cases": 0, "cells": {}})
+            grid = grids.setdefault(f"{dtype} on {device}", {"cases": 0, "cells": {}})
             grid["cases"] += 1
-            for a in outputs:
-                for b in outputs:
-                    d = relative_difference(outputs[a], outputs[b])
-                    if d is not None:
-                        grid["cells"][(a, b)] = max(grid["cells"].get((a, b), 0.0), d)
+            for a, b in itertools.combinations(sorted(outputs), 2):
+                d = relative_difference(outputs[a], outputs[b])
+                if d is not None:
+                    grid["cells"][(a, b)] = max(grid["cells"].get((a, b), 0.0), d)
+        counts = collections.Counter(r["status"] for cells in spec["cells"].values() for r in cells.values())
         out[name] = {
-            "area": name.split("/")[0], "adapters": adapters,
-            "rows": [(key, cells) for key, cells in sorted(spec["cells"].items())],
-            "heatmaps": {dtype: charts.heatmap(adapters, grid["cells"], f"{name} {dtype}", grid["cases"])
-                         for dtype, grid in sorted(heatmaps.items()) if len(grid["cells"]) > 1},
+            "area": name.split("/")[0], "adapters": adapters, "counts": counts,
+            "rows": [[*key, [_cell(cells.get(a), messages) for a in adapters]]
+                     for key, cells in sorted(spec["cells"].items())],
+            "heatmaps": [[label, grid["cases"], [_short_float(grid["cells"].get((a, b)))
+                                                  for a, b in itertools.combinations(adapters, 2)]]
+                         for label, grid in sorted(grids.items()) if grid["cells"]],
         }
-    return out
+    return {"specs": out, "messages": list(messages)}
+
+
+def _cell(r, messages: dict) -> list | None:
+    if r is None:
+        return None
+    text = {"pass": "", "documented": (r.get("difference") or {}).get("note")}.get(r["status"], r.get("message"))
+    index = messages.setdefault(str(text), len(messages)) if text else -1
+    return [STATUSES.index(r["status"]), errors(r), index]
+
+
+def errors(r) -> str:
+    """A record's errors against the reference, as a cell shows them."""
+    if not isinstance(r.get("max_abs_err"), (int, float)):
+        return ""
+    text = f"abs {number(r['max_abs_err'])}"
+    for field, label in (("max_rel_err", "rel"), ("ulp", "ulp")):
+        if isinstance(r.get(field), (int, float)):
+            text += f" {label} {number(r[field])}"
+    return text
+
+
+def _short_float(value):
+    """A heatmap value: 2 significant digits (its label shows one), "inf", None (not compared)."""
+    if value is None or math.isinf(value):
+        return None if value is None else "inf"
+    return float(f"{value:.2g}")
+
+
+def specs_json(specs: dict) -> Markup:
+    """The specs' tables as JSON for a <script type="application/json"> island: "<" escaped, so
+    that no recorded string can close the script element."""
+    data = {"statuses": STATUSES, "messages": specs["messages"],
+            "specs": {name: {k: spec[k] for k in ("adapters", "rows", "heatmaps")}
+                      for name, spec in specs["specs"].items()}}
+    return Markup(json.dumps(data, separators=(",", ":"), allow_nan=False).replace("<", "\\u003c"))
 
 
 def relative_difference(x: list, y: list) -> float | None:
@@ -172,19 +223,35 @@ def read_coverage(files) -> dict:
     return {"ops": ops, "adapters": dict(sorted(columns.items()))}
 
 
-def build(inputs, output) -> pathlib.Path:
+def build(inputs, output, baseline=None, history=()) -> pathlib.Path:
+    """Write OUTPUT/index.html from the results under `inputs`; with a `baseline` (an earlier
+    run's folder or file) the page opens with what changed since it; with `history` (earlier runs'
+    folders, oldest first) it charts each adapter's outcomes run by run, this run last."""
     records, broken = read_records(inputs)
     records = standing(records)  # a re-run's outcome replaces the earlier one, never adds to it
-    jsons = _files(inputs, "*.json")
-    runs, broken_bench = perf.read_runs([f for f in jsons if f.name != "coverage.json"])
+    runs, broken_bench = perf.read_runs(bench_files(inputs))
+    past = [(folder, *read_records([folder])) for folder in history]
+    earlier, _ = perf.read_runs(bench_files(history))
+    performance = perf.summarize(earlier + runs)
+    conformance = summarize(records)
+    found = None
+    if baseline is not None:
+        base_records, _ = read_records([baseline])
+        base_runs, _ = perf.read_runs(bench_files([baseline]))
+        found = {**changes.changes(base_records, records), "benchmarks": perf.changes(base_runs, runs),
+                 "baseline": str(baseline)}
+    model_rows = models.summarize(records)
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
                              undefined=jinja2.StrictUndefined)
     env.filters["num"] = number
-    env.globals["column"] = column
+    env.globals.update(column=column, errors=errors)
     html = env.get_template("index.html").render(
-        statuses=STATUSES, records=records, broken=broken, broken_bench=broken_bench, **summarize(records),
-        models=models.summarize(records),
-        performance=perf.summarize(runs), coverage=read_coverage([f for f in jsons if f.name == "coverage.json"]),
+        statuses=STATUSES, records=records, broken=broken, broken_bench=broken_bench, **conformance,
+        models=model_rows, performance=performance, changes=found, change_groups=changes.GROUPS,
+        overview=summary.adapters(records, performance, model_rows),
+        history=summary.history([(run_label(folder, rs), rs) for folder, rs, _ in past]
+                                + [(run_label(inputs[0], records), records)]),
+        coverage=read_coverage(_files(inputs, "coverage.json")),
         script=(TEMPLATES / "report.js").read_text(encoding="utf-8"),
         style=(TEMPLATES / "report.css").read_text(encoding="utf-8"),
         generated=datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
@@ -194,6 +261,12 @@ def build(inputs, output) -> pathlib.Path:
     page = out / "index.html"
     page.write_text(html, encoding="utf-8")
     return page
+
+
+def run_label(where, records) -> str:
+    """A run's label on the history charts: the commit most of its records name, else its folder."""
+    commits = collections.Counter(str(r["commit"]) for r in records if r.get("commit"))
+    return commits.most_common(1)[0][0] if commits else pathlib.Path(str(where)).name
 
 
 def number(value, digits: int = 3) -> str:

@@ -60,6 +60,16 @@ def lines(found: dict, width: int = 160) -> list:
                   "the new one, none failing"]
 
 
+def benchmark_lines(moved: list) -> list:
+    """reports/perf.py changes as text: one line per benchmark whose median moved."""
+    out = [f"benchmarks ({len(moved)}):"] if moved else []
+    for c in moved:
+        where = " (across machines)" if c["across"] else ""
+        out.append(f"  {'SLOWER' if c['slower'] else 'faster'} {c['change']:+.1%} ({c['why']}){where}: "
+                   f"{c['key']} {c['adapter']} {c['mode']}")
+    return out + [f"{len(moved)} benchmark median(s) moved beyond 5% and their noise"]
+
+
 def gate(found: dict) -> int:
     """The exit code of `diff`: 1 where the new run fails an outcome the base did not fail."""
     return 1 if found["new failures"] or any(r["status"] in FAILING for _, _, r in

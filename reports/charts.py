@@ -1,4 +1,5 @@
 """Inline SVG charts: the page carries its pictures, with no script library and no network.
+(The per-spec agreement heatmaps are drawn by report.js from the page's data, when a spec is opened.)
 
 Every string that reaches a chart (adapter names, spec ids, commits) is escaped here, because
 the SVG is inserted into the page as markup.
@@ -9,32 +10,6 @@ from markupsafe import Markup, escape
 
 MODE_COLOURS = {"eager": "#4c78a8", "compiled": "#f58518"}
 LINE_COLOURS = ("#4c78a8", "#f58518", "#54a24b", "#e45756", "#72b7b2", "#b279a2", "#ff9da6", "#9d755d")
-FLOOR = 1e-17  # differences below this are drawn as exact agreement
-
-
-def heatmap(adapters: list, cells: dict, title: str, cases: int) -> Markup:
-    """An adapters x adapters grid of the largest relative difference between their outputs."""
-    size, left, top = 46, 92, 92
-    width, height = left + size * len(adapters) + 8, top + size * len(adapters) + 8
-    parts = [f'<svg class="heatmap" role="img" width="{width}" height="{height}" viewBox="0 0 {width} {height}">',
-             f"<title>{escape(title)}: largest relative difference between adapters over {cases} example(s)</title>"]
-    for i, name in enumerate(adapters):
-        x = left + i * size + size / 2
-        parts.append(f'<text x="{x}" y="{top - 6}" transform="rotate(-40 {x} {top - 6})" class="label">'
-                     f"{escape(_short(name))}</text>")
-        parts.append(f'<text x="{left - 6}" y="{top + i * size + size / 2 + 4}" text-anchor="end" class="label">'
-                     f"{escape(_short(name))}</text>")
-    for i, a in enumerate(adapters):
-        for j, b in enumerate(adapters):
-            value = cells.get((a, b))
-            x, y = left + j * size, top + i * size
-            fill, text = ("#eee", "") if value is None else (_heat(value), _sci(value))
-            tip = f"{a} vs {b}: " + ("not compared" if value is None else f"{value:.3g}")
-            parts.append(f'<g><title>{escape(tip)}</title><rect x="{x}" y="{y}" width="{size - 2}" '
-                         f'height="{size - 2}" fill="{fill}"/><text x="{x + size / 2 - 1}" y="{y + size / 2 + 4}" '
-                         f'text-anchor="middle" class="cell">{escape(text)}</text></g>')
-    parts.append("</svg>")
-    return Markup("".join(parts))
 
 
 def bars(rows: list, title: str) -> Markup:
@@ -83,14 +58,19 @@ def history(series: dict, labels: list, title: str) -> Markup:
 
 def lines(series: dict, labels: list, title: str, fmt=None, rule: float | None = None,
           log: bool | None = None) -> Markup:
-    """One line per series name over the x labels (None: no point there); log scale when asked,
-    or by default when the values span more than a factor of 10; `rule`, a dashed level (a bound)."""
+    """One line per series name over the x labels (None: no point there; on a log scale, no point
+    at zero either); log scale when asked, or by default when the values are positive and span more
+    than a factor of 10; `rule`, a dashed level (a bound)."""
     fmt = fmt or (lambda v: f"{v:.3g}")
-    values = [v for points in series.values() for v in points if v] + ([rule] if rule else [])
+
+    def drawn(v):
+        return v is not None and (v > 0 or not log)
+
+    values = [v for points in series.values() for v in points if drawn(v)] + ([rule] if rule else [])
     if not values or len(labels) < 2:
         return Markup("")
     lo, hi = min(values), max(values)
-    log = hi / lo > 10 if log is None else log and lo > 0
+    log = lo > 0 and hi / lo > 10 if log is None else log
     left, top, plot_h = 70, 10, 140
     plot_w = max(420, 22 * len(labels))
     step = plot_w / (len(labels) - 1)
@@ -115,7 +95,7 @@ def lines(series: dict, labels: list, title: str, fmt=None, rule: float | None =
                      f"{escape(_short(label, 24 if slanted else 10))}</text>")
     for k, (name, points) in enumerate(sorted(series.items())):
         colour = LINE_COLOURS[k % len(LINE_COLOURS)]
-        xy = [(left + i * step, y(v), v) for i, v in enumerate(points) if v]
+        xy = [(left + i * step, y(v), v) for i, v in enumerate(points) if drawn(v)]
         parts.append(f'<g><title>{escape(name)}</title><polyline fill="none" stroke="{colour}" stroke-width="2" '
                      f'points="{" ".join(f"{x:.1f},{py:.1f}" for x, py, _ in xy)}"/>')
         parts += [f'<circle cx="{x:.1f}" cy="{py:.1f}" r="3" fill="{colour}"><title>{escape(name)}: '
@@ -128,24 +108,10 @@ def lines(series: dict, labels: list, title: str, fmt=None, rule: float | None =
 
 def _scale(value, lo, hi, log) -> float:
     """value's position in [lo, hi] as 0.05..1 (a bar of the smallest value still shows)."""
-    if not value or hi == lo:
-        return 1.0
+    if hi == lo or hi <= 0:
+        return 1.0 if value else 0.02
     span = (math.log(value / lo) / math.log(hi / lo)) if log else (value - lo) / (hi - lo)
     return 0.05 + 0.95 * span if log else max(value / hi, 0.02)
-
-
-def _heat(value: float) -> str:
-    """Green for agreement to the last bits of float64, red for differences of order one."""
-    if math.isinf(value) or math.isnan(value):
-        return "hsl(0, 70%, 45%)"
-    t = min(max((math.log10(max(value, FLOOR)) + 17) / 17, 0.0), 1.0)
-    return f"hsl({120 * (1 - t):.0f}, 65%, {85 - 30 * t:.0f}%)"
-
-
-def _sci(value: float) -> str:
-    if math.isinf(value):
-        return "inf"
-    return "0" if value < FLOOR else f"{value:.0e}".replace("e-0", "e-")
 
 
 def _time(seconds: float) -> str:

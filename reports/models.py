@@ -36,7 +36,7 @@ def _model(key, group) -> dict:
     trajectories = {a: [s.get("loss") for s in r.get("trajectory") or ()] for a, r in group["training"].items()}
     steps = max((len(t) for t in trajectories.values()), default=0)
     return {
-        "title": title, "spec": spec, "rows": rows,
+        "title": title, "spec": spec, "case": case, "dtype": dtype, "rows": rows,
         "excess": charts.lines(excess, names, f"{title}: each layer's error / its carried bound (1: the bound)",
                                rule=1.0, log=True),
         "drift": charts.lines(drift, names, f"{title}: each layer's distance from the float64 model", log=True),

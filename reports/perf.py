@@ -9,7 +9,7 @@ asv shows a trend).
 import collections
 import json
 
-from reports import charts
+from reports import charts, stats
 
 
 def read_runs(files) -> tuple[list, int]:
@@ -52,6 +52,7 @@ def _row(bench: dict) -> dict:
         "above_peak": bool(info.get("above_peak")),  # faster than the machine's measured peak: broken
         "median_ci": info.get("median_ci"),  # the median's bootstrap 95% interval (reports/stats.py)
         "ratio_ci": info.get("ratio_ci"),  # its ratio to the fastest of its run's group: the interval
+        "data": stats.get("data"),  # the per-round samples (--benchmark-save-data), for changes between runs
     }
 
 
@@ -93,3 +94,37 @@ def _history(key: str, machine: str, runs: list):
                 series[f"{row['adapter']} {row['mode']}"][i] = row["median"]
     labels = [run["commit"] or run["time"][:10] for run in runs]
     return {"machine": machine, "chart": charts.history(dict(series), labels, f"{key} on {machine}")}
+
+
+def changes(before: list, after: list, threshold: float = 0.05) -> list:
+    """The benchmarks whose median moved between two runs by more than `threshold` and by more
+    than noise explains (reports/stats.py change), largest move first: each machine's latest run in
+    both; where they share no machine and each has one (two CI runners), those two, marked
+    `across` machines. Rows: key, adapter, mode, machine, medians before and after, change, why."""
+    old, new = _latest(before), _latest(after)
+    pairs = [(old[m], new[m]) for m in new if m in old]
+    if not pairs and len(old) == len(new) == 1:
+        pairs = [(*old.values(), *new.values())]
+    out = []
+    for base, run in pairs:
+        index = {_identity(r): r for r in base["benchmarks"]}
+        for row in run["benchmarks"]:
+            was = index.get(_identity(row))
+            found = was and stats.change(_figures(was), _figures(row), threshold)
+            if found:
+                out.append({**found, "key": row["key"], "adapter": row["adapter"], "mode": row["mode"],
+                            "machine": run["machine"], "across": base["machine"] != run["machine"],
+                            "before": was["median"], "after": row["median"]})
+    return sorted(out, key=lambda c: -abs(c["change"]))
+
+
+def _latest(runs: list) -> dict:
+    return {run["machine"]: run for run in runs}  # runs are sorted by (machine, time): the last one wins
+
+
+def _identity(row: dict) -> tuple:
+    return row["key"], row["adapter"], row["mode"], row["device"]
+
+
+def _figures(row: dict) -> dict:
+    return {"median": row["median"], "iqr": row["iqr"], "data": row["data"]}

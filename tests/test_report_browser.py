@@ -1,5 +1,9 @@
 """The report in a real browser (headless Chromium through selenium): no console errors, the
-matrix and the charts render, a filter hides rows; the screenshot is kept under reports/out/.
+matrix and the charts render, a spec's table and heatmap are drawn when it is opened, a filter
+hides rows; a full run's page (tests/test_report.py full_run) is measured: its time to interactive
+and its element count are written to reports/out/browser-test.json beside the screenshot. The
+time is measured, not asserted (the machines are shared and noisy); what it depends on, the number
+of elements the page starts with, is held under a bound.
 
 Chromium is the Debian packages chromium and chromium-driver (.ci/run installs them as root);
 where neither they nor selenium can be had, the test skips and says which is missing."""
@@ -10,7 +14,7 @@ import shutil
 import pytest
 
 from reports.build import build
-from tests.test_report import bench_file, record
+from tests.test_report import bench_file, full_run, record, spec_json
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -53,11 +57,16 @@ def test_report_renders_and_filters_in_chromium(tmp_path):
         from selenium.webdriver.support.ui import Select
 
         assert len(browser.find_elements(By.CSS_SELECTOR, "table.matrix tbody tr")) == 2
+        assert browser.find_elements(By.CSS_SELECTOR, "#specs tr[data-status]") == []  # drawn when opened
+        browser.execute_script("document.getElementById('spec-matmul/x').open = true;"
+                               "document.getElementById('spec-conv/c').open = true")
+        rows = browser.find_elements(By.CSS_SELECTOR, "#specs tr[data-status]")
+        assert len(rows) == 3  # matmul/x docs; conv/c docs (jax fails) and other (torch documented)
+        assert all(r.is_displayed() for r in rows)
         for chart in ("svg.heatmap", "svg.bars", "svg.history"):
             size = browser.find_element(By.CSS_SELECTOR, chart).size
             assert size["width"] > 50 and size["height"] > 20, chart
-        rows = browser.find_elements(By.CSS_SELECTOR, "#specs tr[data-status]")
-        assert all(r.is_displayed() for r in rows)
+        assert "jax vs torch: 5e-8" in browser.find_element(By.CSS_SELECTOR, "svg.heatmap").get_attribute("innerHTML")
         Select(browser.find_element(By.ID, "filter-status")).select_by_visible_text("fail")
         shown = [r for r in rows if r.is_displayed()]
         assert shown and len(shown) < len(rows) and all("fail" in r.get_attribute("data-status") for r in shown)
@@ -67,5 +76,35 @@ def test_report_renders_and_filters_in_chromium(tmp_path):
         shots = ROOT / "reports" / "out"
         shots.mkdir(parents=True, exist_ok=True)
         assert browser.save_screenshot(str(shots / "browser-test.png"))
+    finally:
+        browser.quit()
+
+
+ELEMENTS = 20_000  # what a page may start with: a full run's tables as markup were 200 000+
+
+
+def test_a_full_runs_page_is_measured_in_chromium(tmp_path):
+    full_run(tmp_path)
+    page = build([tmp_path], tmp_path / "out")
+    browser = chromium()
+    try:
+        browser.get(page.as_uri())
+        timing = browser.execute_script(
+            "var t = performance.timing; return {interactive: t.domInteractive - t.navigationStart, loaded: "
+            "t.domContentLoadedEventEnd - t.navigationStart, elements: document.getElementsByTagName('*').length}")
+        assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+        assert timing["elements"] < ELEMENTS
+        from selenium.webdriver.common.by import By
+
+        spec = browser.find_element(By.CSS_SELECTOR, "details[data-spec='area0/spec0']")
+        browser.execute_script("arguments[0].open = true; arguments[0].scrollIntoView()", spec)
+        rows = spec_json(page.read_text())["specs"]["area0/spec0"]["rows"]
+        assert len(spec.find_elements(By.CSS_SELECTOR, "tbody tr")) == len(rows) > 1
+        shots = ROOT / "reports" / "out"
+        shots.mkdir(parents=True, exist_ok=True)
+        assert browser.save_screenshot(str(shots / "browser-test-full-run.png"))
+        (shots / "browser-test.json").write_text(json.dumps({**timing, "bytes": page.stat().st_size}) + "\n")
+        print(f"full run's page: {page.stat().st_size / 1e6:.2f} MB, interactive after {timing['interactive']} ms, "
+              f"loaded after {timing['loaded']} ms, {timing['elements']} elements")
     finally:
         browser.quit()

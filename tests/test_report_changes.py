@@ -1,11 +1,14 @@
-"""python -m reports diff BASE NEW: each kind of change lands in its group, a re-run's later
-record stands, and the exit code gates on new failures only."""
+"""python -m reports diff BASE NEW and the page's changes against a baseline: each kind of change
+lands in its group, a re-run's later record stands, the exit code gates on new failures only, and
+only the benchmark changes the statistics support are listed."""
 import json
 
+import numpy as np
 import pytest
 
 from reports import __main__ as cli
-from reports import changes
+from reports import changes, perf
+from reports.build import build
 from reports.records import record
 from suites import differences
 
@@ -85,3 +88,44 @@ def test_a_missing_run_is_one_clear_error(tmp_path, capsys, which):
     args = [str(tmp_path / "nowhere"), there] if which == "base" else [there, str(tmp_path / "nowhere")]
     assert cli.main(["diff", *args]) == 2
     assert capsys.readouterr().err.startswith("reports: no such results folder")
+
+
+def test_the_page_opens_with_the_changes(tmp_path):
+    base, new = write(tmp_path / "base", BASE), write(tmp_path / "new", NEW)
+    page = build([new], tmp_path / "out", baseline=base).read_text()
+    assert page.index('id="changes"') < page.index('id="matrix"')
+    assert ">2 new failure(s)</a>" in page and "<h3>new failures (2)</h3>" in page
+    assert "<h3>documented, no longer observed (2)</h3>" in page and "<h3>fixed (1)</h3>" in page
+    assert 'id="changes"' not in build([new], tmp_path / "plain").read_text()  # no baseline, no section
+
+
+def bench_run(folder, samples: dict, node="runner"):
+    """A benchmark file with each adapter's raw per-round samples (--benchmark-save-data)."""
+    folder.mkdir(parents=True)
+    benchmarks = [{"group": "g", "name": a, "stats": {"median": sorted(data)[len(data) // 2], "iqr": 0.0,
+                                                      "rounds": len(data), "data": data},
+                   "extra_info": {"area": "matmul", "spec": "square", "size": "n512", "dtype": "float32",
+                                  "pass": "forward", "mode": "eager", "adapter": a, "device": "cpu"}}
+                  for a, data in samples.items()]
+    (folder / "bench.json").write_text(json.dumps({"machine_info": {"node": node, "cpu_model": "cpu"},
+                                                   "commit_info": {"id": "c"}, "datetime": "2026-01-01T00:00:00",
+                                                   "benchmarks": benchmarks}))
+
+
+def test_benchmark_changes_are_the_ones_the_statistics_support(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    steady = list(1e-3 + rng.normal(0, 1e-5, 30))
+    bench_run(tmp_path / "base", {"torch": steady, "jax": steady})
+    # torch 20% slower, well beyond its noise; jax's samples shuffled and 1% apart: no change
+    bench_run(tmp_path / "new", {"torch": [v * 1.2 for v in steady], "jax": [v * 1.01 for v in steady[::-1]]},
+              node="other")
+    (tmp_path / "base" / "results.jsonl").write_text(json.dumps(outcome("a", "pass")) + "\n")
+    (tmp_path / "new" / "results.jsonl").write_text(json.dumps(outcome("a", "pass")) + "\n")
+    before, after = (perf.read_runs([tmp_path / f / "bench.json"])[0] for f in ("base", "new"))
+    moved = perf.changes(before, after)
+    assert [(c["adapter"], c["slower"], c["across"]) for c in moved] == [("torch", True, True)]
+    assert moved[0]["change"] == pytest.approx(0.2) and moved[0]["why"].startswith("p ")
+    assert cli.main(["diff", str(tmp_path / "base"), str(tmp_path / "new")]) == 0  # listed, not gated
+    assert "SLOWER +20.0%" in capsys.readouterr().out
+    page = build([tmp_path / "new"], tmp_path / "out", baseline=tmp_path / "base").read_text()
+    assert "<h3>Benchmarks (1)</h3>" in page and "+20.0%" in page

@@ -2,6 +2,7 @@
 spec id, case, adapter, device, dtype, errors, the worst element, and the seed / falsifying example.
 Each spec area has a wrong adapter of its own (tests/adapters/broken_areas.py) that it must catch."""
 import json
+import os
 import pathlib
 import subprocess
 import sys
@@ -38,6 +39,12 @@ def test_explicit_example_failure_names_everything(tmp_path):
     # the failing adapter and the reference (the expected values' computation); the frameworks
     # this run did not run (the engine among them) get no "Reproduce on" section
     assert set(failure["repro"]) == {"broken-matmul", "reference"}
+    # the report's "With Parity" line runs verbatim from the project root and fails the same item
+    assert failure["rerun"].startswith("pytest 'suites/test_specs.py::matmul/batched-x-batched[broken-matmul-cpu")
+    again = subprocess.run(f"{failure['rerun']} --results-dir {tmp_path / 'again'} -p no:xdist", shell=True, cwd=ROOT,
+                           capture_output=True, text=True, timeout=300,
+                           env={**os.environ, "PATH": f"{pathlib.Path(sys.executable).parent}:{os.environ['PATH']}"})
+    assert again.returncode == 1 and "1 failed" in again.stdout, again.stdout + again.stderr
 
 
 def test_hypothesis_failure_shows_seed_and_falsifying_example(tmp_path):
@@ -46,7 +53,8 @@ def test_hypothesis_failure_shows_seed_and_falsifying_example(tmp_path):
     out = run.stdout
     assert "matmul/broadcast-shapes/property[broken-matmul-cpu-float32-eager]" in out
     assert "case 'hypothesis': fail" in out
-    assert "--hypothesis-seed=0" in out and "falsifying example:" in out
+    assert "run again: pytest 'suites/test_specs.py::matmul/broadcast-shapes/property[broken-matmul-cpu-float32" in out
+    assert "--hypothesis-seed=0 --hypothesis-profile=ci" in out and "falsifying example:" in out
     # hypothesis shrinks to the smallest failing case: the bug needs b to have a batch axis
     falsifying = out[out.index("falsifying example:"):]
     assert "b: float32(1, 1, 1)" in falsifying

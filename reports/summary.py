@@ -1,0 +1,86 @@
+"""What a team lead reads in ten seconds, and how it moved: per adapter and mode, the share of
+specs it passes, its documented differences, its failures, its speed relative to the fastest on
+the headline workloads (the benchmarks the run timed) and the models' first divergent layer;
+then, given earlier runs, the same counts charted by commit and by framework version.
+"""
+import collections
+import math
+
+from reports import charts, groups
+from reports.records import FAILING, column, standing
+
+
+def adapters(records: list, performance: dict, models: list) -> list:
+    """One row per column (adapter x mode): specs run (any outcome that is not unsupported),
+    specs passed (none failing), documented differences (groups and outcomes), failures (groups
+    and outcomes), unsupported outcomes, speed (geometric mean of its ratios to the fastest,
+    with each workload's ratio) and, per model it ran, None where every layer is within its bound,
+    else (the model, its first layer out of its bound)."""
+    by_column = collections.defaultdict(list)
+    for r in records:
+        by_column[column(r)].append(r)
+    speed = _speed(performance)
+    out = []
+    for name, mine in sorted(by_column.items()):
+        ran = {str(r.get("spec")) for r in mine if r.get("status") != "unsupported"}
+        failing = [r for r in mine if r.get("status") in FAILING]
+        documented = [r for r in mine if r.get("status") == "documented"]
+        first = mine[0]
+        out.append({
+            "column": name, "adapter": str(first.get("adapter")),
+            "version": (first.get("versions") or {}).get(first.get("adapter"), ""),
+            "environment": " ".join(f"{k}={v}" for k, v in (first.get("adapter_env") or {}).items()),
+            "specs": len(ran), "passed": len(ran - {str(r.get("spec")) for r in failing}),
+            "documented_groups": len(groups.difference_groups(documented)), "documented": len(documented),
+            "failure_groups": len(groups.failure_groups(failing)), "failures": len(failing),
+            "unsupported": sum(r.get("status") == "unsupported" for r in mine),
+            "speed": speed.get(name),
+            "models": [row["first"] and (f"{m['spec']} ({m['case']}, {m['dtype']})", row["first"])
+                       for m in models for row in m["rows"] if row["adapter"] == name],
+        })
+    return out
+
+
+def _speed(performance: dict) -> dict:
+    """column -> {"ratio": geometric mean of its ratios to the fastest, "workloads": [(key, ratio)]}."""
+    ratios = collections.defaultdict(list)
+    for bench in performance.get("benchmarks", ()):
+        for row in bench["rows"]:
+            if row.get("ratio"):
+                name = row["adapter"] if row["mode"] == "eager" else f"{row['adapter']} {row['mode']}"
+                ratios[name].append((bench["key"], row["ratio"]))
+    return {name: {"ratio": math.exp(sum(math.log(r) for _, r in pairs) / len(pairs)), "workloads": pairs}
+            for name, pairs in ratios.items()}
+
+
+COUNTED = ("pass", "documented", "failing")
+
+
+def history(runs: list) -> list:
+    """Per column, its pass / documented / failing counts over the runs (oldest first; each run
+    a (label, records) pair): one chart by run (labelled by commit) and one by the framework
+    version the column ran (the last run of each version)."""
+    counts = []
+    for label, records in runs:
+        per = collections.defaultdict(collections.Counter)
+        versions = {}
+        for r in standing(records):
+            name, status = column(r), r.get("status")
+            per[name]["failing" if status in FAILING else status] += 1
+            versions[name] = (r.get("versions") or {}).get(r.get("adapter"), "?")
+        counts.append((label, per, versions))
+    names = sorted({name for _, per, _ in counts for name in per})
+    out = []
+    for name in names:
+        seen = [(label, per[name], versions.get(name, "?")) for label, per, versions in counts if name in per]
+        if len(seen) < 2:
+            continue
+        by_version = {version: counter for _, counter, version in seen}  # the last run of each version
+        out.append({
+            "column": name,
+            "by_commit": charts.lines({s: [c[s] for _, c, _ in seen] for s in COUNTED}, [lb for lb, _, _ in seen],
+                                      f"{name}: outcomes per run", fmt=lambda v: f"{v:.0f}"),
+            "by_version": charts.lines({s: [c[s] for c in by_version.values()] for s in COUNTED}, list(by_version),
+                                       f"{name}: outcomes per framework version", fmt=lambda v: f"{v:.0f}"),
+        })
+    return out
