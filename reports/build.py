@@ -105,13 +105,14 @@ def summarize(records) -> dict:
     for r in records:
         for name, version in (r.get("versions") or {}).items():
             versions[name].add(str(version))
-    specs = spec_data(records)
+    specs, differences = spec_data(records), differences_by_regime(records)
     return {
         "adapters": adapters, "adapter_names": sorted({str(r.get("adapter", "?")) for r in records}),
         "machines": machines, "matrix": matrix,
         "areas": sorted({area for _, area in rows}),
         "specs": specs["specs"], "spec_json": specs_json(specs), "failures": groups.failure_groups(failures),
-        "differences": differences_by_regime(records), "compile_only": compile_only(records),
+        "differences": differences, "widespread": groups.widespread([g for rows in differences.values() for g in rows]),
+        "compile_only": compile_only(records),
         "totals": collections.Counter(r.get("status") for r in records),
         "devices": sorted({str(r.get("device", "?")) for r in records}),
         "commits": sorted({str(r["commit"]) for r in records if r.get("commit")}),

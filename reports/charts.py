@@ -57,10 +57,11 @@ def history(series: dict, labels: list, title: str) -> Markup:
 
 
 def lines(series: dict, labels: list, title: str, fmt=None, rule: float | None = None,
-          log: bool | None = None) -> Markup:
+          log: bool | None = None, colours: dict | None = None) -> Markup:
     """One line per series name over the x labels (None: no point there; on a log scale, no point
     at zero either); log scale when asked, or by default when the values are positive and span more
-    than a factor of 10; `rule`, a dashed level (a bound)."""
+    than a factor of 10; `rule`, a dashed level (a bound); `colours`, a series' colour by name
+    (default: the palette in name order)."""
     fmt = fmt or (lambda v: f"{v:.3g}")
 
     def drawn(v):
@@ -94,13 +95,13 @@ def lines(series: dict, labels: list, title: str, fmt=None, rule: float | None =
         parts.append(f'<text x="{x:.1f}" y="{ty}"{turn} class="axis"><title>{escape(str(label))}</title>'
                      f"{escape(_short(label, 24 if slanted else 10))}</text>")
     for k, (name, points) in enumerate(sorted(series.items())):
-        colour = LINE_COLOURS[k % len(LINE_COLOURS)]
+        colour = (colours or {}).get(name) or LINE_COLOURS[k % len(LINE_COLOURS)]
         xy = [(left + i * step, y(v), v) for i, v in enumerate(points) if drawn(v)]
         parts.append(f'<g><title>{escape(name)}</title><polyline fill="none" stroke="{colour}" stroke-width="2" '
                      f'points="{" ".join(f"{x:.1f},{py:.1f}" for x, py, _ in xy)}"/>')
         parts += [f'<circle cx="{x:.1f}" cy="{py:.1f}" r="3" fill="{colour}"><title>{escape(name)}: '
                   f"{escape(fmt(v))}</title></circle>" for x, py, v in xy]
-        parts.append(f'<text x="{left + plot_w + 10}" y="{top + 12 + 14 * k}" fill="{colour}" class="label">'
+        parts.append(f'<text x="{left + plot_w + 10}" y="{top + 12 + 14 * k}" style="fill: {colour}" class="label">'
                      f"{escape(_short(name, 26))}</text></g>")
     parts.append("</svg>")
     return Markup("".join(parts))

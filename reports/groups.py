@@ -91,3 +91,13 @@ def difference_groups(documented: list) -> list:
 
 def _distinct(records, field) -> list:
     return sorted({str(field(r)) for r in records})
+
+
+def widespread(rows: list, least: int = 5) -> list:
+    """(adapter, note, number of specs) of the documented behaviours seen in `least` or more specs,
+    most specs first: one default (jax-32's float32) can fill a table, and reads as one line."""
+    specs = {}
+    for g in rows:
+        specs.setdefault((g["adapter"], g["note"]), set()).add(g["spec"])
+    found = [(adapter, note, len(names)) for (adapter, note), names in specs.items() if len(names) >= least]
+    return sorted(found, key=lambda w: (-w[2], w[0]))

@@ -75,8 +75,9 @@ def standing(records: list) -> list:
     """The records that count: where one machine recorded one pytest item's outcome twice (a
     re-run into the same results, or two results folders given together), the later record
     stands, in reading order (the inputs as given, each folder's files by name: timestamped
-    folders sort by time, then line by line). Records without a test id (the multi-process
-    collectives, whose 2- and 3-process runs share keys) all count."""
+    folders sort by time, then line by line). The multi-process collectives' test ids name their
+    world (multihost::SPEC/CASE[adapter-device-dtype-NxD]): a 2- and a 3-process run are two items.
+    Records without a test id (written before they had one) all count."""
     kept = {}
     for index, r in enumerate(records):
         item = (r.get("machine"), r["test"], key_of(r)) if r.get("test") else index

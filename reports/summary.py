@@ -53,7 +53,7 @@ def _speed(performance: dict) -> dict:
             for name, pairs in ratios.items()}
 
 
-COUNTED = ("pass", "documented", "failing")
+COUNTED = {"pass": "#1a7f37", "documented": "#bf8700", "failing": "#cf222e"}  # the page's status colours
 
 
 def history(runs: list) -> list:
@@ -79,8 +79,9 @@ def history(runs: list) -> list:
         out.append({
             "column": name,
             "by_commit": charts.lines({s: [c[s] for _, c, _ in seen] for s in COUNTED}, [lb for lb, _, _ in seen],
-                                      f"{name}: outcomes per run", fmt=lambda v: f"{v:.0f}"),
+                                      f"{name}: outcomes per run", fmt=lambda v: f"{v:.0f}", colours=COUNTED),
             "by_version": charts.lines({s: [c[s] for c in by_version.values()] for s in COUNTED}, list(by_version),
-                                       f"{name}: outcomes per framework version", fmt=lambda v: f"{v:.0f}"),
+                                       f"{name}: outcomes per framework version", fmt=lambda v: f"{v:.0f}",
+                                       colours=COUNTED),
         })
     return out

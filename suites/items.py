@@ -204,7 +204,7 @@ class SpecItem(pytest.Item):
                 for e in self.spec.examples if e.runs_in(self.dtype, self.spec.dtypes)]
 
     def _record(self, ctx, outcome, duration):
-        passed = outcome.status in PASSING
+        passed, unsupported = outcome.status in PASSING, outcome.status == "unsupported"
         self.config.parity.recorder.write(record(
             spec=self.spec.name, case=outcome.case, kind=self.kind, adapter=self.adapter_name, device=ctx.device,
             dtype=self.dtype, mode=self.mode, **outcome_fields(outcome, self.dtype),
@@ -213,7 +213,7 @@ class SpecItem(pytest.Item):
             repro=None if passed else reproductions(self, ctx, outcome), duration=duration,
             versions={ctx.adapter.name: ctx.adapter.version()}, test=self.nodeid,
             adapter_env=ctx.adapter.environment() or None,
-            rerun=None if passed else self.rerun(ctx.adapter, outcome.case == "hypothesis"),
+            rerun=None if passed or unsupported else self.rerun(ctx.adapter, outcome.case == "hypothesis"),
             **self.config.parity.environment))
 
     def rerun(self, adapter, generated: bool) -> str:

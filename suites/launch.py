@@ -9,6 +9,7 @@ judge a single-process one.
 """
 import json
 import os
+import shlex
 import socket
 import subprocess
 import sys
@@ -173,12 +174,20 @@ def write(args, outcomes) -> None:
     """Records of kind `multihost`, one per case, for the report (suites/results.py)."""
     recorder, environment = results.Recorder(args.results_dir, f"multihost-{args.adapter}"), results.environment()
     version = adapters.get(args.adapter).version()
+    world = f"{args.processes}x{args.devices_per_process}"
     for spec, example, dtype, outcome in outcomes:
         fields = outcome_fields(outcome, dtype)
         fields["message"] = f"{args.processes} processes x {args.devices_per_process} device(s): {fields['message']}"
+        rerun = (f"python -m suites.multihost --launch {args.processes} --devices-per-process "
+                 f"{args.devices_per_process} --adapter {args.adapter} --dtype {dtype} --device {args.device} "
+                 f"--spec {shlex.quote(args.spec)} {spec.id} {shlex.quote(example.name)}")
+        # the test id names the world: a 2- and a 3-process run of one case are two items, each
+        # replaced by its own re-run (reports/records.py standing)
         recorder.write(record(spec=spec.name, case=example.name, kind="multihost", adapter=args.adapter,
                               device=args.device, dtype=dtype, mode="eager", **fields,
                               output=results.output_values(outcome.actual, "collective"),
-                              versions={args.adapter: version}, **environment))
+                              versions={args.adapter: version}, test=f"multihost::{spec.name}/{example.name}"
+                              f"[{args.adapter}-{args.device}-{dtype}-{world}]",
+                              rerun=None if outcome.status in (*PASSING, "unsupported") else rerun, **environment))
     recorder.close()
     results.merge(args.results_dir)

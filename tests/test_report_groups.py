@@ -94,3 +94,10 @@ def test_a_failure_card_gives_its_rerun_command_and_the_adapter_its_environment(
     page = build([tmp_path / "run"], tmp_path / "out").read_text()
     assert "<code>KERAS_BACKEND=jax pytest &#39;specs/conv.yaml::conv2d[keras-jax-cpu-float32-eager]&#39;" in page
     assert "<code>KERAS_BACKEND=jax</code>" in page  # beside its version in the summary
+
+
+def test_a_behaviour_documented_in_many_specs_reads_as_one_line():
+    note = {"note": "JAX runs in 32 bits by default"}
+    rows = groups.difference_groups([outcome(spec=f"a/s{i}", adapter="jax-32", status="documented", difference=note)
+                                     for i in range(6)] + [outcome(status="documented", difference={"note": "once"})])
+    assert groups.widespread(rows) == [("jax-32", "JAX runs in 32 bits by default", 6)]
