@@ -245,7 +245,7 @@ def build(inputs, output, baseline=None, history=()) -> pathlib.Path:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
                              undefined=jinja2.StrictUndefined)
     env.filters["num"] = number
-    env.globals.update(column=column, errors=errors)
+    env.globals["errors"] = errors
     html = env.get_template("index.html").render(
         statuses=STATUSES, records=records, broken=broken, broken_bench=broken_bench, **conformance,
         models=model_rows, performance=performance, changes=found, change_groups=changes.GROUPS,
