@@ -52,5 +52,6 @@ def _diff(base: str, new: str) -> int:
     print("\n".join(changes.lines(found) + moved))
     return changes.gate(found)
 
+
 if __name__ == "__main__":
     sys.exit(main())

@@ -251,7 +251,7 @@ def build(inputs, output, baseline=None, history=()) -> pathlib.Path:
         models=model_rows, performance=performance, changes=found, change_groups=changes.GROUPS,
         overview=summary.adapters(records, performance, model_rows),
         history=summary.history([(run_label(folder, rs), rs) for folder, rs, _ in past]
-                                + [(run_label(inputs[0], records), records)]),
+                                + [(run_label(inputs[0], records), records)]) if past else [],
         coverage=read_coverage(_files(inputs, "coverage.json")),
         script=(TEMPLATES / "report.js").read_text(encoding="utf-8"),
         style=(TEMPLATES / "report.css").read_text(encoding="utf-8"),

@@ -18,8 +18,8 @@ MEMBERS_SHOWN = 40  # a group lists this many of its members, then counts the re
 def signature(message) -> str:
     """The kind of a message: its first line with numbers as # and bracketed values as [...],
     so that the same failure with other values or shapes has the same signature."""
-    first = str(message or "").strip().splitlines()[0] if str(message or "").strip() else ""
-    kind = NUMBER.sub("#", first)
+    lines = str(message or "").strip().splitlines()
+    kind = NUMBER.sub("#", lines[0] if lines else "")
     for _ in range(3):  # nested brackets, innermost first
         kind = VALUES.sub(lambda m: "[...]" if m.group(0).startswith("[") else "(...)", kind)
     return kind[:SIGNATURE_LENGTH]
