@@ -14,12 +14,14 @@ folder of specs named, --spec narrows it to the files it names.
 import os
 import pathlib
 import random
+import time
 from types import SimpleNamespace
 
 import hypothesis
 import pytest
 
 import adapters
+from reports import cost
 from suites import coverage, faults, results, shards
 from suites.specs import SpecError, load_differences, load_file, load_path
 
@@ -102,10 +104,14 @@ def _options(config) -> SimpleNamespace:
     workerinput = getattr(config, "workerinput", None)
     folder = (workerinput or {}).get("parity_results_dir") or config.getoption("results_dir") or results.default_dir()
     seed = config.getoption("hypothesis_seed", None)
-    if seed is None:
+    if seed is None and workerinput:
+        seed = workerinput["parity_seed"]  # the controller's
+    elif seed is None:
         profile = config.getoption("hypothesis_profile", None)  # hypothesis loads it after this hook
         derandomized = (hypothesis.settings.get_profile(profile) if profile else hypothesis.settings()).derandomize
-        seed = 0 if derandomized else (workerinput or {}).get("parity_seed", random.getrandbits(32))
+        # the ci profile: the commit's count, so each commit checks the next slice of the share and
+        # the same commit the same items; dev and thorough: a new seed every run
+        seed = results.commit_count() if derandomized else random.getrandbits(32)
     worker = workerinput["workerid"] if workerinput else "main"
     if not 0 < config.getoption("share") <= 1:
         raise ValueError(f"--share takes a share 0 < F <= 1. Received: {config.getoption('share'):g}")
@@ -126,7 +132,7 @@ def _options(config) -> SimpleNamespace:
         specs=shipped(load_path(config.getoption("spec") or DEFAULT_SPECS)) if _collects_suites(config) else [],
         spec_files={path: shipped(load_file(path)) for path in _spec_files(config)},
         recorder=results.Recorder(folder, worker), environment=results.environment(),
-        case_timeout=timeout, watch=faults.Watch(folder, worker, timeout),
+        case_timeout=timeout, watch=faults.Watch(folder, worker, timeout), started=time.time(),
     )
 
 
@@ -235,6 +241,7 @@ def pytest_sessionfinish(session):
     parity.watch.close()
     parity.recorder.close()
     if not hasattr(session.config, "workerinput"):
+        session.config._parity_cost = cost.table(cost.item_seconds(results.read_parts(parity.results_dir)))
         if pathlib.Path(parity.results_dir).is_dir():
             installed = adapters.classes()
             coverage.write(parity.results_dir, {n: installed[n] for n in parity.adapters if n in installed})
@@ -243,7 +250,22 @@ def pytest_sessionfinish(session):
             session.config._parity_merged = merged
 
 
+def pytest_report_header(config):
+    """The run's seed: it draws the share and every generated case (--hypothesis-seed repeats it)."""
+    parity = getattr(config, "parity", None)
+    if parity is not None:
+        return f"parity: seed {parity.seed} (--hypothesis-seed {parity.seed} runs the same items and cases)"
+    return None
+
+
 def pytest_terminal_summary(terminalreporter, config):
+    """The run's cost by adapter, kind and mode (reports/cost.py), then where its results are."""
+    rows = getattr(config, "_parity_cost", None)
+    if rows:
+        wall = time.time() - config.parity.started
+        title = f"parity: cost of this run by adapter, kind and mode (item seconds; {wall:.0f} s of wall time)"
+        for line in cost.lines(rows, title):
+            terminalreporter.write_line(line)
     merged = getattr(config, "_parity_merged", None)
     if merged:
         terminalreporter.write_line(f"parity: results in {merged}")

@@ -14,7 +14,7 @@ import pathlib
 import jinja2
 from markupsafe import Markup
 
-from reports import changes, groups, models, perf, summary
+from reports import changes, cost, groups, models, perf, summary
 from reports.records import FAILING, PASSING, STATUSES, column, key_of, mode_of, standing
 
 TEMPLATES = pathlib.Path(__file__).resolve().parent / "templates"
@@ -117,6 +117,7 @@ def summarize(records) -> dict:
         "devices": sorted({str(r.get("device", "?")) for r in records}),
         "commits": sorted({str(r["commit"]) for r in records if r.get("commit")}),
         "versions": {k: ", ".join(sorted(v)) for k, v in sorted(versions.items())},
+        "cost": cost.table(cost.item_seconds(records)),
     }
 
 

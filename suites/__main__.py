@@ -6,16 +6,27 @@ python -m suites coverage [--adapter a,b] [--adapter-path FILE.py] [--check]: wh
 ops and dtypes each installed adapter declares; with --check, run a sample of each and print
 every mismatch between declaration and behaviour (exit 1 when there is one).
 
+python -m suites estimate RESULTS [--workers N] [-- PYTEST ARGS]: what a run of the items that
+`pytest PYTEST ARGS` collects (default: specs, every item) would cost, from the durations that an
+earlier run recorded under RESULTS: by adapter, kind and mode, an item not recorded at the mean
+of its group's recorded items (suites/shards.py estimates); the worker time, and the wall time on
+N workers (default 2).
+
 python -m suites vocabulary [--write]: print docs/vocabulary.md as the vocabulary's records make
 it (adapters/vocabulary.py); --write writes it there.
 """
 import argparse
+import contextlib
+import io
 import pathlib
 import sys
 
+import pytest
+
 import adapters
 from adapters import vocabulary
-from suites import coverage
+from reports import cost
+from suites import coverage, shards
 from suites.specs import SpecError, load_path
 
 VOCABULARY_DOC = pathlib.Path(__file__).resolve().parent.parent / "docs" / "vocabulary.md"
@@ -32,11 +43,19 @@ def main(argv=None) -> int:
                      help="register every Adapter subclass defined in FILE.py (repeatable)")
     cov.add_argument("--check", action="store_true", help="run a sample per op and dtype against the declaration")
     cov.add_argument("--device", default="cpu", help="device for --check (default: cpu)")
+    estimate = sub.add_parser("estimate", help="a run's cost from an earlier run's recorded durations")
+    estimate.add_argument("results", help="an earlier run's results folder (or .jsonl)")
+    estimate.add_argument("--workers", type=int, default=2, help="pytest-xdist workers of the run (default 2)")
     vocab = sub.add_parser("vocabulary", help="docs/vocabulary.md from the vocabulary's records")
     vocab.add_argument("--write", action="store_true", help=f"write {VOCABULARY_DOC} instead of printing it")
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    rest = argv[argv.index("--") + 1:] if "--" in argv else []  # the pytest arguments of `estimate`
+    args = parser.parse_args(argv[:len(argv) - len(rest) - bool(rest or "--" in argv)])
+    args.pytest_args = rest
     if args.command == "coverage":
         return _coverage(args)
+    if args.command == "estimate":
+        return _estimate(args)
     if args.command == "vocabulary":
         text = vocabulary.markdown()
         if args.write:
@@ -73,6 +92,44 @@ def _coverage(args) -> int:
     mismatches = [line for name in names for line in coverage.check(adapters.get(name), args.device)]
     print("\n".join(mismatches) if mismatches else f"declarations hold: {', '.join(names)}")
     return 1 if mismatches else 0
+
+
+def _estimate(args) -> int:
+    if args.workers < 1:
+        print(f"estimate: --workers takes a count >= 1. Received: {args.workers}", file=sys.stderr)
+        return 2
+    try:
+        durations = shards.read_durations(args.results)
+    except shards.ShardError as exc:
+        print(f"estimate: {exc}", file=sys.stderr)
+        return 2
+    items, code = _collected(args.pytest_args or ["specs"])
+    if code not in (0, 5):
+        print(f"estimate: pytest could not collect {' '.join(args.pytest_args)} (exit {code})", file=sys.stderr)
+        return 2
+    seconds = shards.estimates(items, durations)
+    rows = cost.table({i.nodeid: (shards.group_of(i), s) for i, s in zip(items, seconds)})
+    recorded = sum(i.nodeid in durations for i in items)
+    total = sum(seconds)
+    for line in cost.lines(rows, f"estimated cost by adapter, kind and mode (item seconds; {recorded} of {len(items)} "
+                                 f"items recorded in {args.results}, the rest at their group's mean)"):
+        print(line)
+    print(f"worker time {total / 60:.1f} min; wall time on {args.workers} worker(s) about "
+          f"{total / 60 / args.workers:.1f} min (item time only: imports and compiler start-up come on top)")
+    return 0
+
+
+def _collected(pytest_args: list) -> tuple[list, int]:
+    """The items `pytest --collect-only PYTEST ARGS` selects (after --share and --shard), and its exit code."""
+    class Grab:
+        items = []
+
+        def pytest_collection_finish(self, session):
+            Grab.items = list(session.items)
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        code = pytest.main(["--collect-only", "-q", "-p", "no:cacheprovider", *pytest_args], plugins=[Grab()])
+    return Grab.items, int(code)
 
 
 if __name__ == "__main__":

@@ -43,9 +43,8 @@ class SpecFile(pytest.File):
         gradients = {adapter: differentiates(adapter) for adapter in options.adapters}
         for spec in options.spec_files[self.path.resolve()] if native else options.specs:
             prefix = "" if native else f"{spec.area}/"
-            for kind in kinds_of(spec):
-                dtypes = spec.gradient_dtypes if kind == "gradient" else spec.dtypes
-                suffix = "" if kind in ("example", "collective") else f"/{kind}"
+            for kind, generated in kinds_of(spec):
+                suffix, dtypes = SUFFIX[kind, generated], item_dtypes(spec, kind, generated)
                 for adapter, mode, device, dtype in itertools.product(options.adapters, options.modes,
                                                                       options.devices, dtypes):
                     if options.dtypes and dtype not in options.dtypes or mode not in modes_of(spec, adapter):
@@ -55,7 +54,14 @@ class SpecFile(pytest.File):
                         continue
                     yield SpecItem.from_parent(
                         self, name=f"{prefix}{spec.id}{suffix}[{adapter}-{device}-{dtype}-{mode}]", spec=spec,
-                        kind=kind, adapter_name=adapter, device=device, dtype=dtype, mode=mode)
+                        kind=kind, generated=generated, adapter_name=adapter, device=device, dtype=dtype, mode=mode)
+
+
+# An item's id after the spec's: its explicit examples' values carry none (a collective's neither),
+# the generated value cases /property, the gradients of the examples /gradient and of generated
+# cases /gradient-property, a model's SGD steps /training.
+SUFFIX = {("example", False): "", ("collective", False): "", ("property", True): "/property",
+          ("gradient", False): "/gradient", ("gradient", True): "/gradient-property", ("training", False): "/training"}
 
 
 def modes_of(spec, adapter: str) -> tuple:
@@ -74,36 +80,121 @@ def differentiates(adapter: str) -> bool:
 
 
 def kinds_of(spec):
-    yield from ([("collective" if spec.collective else "example")] if spec.examples else [])
-    yield from (["property"] if spec.generated else [])
-    yield from (["gradient"] if spec.gradient else [])
-    yield from (["training"] if getattr(spec.program, "training", None) and spec.examples else [])
+    """(kind, generated) of the items a spec yields: its explicit examples' values (a collective's
+    named shards), generated value cases, the examples' gradients and generated cases' gradients
+    (two items, so that the share never drops a documented gradient with the generated ones),
+    a model's training steps."""
+    yield from ([("collective" if spec.collective else "example", False)] if spec.examples else [])
+    yield from ([("property", True)] if spec.generated else [])
+    if spec.gradient:
+        # an example's gradient item also where no example differentiates, unless generated cases
+        # do: an item that checks nothing is an error, never silence (SpecItem.runtest)
+        yield from ([("gradient", False)] if spec.examples and (gradient_examples(spec) or not spec.generated)
+                    else [])
+        yield from ([("gradient", True)] if spec.generated else [])
+    yield from ([("training", False)] if getattr(spec.program, "training", None) and spec.examples else [])
+
+
+def item_dtypes(spec, kind: str, generated: bool) -> list:
+    """The dtypes a spec's items of this kind run in: generated cases in the spec's (or its
+    gradient's) own; explicit examples also in every dtype an example names, so that no example
+    is left out because the spec's list lacks its dtype; an example item only in the dtypes where
+    an example runs, unless no item would run that dtype at all (which then errors as checking
+    nothing)."""
+    own = spec.gradient_dtypes if kind == "gradient" else spec.dtypes
+    if generated or kind == "training":
+        return list(own)
+    named = {d for e in spec.examples for d in e.dtypes or ()}
+    if kind == "gradient":
+        named = {d for d in named if d.startswith(("float", "bfloat"))} if "dtypes" not in spec.gradient else set()
+        runs = {d for example, d in gradient_examples(spec)}
+    else:
+        runs = {d for e in spec.examples for d in e.dtypes or spec.dtypes}
+    covered = spec.generated is not None
+    wanted = [d for d in adapters.base.DTYPES if d in named or d in own]
+    return [d for d in wanted if d in runs or d in own and not covered]
+
+
+def gradient_examples(spec) -> list:
+    """(example, dtype) of the explicit examples whose gradients an item checks: every dtype it
+    runs in of the gradient's dtypes and the ones it names, but for an example that expects an
+    error or (without documented gradients) has non-finite inputs: finite differences need
+    finite inputs, special values are value checks."""
+    key = (spec.file, spec.id)
+    if key not in _GRADIENT_EXAMPLES:
+        dtypes = set(spec.gradient_dtypes) | ({d for e in spec.examples for d in e.dtypes or ()}
+                                              if "dtypes" not in spec.gradient else set())
+        _GRADIENT_EXAMPLES[key] = [
+            (e, d) for e in spec.examples for d in adapters.base.DTYPES
+            if d in dtypes and d.startswith(("float", "bfloat")) and e.runs_in(d, spec.dtypes)
+            and not e.expect.get("raises") and (e.grad or _finite(inputs.example(spec, e, d)))]
+    return _GRADIENT_EXAMPLES[key]
+
+
+_GRADIENT_EXAMPLES = {}  # (spec file, spec id) -> gradient_examples(spec): made once per process
+
+
+def _finite(case: dict) -> bool:
+    return all(np.isfinite(v).all() for v in case.values() if v.dtype.kind == "f")
 
 
 def shared(items: list, share: float, seed: int) -> tuple[list, list]:
-    """(kept, dropped): every item that is not a spec's, every explicit example and collective in
-    the eager mode, and of the other spec items (generated checks, the compiled mode, training) a
-    share in each (area, adapter, mode): at least one, the first by a hash of the run's seed and
-    the item's id, so that a run with the same seed keeps the same items and another seed others."""
+    """(kept, dropped): every item that is not a spec's and every item that always runs
+    (SpecItem.always: the explicit examples, their gradients, what a documented difference names);
+    of the others (generated checks, the compiled mode, training) a share in each (area, adapter,
+    mode): with k = 1 / share, every k-th member in the order of a hash of its id, starting at
+    the seed's place (at least one). The same seed keeps the same items; k successive seeds (the
+    ci profile's: commits) keep every item exactly once."""
     groups, kept = {}, []
     for item in items:
-        if not isinstance(item, SpecItem) or item.mode == "eager" and item.kind in ("example", "collective"):
+        if not isinstance(item, SpecItem) or item.always:
             kept.append(item)
         else:
             groups.setdefault((item.spec.area, item.adapter_name, item.mode), []).append(item)
+    every = max(1, round(1 / share))
     for members in groups.values():
-        members.sort(key=lambda i: zlib.crc32(f"{seed}:{i.nodeid}".encode()))
-        kept += members[:max(1, round(share * len(members)))]
+        members.sort(key=lambda i: (zlib.crc32(i.nodeid.encode()), i.nodeid))
+        kept += members[seed % every::every] or [members[seed % len(members)]]
     chosen = set(map(id, kept))
     return [i for i in items if id(i) in chosen], [i for i in items if id(i) not in chosen]
 
 
+def documents(spec, adapter: str, kind: str, generated: bool, mode: str, dtype: str) -> bool:
+    """Whether a documented difference of the spec is shown by such an item: an entry for the
+    adapter (or the framework it is a variant of), this kind of check and dtype, and the item's
+    mode (eager where the entry names none: the eager item shows it), that names one of the
+    item's cases ("hypothesis" for generated ones), or is compile-only for every case (the
+    compiled examples show it)."""
+    cls = adapters.classes().get(adapter)
+    names = {adapter, getattr(cls, "variant_of", None)} - {None}
+    check = "gradient" if kind == "gradient" else "value"
+    cases = {"hypothesis"} if generated else {e.name for e in spec.examples}
+    for diff in spec.differences:
+        if diff["adapter"] not in names or diff.get("kind", "value") not in (check, "any"):
+            continue
+        if diff.get("mode", "eager") != mode or dtype not in diff.get("dtypes", [dtype]):
+            continue
+        if diff.get("case") in cases or "case" not in diff and mode != "eager" and not generated:
+            return True
+    return False
+
+
 class SpecItem(pytest.Item):
-    def __init__(self, *, spec, kind, adapter_name, device, dtype, mode, **kwargs):
+    def __init__(self, *, spec, kind, generated, adapter_name, device, dtype, mode, **kwargs):
         super().__init__(**kwargs)
         self.spec, self.kind, self.adapter_name, self.device, self.dtype = spec, kind, adapter_name, device, dtype
-        self.mode = mode
+        self.generated, self.mode = generated, mode
         self.seed = None
+
+    @property
+    def always(self) -> bool:
+        """Whether every run keeps this item, whatever its --share: the explicit examples' values
+        and gradients in the eager mode, and an item that a documented difference names, so that
+        no published report lacks a documented value, gradient or difference."""
+        if self.mode == "eager" and not self.generated and self.kind != "training":
+            return True
+        return self.kind != "training" and documents(self.spec, self.adapter_name, self.kind, self.generated,
+                                                     self.mode, self.dtype)
 
     def runtest(self):
         try:
@@ -185,18 +276,12 @@ class SpecItem(pytest.Item):
                                        lambda case, seed: judge.check_case(ctx, "hypothesis", case))]
 
     def _gradient(self, ctx):
-        out = []
-        for example in self.spec.examples:
-            if not example.runs_in(self.dtype, self.spec.dtypes) or example.expect.get("raises"):
-                continue
-            case = inputs.example(self.spec, example, self.dtype)
-            if not example.grad and not all(np.isfinite(v).all() for v in case.values() if v.dtype.kind == "f"):
-                continue  # finite differences need finite inputs (special values are value checks)
-            out.append(self._example(ctx, example, case))
-        if self.spec.generated:
-            out.append(judge.hypothesis_cases(self.seed, self._strategy(), lambda case, seed:
-                       gradcheck.check_gradient(ctx, "hypothesis", case, np.random.default_rng(seed))))
-        return out
+        """The explicit examples' gradients (gradient_examples), or the generated cases'."""
+        if self.generated:
+            return [judge.hypothesis_cases(self.seed, self._strategy(), lambda case, seed:
+                    gradcheck.check_gradient(ctx, "hypothesis", case, np.random.default_rng(seed)))]
+        return [self._example(ctx, example, inputs.example(self.spec, example, self.dtype))
+                for example, dtype in gradient_examples(self.spec) if dtype == self.dtype]
 
     def _training(self, ctx):
         """Each example's SGD steps (suites/training.py)."""

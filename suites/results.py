@@ -55,6 +55,19 @@ def merge(folder) -> pathlib.Path | None:
     return merged
 
 
+def read_parts(folder) -> list:
+    """The records in the part files under `folder`: the running session's, before merge()
+    appends them to results.jsonl (a line cut off by a kill is left out)."""
+    out = []
+    for part in sorted(pathlib.Path(folder).glob("part-*.jsonl")):
+        for line in part.read_text(encoding="utf-8", errors="replace").splitlines():
+            try:
+                out.append(json.loads(line))
+            except ValueError:
+                continue
+    return out
+
+
 def describe_inputs(inputs: dict, dtype: str) -> dict:
     """Shapes, dtypes and (for small arrays) the values of a case's inputs; float inputs were
     drawn as exact values of `dtype`, the dtype under test."""
@@ -92,6 +105,16 @@ def commit() -> str | None:
     if head.returncode:
         return None
     return head.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
+
+
+def commit_count() -> int:
+    """How many commits HEAD's history holds (0 outside a git checkout): the ci profile's seed,
+    so that each commit draws the next slice of the share (suites/items.py: shared)."""
+    try:
+        count = subprocess.run(["git", "rev-list", "--count", "HEAD"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return 0
+    return int(count.stdout) if count.returncode == 0 and count.stdout.strip().isdigit() else 0
 
 
 def _plain(value):

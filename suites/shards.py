@@ -16,6 +16,8 @@ import json
 import pathlib
 import re
 
+from reports import cost
+
 SHARD = re.compile(r"^(\d+)/(\d+)$")
 
 
@@ -52,18 +54,33 @@ def read_durations(path) -> dict:
 
 
 def estimates(items: list, durations: dict) -> list:
-    """Seconds per item: recorded, else the mean of its (kind, mode), else the overall mean, else 1."""
-    groups = collections.defaultdict(list)
+    """Seconds per item: recorded, else the mean of its own (adapter, kind, mode) group, else of
+    its (kind, mode), else the overall mean, else 1."""
+    levels = (group_of, _coarse)
+    groups = [collections.defaultdict(list) for _ in levels]
     for item in items:
         if item.nodeid in durations:
-            groups[_group(item)].append(durations[item.nodeid])
-    known = [d for values in groups.values() for d in values]
+            for level, by in zip(levels, groups):
+                by[level(item)].append(durations[item.nodeid])
+    known = [d for values in groups[0].values() for d in values]
     overall = sum(known) / len(known) if known else 1.0
-    return [durations.get(i.nodeid, _mean(groups.get(_group(i))) or overall) for i in items]
+
+    def estimate(item):
+        if item.nodeid in durations:
+            return durations[item.nodeid]
+        return next((_mean(by[level(item)]) for level, by in zip(levels, groups) if by.get(level(item))), overall)
+
+    return [estimate(i) for i in items]
 
 
-def _group(item) -> tuple:
-    return getattr(item, "kind", "test"), getattr(item, "mode", "")
+def group_of(item) -> tuple:
+    """What an item's cost depends on most: its adapter, its kind of check (reports/cost.py's
+    label: a generated gradient is not an example's) and its mode."""
+    return getattr(item, "adapter_name", ""), *_coarse(item)
+
+
+def _coarse(item) -> tuple:
+    return cost.label(getattr(item, "kind", "test"), getattr(item, "generated", False)), getattr(item, "mode", "")
 
 
 def _mean(values) -> float | None:

@@ -70,3 +70,51 @@ def test_an_adapter_without_gradients_collects_no_gradient_items():
     assert any("/gradient[engine-" in i for i in items) and any("/training[engine-" in i for i in items)
     assert not [i for i in items if "[reference-" in i and ("/gradient[" in i or "/training[" in i)]
     assert any("[reference-" in i for i in items)
+
+
+def test_every_example_runs_in_every_dtype_it_names():
+    """No example is left out by collection: its value runs in each dtype it names (else the
+    spec's), on every adapter, and its gradient in each float one the spec's gradient allows (its
+    own `dtypes`, else the spec's and the example's). The layer-norm examples in float64, float16
+    and bfloat16 once never ran: the spec runs float32 only."""
+    from suites.specs import load_path
+
+    run = pytest("specs", "--adapter", "reference,engine", "--collect-only", "-q")
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr
+    ids = {line for line in run.stdout.splitlines() if "::" in line}
+    missing = []
+    for spec in load_path(ROOT / "specs"):
+        node = f"specs/{spec.area}.yaml::{spec.id}"
+        for example in spec.examples:
+            for dtype in example.dtypes or spec.dtypes:
+                if f"{node}[reference-cpu-{dtype}-eager]" not in ids:
+                    missing.append(f"{node} {example.name} value {dtype}")
+                allowed = spec.gradient and (spec.gradient.get("dtypes") or {*spec.dtypes, *(example.dtypes or ())})
+                differentiated = dtype.startswith(("float", "bfloat")) and not example.expect.get("raises")
+                if allowed and dtype in allowed and differentiated and f"{node}/gradient[engine-cpu-{dtype}-eager]" \
+                        not in ids and (example.grad or _finite(spec, example, dtype)):
+                    missing.append(f"{node} {example.name} gradient {dtype}")
+    assert not missing, missing
+    assert "specs/normalization.yaml::layer-norm-docs[reference-cpu-float16-eager]" in ids
+
+
+def _finite(spec, example, dtype) -> bool:
+    import numpy as np
+
+    from suites import inputs
+
+    return all(np.isfinite(v).all() for v in inputs.example(spec, example, dtype).values() if v.dtype.kind == "f")
+
+
+def test_the_examples_gradients_and_the_generated_ones_are_items_of_their_own(tmp_path):
+    """One item checks the explicit examples' gradients, another the generated cases', so that
+    --share, which draws among generated checks, never drops a documented gradient."""
+    run = pytest("specs/autograd.yaml", "--adapter", "engine", "--collect-only", "-q", "-k", "sigmoid-docs")
+    ids = [line for line in run.stdout.splitlines() if "::" in line]
+    assert "specs/autograd.yaml::sigmoid-docs/gradient[engine-cpu-float32-eager]" in ids
+    assert "specs/autograd.yaml::sigmoid-docs/gradient-property[engine-cpu-float32-eager]" in ids
+    run = pytest("specs/autograd.yaml", "--adapter", "engine", "-k", "sigmoid-docs and gradient", "--results-dir",
+                 str(tmp_path), "-p", "no:xdist")
+    assert run.returncode == 0, run.stdout[-2000:]
+    cases = {(r["test"].split("::")[1].split("[")[0], r["case"]) for r in records(tmp_path) if r["dtype"] == "float32"}
+    assert cases == {("sigmoid-docs/gradient", "docs"), ("sigmoid-docs/gradient-property", "hypothesis")}

@@ -121,12 +121,60 @@ def test_share_keeps_the_eager_examples_and_a_share_of_each_area_adapter_and_mod
     assert shared == collected(tmp_path, "--share", "0.2")  # the same seed keeps the same items
     examples = [i for i in everything if "/" not in i.split("::")[1] and i.endswith("-eager]")]
     assert set(examples) <= set(shared) and len(shared) < len(everything)
+    # the examples' gradients always run too; the generated cases' gradients are in the share
+    gradients = [i for i in everything if "/gradient[" in i and i.endswith("-eager]")]
+    assert gradients and set(gradients) <= set(shared)
+    generated = [i for i in everything if "/gradient-property[" in i]
+    assert generated and not set(generated) <= set(shared)
     for area in ("matmul", "ste"):
         assert any(f"specs/{area}.yaml" in i and i.endswith("-compiled]") for i in shared)
         assert any(f"specs/{area}.yaml" in i and ("/property[torch" in i or "/gradient[torch" in i) for i in shared)
     assert not any(i.startswith("specs/") and "engine" in i and i.endswith("-compiled]") for i in everything)
     bad = pytest_run(tmp_path, "specs/matmul.yaml", "--share", "0")
     assert bad.returncode == 2 and "--share takes a share 0 < F <= 1. Received: 0" in bad.stdout + bad.stderr
+
+
+def test_successive_seeds_share_out_every_item_once(tmp_path):
+    """With --share 0.25 four successive seeds (the ci profile's: commits) keep each item that
+    is drawn exactly once: a failure reproduces with its seed, and CI sees everything in turn."""
+    everything = set(collected(tmp_path))
+    always = set(collected(tmp_path, "--share", "0.25", "--hypothesis-seed", "0")) & set(
+        collected(tmp_path, "--share", "0.25", "--hypothesis-seed", "1"))
+    drawn = [set(collected(tmp_path, "--share", "0.25", "--hypothesis-seed", str(seed))) - always
+             for seed in (7, 8, 9, 10)]
+    assert set.union(*drawn) == everything - always
+    assert sum(map(len, drawn)) == len(everything - always)  # no item twice
+
+
+def test_share_keeps_every_item_a_documented_difference_names(tmp_path):
+    """A documented difference never leaves a published report because of the share: the item
+    whose case it names (here a generated one, compiled only) runs whatever the share."""
+    specs = "".join(f"""
+- id: tanh-{k}
+  op: tanh
+  args: [x]
+  dtypes: [float32]
+  examples:
+    - name: small
+      inputs: {{x: {{shape: [3]}}}}
+  hypothesis: {{signature: "(n)->(n)"}}
+""" for k in range(12))
+    specs += """  differences:
+    - adapter: torch
+      case: hypothesis
+      mode: compiled
+      observed: {differs: true}
+      note: a note
+      source: https://example.org/a-source
+"""
+    (tmp_path / "tanh.yaml").write_text(specs)
+    run = pytest_run(tmp_path, "suites", "--spec", str(tmp_path / "tanh.yaml"), "--adapter", "torch", "--collect-only",
+                     "-q", "--share", "0.01")
+    assert run.returncode == 0, run.stdout + run.stderr
+    ids = [line for line in run.stdout.splitlines() if "::" in line]
+    compiled = [i for i in ids if i.startswith("suites/test_specs.py::") and i.endswith("-compiled]")]
+    assert "suites/test_specs.py::tanh/tanh-11/property[torch-cpu-float32-compiled]" in compiled
+    assert len(compiled) == 2, compiled  # that item, and the one the share draws from the other 23
 
 
 def test_report_lists_compile_only_differences(tmp_path):

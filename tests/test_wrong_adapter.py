@@ -54,7 +54,10 @@ def test_hypothesis_failure_shows_seed_and_falsifying_example(tmp_path):
     assert "matmul/broadcast-shapes/property[broken-matmul-cpu-float32-eager]" in out
     assert "case 'hypothesis': fail" in out
     assert "run again: pytest 'suites/test_specs.py::matmul/broadcast-shapes/property[broken-matmul-cpu-float32" in out
-    assert "--hypothesis-seed=0 --hypothesis-profile=ci" in out and "falsifying example:" in out
+    # the ci profile's seed is the commit's count (README: the share)
+    count = subprocess.run(["git", "rev-list", "--count", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    seed = count.stdout.strip() if count.returncode == 0 else "0"
+    assert f"--hypothesis-seed={seed} --hypothesis-profile=ci" in out and "falsifying example:" in out
     # hypothesis shrinks to the smallest failing case: the bug needs b to have a batch axis
     falsifying = out[out.index("falsifying example:"):]
     assert "b: float32(1, 1, 1)" in falsifying
