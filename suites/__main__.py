@@ -49,9 +49,9 @@ def main(argv=None) -> int:
     vocab = sub.add_parser("vocabulary", help="docs/vocabulary.md from the vocabulary's records")
     vocab.add_argument("--write", action="store_true", help=f"write {VOCABULARY_DOC} instead of printing it")
     argv = sys.argv[1:] if argv is None else list(argv)
-    rest = argv[argv.index("--") + 1:] if "--" in argv else []  # the pytest arguments of `estimate`
-    args = parser.parse_args(argv[:len(argv) - len(rest) - bool(rest or "--" in argv)])
-    args.pytest_args = rest
+    cut = argv.index("--") if "--" in argv else len(argv)  # after it: the pytest arguments of `estimate`
+    args = parser.parse_args(argv[:cut])
+    args.pytest_args = argv[cut + 1:]
     if args.command == "coverage":
         return _coverage(args)
     if args.command == "estimate":

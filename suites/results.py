@@ -57,14 +57,21 @@ def merge(folder) -> pathlib.Path | None:
 
 def read_parts(folder) -> list:
     """The records in the part files under `folder`: the running session's, before merge()
-    appends them to results.jsonl (a line cut off by a kill is left out)."""
+    appends them to results.jsonl."""
+    return read_lines(sorted(pathlib.Path(folder).glob("part-*.jsonl")))
+
+
+def read_lines(files) -> list:
+    """The records of these JSON-lines files, in order; a line cut off by a kill is left out."""
     out = []
-    for part in sorted(pathlib.Path(folder).glob("part-*.jsonl")):
-        for line in part.read_text(encoding="utf-8", errors="replace").splitlines():
+    for file in files:
+        for line in pathlib.Path(file).read_text(encoding="utf-8", errors="replace").splitlines():
             try:
-                out.append(json.loads(line))
+                record = json.loads(line)
             except ValueError:
                 continue
+            if isinstance(record, dict):
+                out.append(record)
     return out
 
 

@@ -8,15 +8,16 @@ chooses the items, so that N shards together run exactly the items one unsharded
 The split is deterministic: items in descending recorded duration (ties by node id) go one by one
 to the shard with the least time so far (the longest-processing-time rule, within 4/3 of the
 best split). An item with no recorded duration is estimated by the mean of recorded items of its
-kind and mode (a compiled gradient costs far more than an eager example), else of all of them,
-else 1 s. Every process that collects (xdist's workers too) computes the same split.
+adapter, kind and mode, else of its kind and mode (a compiled gradient costs far more than an eager
+example), else of all of them, else 1 s; `python -m suites estimate` uses the same estimates.
+Every process that collects (xdist's workers too) computes the same split.
 """
 import collections
-import json
 import pathlib
 import re
 
 from reports import cost
+from suites import results
 
 SHARD = re.compile(r"^(\d+)/(\d+)$")
 
@@ -40,16 +41,10 @@ def read_durations(path) -> dict:
     path = pathlib.Path(path)
     if not path.exists():
         raise ShardError(f"--shard-durations: no such results folder or file: {path}")
-    files = sorted(path.rglob("*.jsonl")) if path.is_dir() else [path]
     durations = collections.defaultdict(float)
-    for file in files:
-        for line in file.read_text(encoding="utf-8", errors="replace").splitlines():
-            try:
-                record = json.loads(line)
-            except ValueError:
-                continue  # a line cut off by a killed run
-            if isinstance(record, dict) and record.get("test") and isinstance(record.get("duration"), (int, float)):
-                durations[record["test"]] += record["duration"]
+    for record in results.read_lines(sorted(path.rglob("*.jsonl")) if path.is_dir() else [path]):
+        if record.get("test") and isinstance(record.get("duration"), (int, float)):
+            durations[record["test"]] += record["duration"]
     return dict(durations)
 
 
