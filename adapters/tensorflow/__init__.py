@@ -25,6 +25,10 @@ from adapters.layer_behaviours import TF_GELU_FLOAT32_CONSTANTS, TF_L2_NORMALIZE
 from adapters.tensorflow.collectives import COLLECTIVE_OPS, TF_COLLECTIVES, collective_rank
 from adapters.tensorflow.layers import TensorFlowLayers
 
+# What tf.function(jit_compile=True) raises for an op that XLA has no kernel for (RaggedTensorToTensor,
+# say): the compiler's own refusal, so the program is unsupported in the compiled mode
+XLA_REFUSES = "Detected unsupported operations when trying to compile graph"
+
 
 class TensorFlowAdapter(TensorFlowLayers, Adapter):
     name = "tensorflow"
@@ -221,6 +225,8 @@ class TensorFlowAdapter(TensorFlowLayers, Adapter):
             out = ragged.to_tensor(default_value=tf.cast(value, seqs[0].dtype),
                                    shape=[len(seqs), max_len] + list(seqs[0].shape[1:]))
         else:  # Keras' NumPy utility for "pre": it returns values, not a differentiable tensor
+            if tf.inside_function():
+                raise Unsupported("keras.utils.pad_sequences works on NumPy arrays: a compiled trace has none")
             out = tf.constant(tf.keras.utils.pad_sequences(
                 [s.numpy() for s in seqs], maxlen=max_len, dtype=seqs[0].dtype.name, padding=side,
                 truncating=truncate, value=value))
@@ -317,7 +323,19 @@ class TensorFlowAdapter(TensorFlowLayers, Adapter):
         return workers.pool("adapters.tensorflow.collectives", world, 1, {"device": device})
 
     def compile(self, fn):
-        return self.tf.function(fn, jit_compile=True)
+        compiled = self.tf.function(fn, jit_compile=True)
+
+        def call(*args, **kwargs):
+            try:
+                return compiled(*args, **kwargs)
+            except self.tf.errors.InvalidArgumentError as exc:  # XLA has no kernel for an op of the program
+                if XLA_REFUSES not in str(exc):
+                    raise
+                # the op XLA refuses, after the graph's generated name: "... on XLA_CPU_JIT: RaggedTensorToTensor (...)"
+                refused = str(exc).splitlines()[0].split("] on ", 1)[-1]
+                raise Unsupported(f"tf.function(jit_compile=True): XLA refuses {refused[:200]}") from exc
+
+        return call
 
     def set_threads(self, threads):
         self.tf.config.threading.set_intra_op_parallelism_threads(threads)
