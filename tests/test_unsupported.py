@@ -29,3 +29,26 @@ def test_an_op_refused_for_every_input_is_unsupported(tmp_path):
     [record] = records(tmp_path)
     assert record["status"] == "unsupported" and record["message"] == "no matmul here"
     assert "unsupported: no matmul here" in run.stdout
+
+
+def test_what_the_compiler_refuses_is_unsupported_with_its_own_message(tmp_path):
+    """tf.function(jit_compile=True) cannot compile RaggedTensor.to_tensor (XLA has no kernel for
+    RaggedTensorToTensor): the compiled item is unsupported with XLA's words, never an error of
+    the framework's, and the eager one still passes."""
+    import subprocess
+    import sys
+
+    import pytest
+
+    pytest.importorskip("tensorflow")
+    run = subprocess.run([sys.executable, "-m", "pytest", "specs/padding.yaml", "--adapter", "tensorflow", "-k",
+                          "truncate-post and float32 and not property", "--results-dir", str(tmp_path), "-p",
+                          "no:cacheprovider", "-p", "no:xdist"], cwd=pathlib.Path(__file__).resolve().parent.parent,
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    by_mode = {r["mode"]: r for r in records(tmp_path)}
+    assert by_mode["eager"]["status"] == "pass", by_mode["eager"]["message"]
+    compiled = by_mode["compiled"]
+    assert compiled["status"] == "unsupported"
+    assert compiled["message"].startswith("tf.function(jit_compile=True): XLA refuses XLA_CPU_JIT: "
+                                          "RaggedTensorToTensor")
