@@ -205,7 +205,7 @@ def pytest_collection_modifyitems(config, items):
         return
     kept = items
     if config.getoption("share") < 1:
-        from suites.items import shared
+        from suites.selection import shared
 
         kept = shared(items, config.getoption("share"), parity.seed)[0]
     if parity.shard:
