@@ -9,15 +9,34 @@ KERAS_REDUCTIONS = {"mean": "sum_over_batch_size", "sum": "sum", "none": None}
 
 def built(kind: str, dtype: str, shape: tuple, **config):
     """A keras.layers.<kind>(**config) built for inputs of `shape` (or a tuple of shapes, one per
-    input), made once per configuration; refused inside a compiler's trace (refuse_in_trace)."""
-    refuse_in_trace(f"keras.layers.{kind}", LAYERS_IN_TRACE)
-    return _built(kind, dtype, shape, **config)
+    input), made once per configuration, outside any compiler's trace (outside_trace)."""
+    return outside_trace(f"keras.layers.{kind}", _built, kind, dtype, shape, **config)
 
 
-# Why a layer op is unsupported in the compiled mode: this adapter builds a keras.layers layer for
-# the shapes it is called with, and a layer built inside a trace makes its variables there, which
-# tf.function refuses on a retrace and jax.jit leaks as tracers. Keras' own jit_compile compiles a
-# step of a model built beforehand; the compiled mode here covers the programs of keras.ops.
+def outside_trace(what: str, build, *args, **config):
+    """build(*args, **config): a layer made as Keras' users make one, before the step that calls
+    it is compiled. On the torch backend a layer is a torch.nn.Module, and torch.compile runs its
+    construction eagerly when told to (torch.compiler.disable: a graph break, the layer then a
+    constant of the graph). jax.jit and tf.function have no such escape: a layer built inside
+    their trace makes its variables there, which tf.function refuses on a retrace and jax.jit
+    leaks as tracers, so there it is refused (refuse_in_trace). Without the escape, dynamo traced
+    Keras' Layer.__init__ when the process had not built the layer yet, and failed inside
+    (InternalTorchDynamoError "'Dense' object has no attribute '_buffers'"): a compiled case's
+    status then depended on the items run before it."""
+    import keras
+
+    if keras.backend.backend() == "torch":
+        import torch
+
+        return torch.compiler.disable(build)(*args, **config)
+    refuse_in_trace(what, LAYERS_IN_TRACE)
+    return build(*args, **config)
+
+
+# Why a layer op is unsupported in the compiled mode on the jax and tensorflow backends: this
+# adapter builds a keras.layers layer for the shapes it is called with (outside_trace). Keras' own
+# jit_compile compiles a step of a model built beforehand; the compiled mode there covers the
+# programs of keras.ops.
 LAYERS_IN_TRACE = ("is built for the shapes it is called with, which cannot happen inside a compiled trace "
                    "(Keras compiles steps of models built beforehand)")
 

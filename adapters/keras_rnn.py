@@ -8,7 +8,7 @@ gru_weights say; the layers are stateless: keras.Layer.stateless_call takes them
 import functools
 
 from adapters.base import rnn_suffix, stacked_rnn
-from adapters.keras_layers import LAYERS_IN_TRACE, refuse_in_trace
+from adapters.keras_layers import outside_trace
 
 
 def run(kind: str, x, states, params, num_layers, bidirectional, batch_first, dtype: str, **config):
@@ -62,10 +62,9 @@ def gru_weights(params: dict, suffix: str, reset_after: bool = True) -> list:
 
 
 def _layer(kind: str, hidden: int, backwards: bool, dtype: str, features: int, config: tuple):
-    """A built keras.layers.LSTM / GRU per configuration, made once; refused inside a compiler's
-    trace, as every keras.layers layer of this adapter is (keras_layers.refuse_in_trace)."""
-    refuse_in_trace(f"keras.layers.{kind}", LAYERS_IN_TRACE)
-    return _built_layer(kind, hidden, backwards, dtype, features, config)
+    """A built keras.layers.LSTM / GRU per configuration, made once, outside any compiler's trace,
+    as every keras.layers layer of this adapter is (keras_layers.outside_trace)."""
+    return outside_trace(f"keras.layers.{kind}", _built_layer, kind, hidden, backwards, dtype, features, config)
 
 
 @functools.cache
