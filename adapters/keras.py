@@ -20,6 +20,7 @@ from adapters.base import (
     as_tuple,
     conv_padding,
     dtypes_except,
+    given,
     index_coordinates,
     leading_block,
     lift_1d,
@@ -28,7 +29,7 @@ from adapters.base import (
 )
 from adapters.behaviours import KERAS_MASKED_SOFTMAX, KERAS_PAD_SEQUENCES_DEFAULTS, KERAS_TENSORFLOW_BIAS_ADD
 from adapters.jax import jax_vjp
-from adapters.keras_layers import KerasLayers, refuse_in_trace
+from adapters.keras_layers import KerasLayers, refuse_in_trace, unweighted
 from adapters.layer_behaviours import (
     KERAS_ATTENTION_MEAN_OF_V,
     KERAS_BATCH_NORM_EPS,
@@ -83,8 +84,10 @@ BACKEND_DTYPES = {
 }
 KERAS_BEHAVIOURS = (KERAS_MASKED_SOFTMAX, KERAS_PAD_SEQUENCES_DEFAULTS, KERAS_LAYER_NORM_EPS, KERAS_NORMALIZE_EPSILON,
                     KERAS_BATCH_NORM_EPS, KERAS_BATCH_NORM_STATS)
-BACKEND_BEHAVIOURS = {"tensorflow": (KERAS_TENSORFLOW_BIAS_ADD, KERAS_TENSORFLOW_ATTENTION, KERAS_TENSORFLOW_GELU,
-                                     *KERAS_TENSORFLOW_MULTIHEAD, *KERAS_BEHAVIOURS),
+# in modelled()'s order: the mean of V (a special value) before the float32 scale with it (a precision)
+BACKEND_BEHAVIOURS = {"tensorflow": (KERAS_TENSORFLOW_BIAS_ADD, KERAS_ATTENTION_MEAN_OF_V, KERAS_TENSORFLOW_ATTENTION,
+                                     KERAS_TENSORFLOW_GELU, KERAS_MULTIHEAD_MEAN_OF_V, *KERAS_TENSORFLOW_MULTIHEAD,
+                                     *KERAS_BEHAVIOURS),
                       "jax": (KERAS_ATTENTION_MEAN_OF_V, KERAS_GELU_TANH, KERAS_MULTIHEAD_MEAN_OF_V, *KERAS_BEHAVIOURS),
                       "torch": (KERAS_ATTENTION_MEAN_OF_V, KERAS_GELU_TANH, KERAS_MULTIHEAD_MEAN_OF_V,
                                 *KERAS_BEHAVIOURS)}
@@ -300,7 +303,7 @@ class KerasAdapter(KerasLayers, Adapter):
 
     def masked_softmax(self, x, mask, axis=-1):
         # Keras' idiom is the Softmax layer's mask argument; the layer computes in its own dtype
-        return self.keras.layers.Softmax(axis=axis, dtype=self.dtype_of(x))(x, mask=mask)
+        return unweighted("Softmax", self.dtype_of(x), axis=axis)(x, mask=mask)
 
     def pad(self, x, pad_width, mode="constant", value=0):
         if mode not in PAD_MODES:
@@ -308,8 +311,6 @@ class KerasAdapter(KerasLayers, Adapter):
         if PAD_MODES[mode] == "edge" and self.backend in ("tensorflow", "torch"):
             raise Unsupported(f"keras.ops.pad on the {self.backend} backend has no 'edge' mode (tensorflow: "
                               "constant, reflect, symmetric; torch: 'Unrecognised padding mode edge')")
-        if any(v < 0 for w in pad_width for v in w):
-            raise Unsupported("keras.ops.pad takes no negative widths (NumPy's pad refuses them too)")
         return self.ops.pad(x, [list(w) for w in pad_width], mode=PAD_MODES[mode],
                             constant_values=value if mode == "constant" else None)
 
@@ -358,15 +359,13 @@ class KerasAdapter(KerasLayers, Adapter):
         return keras_rnn.run("LSTM", x, None if h0 is None else (h0, c0), params, num_layers, bidirectional,
                              batch_first, self.dtype_of(x))
 
-    def gru(self, x, h0, params, num_layers=1, bidirectional=False, batch_first=True, reset_after=True):
+    def gru(self, x, h0, params, num_layers=1, bidirectional=False, batch_first=True, reset_after=None):
         return keras_rnn.run("GRU", x, None if h0 is None else (h0,), params, num_layers, bidirectional, batch_first,
-                             self.dtype_of(x), reset_after=reset_after)
+                             self.dtype_of(x), **given(reset_after=reset_after))
 
     def conv2d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
         ops = self.ops
         pads = conv_padding(padding, 2)
-        if any(s > 1 for s in as_tuple(stride, 2)) and any(d > 1 for d in as_tuple(dilation, 2)):
-            raise Unsupported("keras.ops.conv refuses strides > 1 together with dilation_rate > 1")
         if not isinstance(pads, str):  # explicit widths: keras.ops.conv pads only "valid" / "same"
             x = ops.pad(x, [[0, 0], [0, 0], *map(list, pads)])
         # NCHW / OIHW in, NHWC / HWIO for keras.ops.conv (TensorFlow's CPU kernels take channels

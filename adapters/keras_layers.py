@@ -16,21 +16,43 @@ def built(kind: str, dtype: str, shape: tuple, **config):
 def outside_trace(what: str, build, *args, **config):
     """build(*args, **config): a layer made as Keras' users make one, before the step that calls
     it is compiled. On the torch backend a layer is a torch.nn.Module, and torch.compile runs its
-    construction eagerly when told to (torch.compiler.disable: a graph break, the layer then a
-    constant of the graph). jax.jit and tf.function have no such escape: a layer built inside
-    their trace makes its variables there, which tf.function refuses on a retrace and jax.jit
-    leaks as tracers, so there it is refused (refuse_in_trace). Without the escape, dynamo traced
-    Keras' Layer.__init__ when the process had not built the layer yet, and failed inside
-    (InternalTorchDynamoError "'Dense' object has no attribute '_buffers'"): a compiled case's
-    status then depended on the items run before it."""
-    import keras
-
-    if keras.backend.backend() == "torch":
-        import torch
-
-        return torch.compiler.disable(build)(*args, **config)
+    construction eagerly when told to (eagerly_on_torch). jax.jit and tf.function have no such
+    escape: a layer built inside their trace makes its variables there, which tf.function refuses
+    on a retrace and jax.jit leaks as tracers, so there it is refused (refuse_in_trace)."""
+    escaped = eagerly_on_torch(build)
+    if escaped is not build:
+        return escaped(*args, **config)
     refuse_in_trace(what, LAYERS_IN_TRACE)
     return build(*args, **config)
+
+
+def unweighted(kind: str, dtype: str, **config):
+    """A keras.layers.<kind>(**config) without weights (Softmax), made once per configuration:
+    outside torch.compile's trace on the torch backend (eagerly_on_torch), and anywhere on the
+    others, since it has no variables to make."""
+    return eagerly_on_torch(_unweighted)(kind, dtype, **config)
+
+
+def eagerly_on_torch(build):
+    """build, run eagerly even inside torch.compile (torch.compiler.disable: a graph break, the
+    layer then a constant of the graph) on the torch backend; as it is on the others. Without it,
+    dynamo traced Keras' Layer.__init__ when the process had not made the layer yet and failed
+    inside (InternalTorchDynamoError "'Dense' object has no attribute '_buffers'"): a compiled
+    case's status then depended on the items run before it."""
+    import keras
+
+    if keras.backend.backend() != "torch":
+        return build
+    import torch
+
+    return torch.compiler.disable(build)
+
+
+@functools.cache
+def _unweighted(kind: str, dtype: str, **config):
+    import keras
+
+    return getattr(keras.layers, kind)(dtype=dtype, **config)
 
 
 # Why a layer op is unsupported in the compiled mode on the jax and tensorflow backends: this

@@ -13,7 +13,8 @@ from adapters.keras_layers import outside_trace
 
 def run(kind: str, x, states, params, num_layers, bidirectional, batch_first, dtype: str, **config):
     """The vocabulary's lstm (output, h_n, c_n) or gru (output, h_n) by keras.layers.LSTM / GRU on
-    Keras' current backend; `states` the initial (h0, c0) or (h0,), None for Keras' zeros."""
+    Keras' current backend; `states` the initial (h0, c0) or (h0,), None for Keras' zeros; `config`
+    the layer's arguments that the spec gives (the rest are Keras' defaults: reset_after)."""
     from keras import ops
 
     hidden = params["weight_hh_l0"].shape[1]
@@ -23,7 +24,8 @@ def run(kind: str, x, states, params, num_layers, bidirectional, batch_first, dt
     def direction(seq, layer, d, k):
         cell = _layer(kind, hidden, bool(d), dtype, seq.shape[-1], tuple(sorted(config.items())))
         initial = None if states is None else [s[k] for s in states]
-        (out, *final), _ = cell.stateless_call(weights(params, rnn_suffix(layer, d), **config),
+        layout = {"reset_after": cell.reset_after} if kind == "GRU" else {}  # the layer's, default or given
+        (out, *final), _ = cell.stateless_call(weights(params, rnn_suffix(layer, d), **layout),
                                                cell.non_trainable_variables, seq, initial_state=initial)
         return ((ops.flip(out, 1) if d else out), *final)  # go_backwards returns reversed time order
 

@@ -43,8 +43,9 @@ def attention_float32_scale(q, k, v, mask=None, bias=None, causal=False, scale=N
 KERAS_TENSORFLOW_ATTENTION = Behaviour(
     "dot_product_attention", attention_float32_scale,
     "keras.ops.dot_product_attention on TensorFlow computes its default scale 1 / sqrt(D) in float32 "
-    "(1.0 / tf.sqrt(tf.cast(H, 'float32'))): float64 scores are off by its rounding, up to 3e-8 relatively; "
-    "and a query whose mask row is all False gets the mean of V's rows, as on every Keras backend",
+    "(1.0 / tf.sqrt(tf.cast(H, 'float32'))): float64 scores are off by its rounding, up to 3e-8 relatively "
+    "(and a query whose mask row is all False gets the mean of V's rows, KERAS_ATTENTION_MEAN_OF_V, as on "
+    "every Keras backend)",
     "https://github.com/keras-team/keras/blob/v3.15.1/keras/src/backend/tensorflow/nn.py", "precision")
 
 

@@ -62,16 +62,21 @@ x, w, b = np.arange(6.0).reshape(2, 3), np.arange(12.0).reshape(4, 3), np.array(
 compiled = ad.compile(lambda env: ad.linear(env["x"], env["w"], env["b"]))
 out = compiled({k: ad.asarray(v, "float32", "cpu") for k, v in dict(x=x, w=w, b=b).items()})
 print(np.abs(ad.to_numpy(out) - (x @ w.T + b)).max())
+softmax = ad.compile(lambda env: ad.masked_softmax(env["x"], env["m"]))  # a layer without weights
+out = softmax({"x": ad.asarray(np.zeros((1, 4)), "float32", "cpu"),
+               "m": ad.asarray(np.ones((1, 4), bool), "bool", "cpu")})
+print(np.abs(ad.to_numpy(out) - 0.25).max())
 """
 
 
 def test_a_keras_layer_is_built_outside_torch_compile_whatever_ran_before():
-    """On the torch backend the keras adapter's first use of a layer may come inside torch.compile
-    (the compiled mode before the eager one): the layer is built outside dynamo's trace, as Keras'
-    users build a model before compiling its step, and the compiled call computes x W^T + b (in
-    float32: Keras computes float64 matmuls in float32 on torch, a documented difference). Built
-    inside the trace, dynamo failed in Keras' Layer.__init__ ("'Dense' object has no attribute
-    '_buffers'"), so a compiled case errored or passed by what the process had run before."""
+    """On the torch backend the keras adapter's first use of a layer (Dense; Softmax, which has
+    no weights) may come inside torch.compile (the compiled mode before the eager one): the layer
+    is made outside dynamo's trace, as Keras' users build a model before compiling its step, and
+    the compiled calls compute x W^T + b (in float32: Keras computes float64 matmuls in float32
+    on torch, a documented difference) and softmax. Made inside the trace, dynamo failed in
+    Keras' Layer.__init__ ("'Dense' object has no attribute '_buffers'"), so a compiled case
+    errored or passed by what the process had run before."""
     import os
     import subprocess
     import sys
@@ -83,4 +88,6 @@ def test_a_keras_layer_is_built_outside_torch_compile_whatever_ran_before():
     run = subprocess.run([sys.executable, "-c", KERAS_TORCH_COMPILED_FIRST], cwd=pathlib.Path(__file__).parent.parent,
                          env={**os.environ, "KERAS_BACKEND": "torch"}, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-2000:]
-    assert float(run.stdout.split()[-1]) == 0  # small integers: every product and sum exact in float32
+    linear, softmax = map(float, run.stdout.split()[-2:])
+    assert linear == 0  # small integers: every product and sum exact in float32
+    assert softmax == 0  # four equal scores: 1/4 each, exactly

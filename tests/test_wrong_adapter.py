@@ -48,16 +48,15 @@ def test_explicit_example_failure_names_everything(tmp_path):
 
 
 def test_hypothesis_failure_shows_seed_and_falsifying_example(tmp_path):
-    run = run_suite(tmp_path, "--dtype", "float32", "-k", "matmul/broadcast-shapes/property")
+    # a seed whose 5 examples (the ci profile) reach the bug: about 3 seeds in 4 do (seeds 0 to 15:
+    # 3, 4, 7 and 8 miss it), so the commit's count, the ci profile's own seed, is not relied on here
+    run = run_suite(tmp_path, "--dtype", "float32", "-k", "matmul/broadcast-shapes/property", "--hypothesis-seed=1")
     assert run.returncode == 1, run.stdout + run.stderr
     out = run.stdout
     assert "matmul/broadcast-shapes/property[broken-matmul-cpu-float32-eager]" in out
     assert "case 'hypothesis': fail" in out
     assert "run again: pytest 'suites/test_specs.py::matmul/broadcast-shapes/property[broken-matmul-cpu-float32" in out
-    # the ci profile's seed is the commit's count (README: the share)
-    count = subprocess.run(["git", "rev-list", "--count", "HEAD"], cwd=ROOT, capture_output=True, text=True)
-    seed = count.stdout.strip() if count.returncode == 0 else "0"
-    assert f"--hypothesis-seed={seed} --hypothesis-profile=ci" in out and "falsifying example:" in out
+    assert "--hypothesis-seed=1 --hypothesis-profile=ci" in out and "falsifying example:" in out
     # hypothesis shrinks to the smallest failing case: the bug needs b to have a batch axis
     falsifying = out[out.index("falsifying example:"):]
     assert "b: float32(1, 1, 1)" in falsifying
@@ -66,6 +65,9 @@ def test_hypothesis_failure_shows_seed_and_falsifying_example(tmp_path):
 def test_correct_cases_still_pass_and_results_are_recorded(tmp_path):
     run = run_suite(tmp_path, "--dtype", "float64", "-k", "matmul/vector-x-vector[")
     assert run.returncode == 0, run.stdout + run.stderr
+    # the ci profile's seed is the commit's count (README: the share), printed in the header
+    count = subprocess.run(["git", "rev-list", "--count", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    assert f"parity: seed {count.stdout.strip() if count.returncode == 0 else '0'} " in run.stdout
     lines = (tmp_path / "results.jsonl").read_text().splitlines()
     assert len(lines) == 2  # the docs and values examples
 

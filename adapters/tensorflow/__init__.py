@@ -15,6 +15,7 @@ from adapters.base import (
     as_tuple,
     conv_padding,
     dtypes_except,
+    given,
     index_coordinates,
     leading_block,
     lift_1d,
@@ -261,10 +262,10 @@ class TensorFlowAdapter(TensorFlowLayers, Adapter):
         return keras_rnn.run("LSTM", x, None if h0 is None else (h0, c0), params, num_layers, bidirectional,
                              batch_first, x.dtype.name)
 
-    def gru(self, x, h0, params, num_layers=1, bidirectional=False, batch_first=True, reset_after=True):
+    def gru(self, x, h0, params, num_layers=1, bidirectional=False, batch_first=True, reset_after=None):
         self._keras_is_tensorflow()  # tf.keras.layers.GRU: Keras 3 on the TensorFlow backend
         return keras_rnn.run("GRU", x, None if h0 is None else (h0,), params, num_layers, bidirectional, batch_first,
-                             x.dtype.name, reset_after=reset_after)
+                             x.dtype.name, **given(reset_after=reset_after))
 
     def conv2d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
         tf = self.tf
@@ -372,14 +373,18 @@ def tape_vjp(fn, args, wrt, cotangent):
 
 
 def refuse_corrupting_matmul(tf, a, b) -> None:
-    """Unsupported for the matmuls that corrupt the heap in TF 2.21's oneDNN CPU kernel: a rank-4+
-    lhs with a size-1 batch axis against a lower-rank rhs (the crash comes later, anywhere in
-    the process: a NumPy call of the next case, say). Measured: (5, 1, 5, 2) @ (2, 5) and
-    @ (1, 2, 5) abort or segfault within 100 calls; (5, 3, 5, 2) @ (2, 5), (5, 5, 2) @ (2, 5)
-    and (5, 1, 5, 2) @ (3, 2, 5) do not; TF_ENABLE_ONEDNN_OPTS=0 avoids it."""
+    """Unsupported for the matmuls that corrupt the heap in TF 2.21's oneDNN CPU kernel (the crash
+    comes later, anywhere in the process: a NumPy call of the next case, say): a rank-4 lhs whose
+    last batch axis is 1 against a lower-rank rhs that broadcasts to 1 there too. Measured (1000
+    calls each, 2026-11-26): (5, 1, 5, 2) @ (2, 5) and @ (1, 2, 5) abort or segfault, as the
+    upstream issue's (13, 1, 3, 4) @ (4, 16) and (9, 1, 2, 3) @ (3, 3); (2, 1, 3, 4) @ (5, 4, 2),
+    (5, 1, 5, 2) @ (3, 2, 5), (1, 5, 5, 2) @ (2, 5), (5, 3, 5, 2) @ (2, 5) and the rank-5
+    (2, 3, 1, 3, 4) @ (4, 2), (3, 1, 1, 5, 2) @ (2, 5) run cleanly (the NumPy-checked ones with
+    correct values), so the framework answers those; TF_ENABLE_ONEDNN_OPTS=0 avoids it."""
     if not tf.__version__.startswith("2.21.") or os.environ.get("TF_ENABLE_ONEDNN_OPTS") == "0":
         return
-    if "CPU" in a.device and a.shape.rank >= 4 and b.shape.rank < a.shape.rank and 1 in a.shape[:-2]:
+    rhs_batch_is_one = b.shape.rank < 3 or b.shape[0] == 1  # (the rhs's axis under the lhs's axis 1)
+    if "CPU" in a.device and a.shape.rank == 4 and b.shape.rank < 4 and a.shape[1] == 1 and rhs_batch_is_one:
         raise Unsupported(f"tf.matmul {tuple(a.shape)} @ {tuple(b.shape)} corrupts the heap under oneDNN on CPU "
                           "in TF 2.21 (https://github.com/tensorflow/tensorflow/issues/117700, fixed by PR "
                           "#120199 after 2.21.0)")

@@ -150,7 +150,14 @@ class TorchAdapter(TorchLayers, Adapter):
         return self.torch.mean(x, dim=_dims(x, axis), keepdim=keepdims)
 
     def max(self, x, axis=None, keepdims=False):
-        return self.torch.amax(x, dim=_dims(x, axis), keepdim=keepdims)  # amax: max without indices
+        """As users write it: torch.max(x) over everything, torch.max(x, dim) over one axis (its
+        values; its gradient goes to the one index it returns, where amax's shares a tie), and
+        torch.amax where torch.max takes no such arguments (several axes; keepdim over all)."""
+        if axis is None and not keepdims:
+            return self.torch.max(x)
+        if isinstance(axis, int):
+            return self.torch.max(x, dim=axis, keepdim=keepdims).values
+        return self.torch.amax(x, dim=_dims(x, axis), keepdim=keepdims)
 
     def reshape(self, x, shape):
         return self.torch.reshape(x, tuple(shape))
@@ -201,14 +208,12 @@ class TorchAdapter(TorchLayers, Adapter):
             return self.torch.nn.functional.pad(x, flat, value=value)
         if mode not in ("reflect", "replicate"):
             raise Unsupported(f"torch.nn.functional.pad has no {mode!r} mode")
-        # non-constant modes pad the last 1-3 axes of a batched input: fold the leading axes into one
+        # the widths of the axes from the first padded one to the last, as a user writes them; torch
+        # then decides which ranks a non-constant mode takes (an unbatched or a batched input: one
+        # or two axes before the padded ones, else NotImplementedError)
         padded = [d for d, w in enumerate(pad_width) if any(w)]
         first = min(padded, default=max(x.dim() - 1, 0))  # nothing padded: the last axis, by (0, 0)
-        if x.dim() - first > 3:
-            raise Unsupported(f"torch.nn.functional.pad {mode!r} pads at most the last 3 axes")
-        batch = x.reshape((1, -1) + tuple(x.shape[first:]))
-        out = self.torch.nn.functional.pad(batch, flat[:2 * (x.dim() - first)], mode=mode)
-        return out.reshape(tuple(x.shape[:first]) + tuple(out.shape[2:]))
+        return self.torch.nn.functional.pad(x, flat[:2 * (x.dim() - first)], mode=mode)
 
     def pad_sequences(self, seqs, value=0, side="post", max_len=None, truncate="post", batch_first=False):
         if max_len is not None:
