@@ -19,9 +19,10 @@ def outside_trace(what: str, build, *args, **config):
     construction eagerly when told to (eagerly_on_torch). jax.jit and tf.function have no such
     escape: a layer built inside their trace makes its variables there, which tf.function refuses
     on a retrace and jax.jit leaks as tracers, so there it is refused (refuse_in_trace)."""
-    escaped = eagerly_on_torch(build)
-    if escaped is not build:
-        return escaped(*args, **config)
+    import keras
+
+    if keras.backend.backend() == "torch":
+        return eagerly_on_torch(build)(*args, **config)
     refuse_in_trace(what, LAYERS_IN_TRACE)
     return build(*args, **config)
 
@@ -33,6 +34,7 @@ def unweighted(kind: str, dtype: str, **config):
     return eagerly_on_torch(_unweighted)(kind, dtype, **config)
 
 
+@functools.cache  # one wrapper per function: the layer ops call it on every call
 def eagerly_on_torch(build):
     """build, run eagerly even inside torch.compile (torch.compiler.disable: a graph break, the
     layer then a constant of the graph) on the torch backend; as it is on the others. Without it,

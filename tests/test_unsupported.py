@@ -1,7 +1,13 @@
 """An adapter that refuses some generated inputs keeps the rest of its hypothesis item; one that
-refuses every input leaves the item unsupported."""
+refuses every input leaves the item unsupported; what a compiler refuses is unsupported in its
+own words; and what the keras adapter does inside torch.compile does not depend on what ran before."""
 import json
+import os
 import pathlib
+import subprocess
+import sys
+
+import pytest
 
 from tests.test_wrong_adapter import run_suite
 
@@ -35,11 +41,6 @@ def test_what_the_compiler_refuses_is_unsupported_with_its_own_message(tmp_path)
     """tf.function(jit_compile=True) cannot compile RaggedTensor.to_tensor (XLA has no kernel for
     RaggedTensorToTensor): the compiled item is unsupported with XLA's words, never an error of
     the framework's, and the eager one still passes."""
-    import subprocess
-    import sys
-
-    import pytest
-
     pytest.importorskip("tensorflow")
     run = subprocess.run([sys.executable, "-m", "pytest", "specs/padding.yaml", "--adapter", "tensorflow", "-k",
                           "truncate-post and float32 and not property", "--results-dir", str(tmp_path), "-p",
@@ -77,12 +78,6 @@ def test_a_keras_layer_is_built_outside_torch_compile_whatever_ran_before():
     on torch, a documented difference) and softmax. Made inside the trace, dynamo failed in
     Keras' Layer.__init__ ("'Dense' object has no attribute '_buffers'"), so a compiled case
     errored or passed by what the process had run before."""
-    import os
-    import subprocess
-    import sys
-
-    import pytest
-
     pytest.importorskip("keras")
     pytest.importorskip("torch")
     run = subprocess.run([sys.executable, "-c", KERAS_TORCH_COMPILED_FIRST], cwd=pathlib.Path(__file__).parent.parent,
