@@ -167,7 +167,8 @@ class Adapter:
         """Reverse mode through the framework's own autodiff.
 
         fn(**args) -> one tensor; args: name -> the adapter's tensors (and other values); wrt: the
-        names to differentiate (floating-point tensors; refuse others with Unsupported); cotangent:
+        names to differentiate (an integer tensor too: what the framework's autodiff does with it
+        is its answer, autograd/integer-input; never refuse it on its behalf); cotangent:
         a tensor of fn's result shape and dtype. Returns (fn(**args), {name: the cotangent-weighted
         gradient, a tensor of args[name]'s shape, for each name in wrt}), the vector-Jacobian
         product that jax.vjp, torch.autograd.grad(grad_outputs=) and tf.GradientTape(

@@ -11,7 +11,8 @@ The judge (suites/differences.py, `modelled`) uses the model, never trusts it: a
 against the reference is judged again against the reference with the op replaced by the model;
 it is "documented" only when it passes there, so a framework that differs in any other way still
 fails. A fixed framework passes and the behaviour no longer shows; the spec example that pins it
-(an `observed` value) then fails as "no longer observed".
+(an `observed` value, or for a default `observed: {defaults: ...}`) then fails as "no longer
+observed".
 """
 from collections.abc import Callable
 from dataclasses import dataclass

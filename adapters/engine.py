@@ -277,8 +277,6 @@ class EngineAdapter(Adapter):
         return workers.time_rounds(lambda: self.collectives.COLLECTIVES[name](tensors, **params), rounds)
 
     def grad(self, fn, args, wrt, cotangent):
-        if not all(args[n].dtype.kind == "f" for n in wrt):
-            raise Unsupported("the engine differentiates floating-point tensors only")
         leaves = {n: self.engine.Tensor(args[n].data, requires_grad=True) for n in wrt}
         value = fn(**{**args, **leaves})
         value.backward(cotangent.data)

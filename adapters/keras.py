@@ -308,9 +308,6 @@ class KerasAdapter(KerasLayers, Adapter):
     def pad(self, x, pad_width, mode="constant", value=0):
         if mode not in PAD_MODES:
             raise Unsupported(f"keras.ops.pad has no {mode!r} mode")
-        if PAD_MODES[mode] == "edge" and self.backend in ("tensorflow", "torch"):
-            raise Unsupported(f"keras.ops.pad on the {self.backend} backend has no 'edge' mode (tensorflow: "
-                              "constant, reflect, symmetric; torch: 'Unrecognised padding mode edge')")
         return self.ops.pad(x, [list(w) for w in pad_width], mode=PAD_MODES[mode],
                             constant_values=value if mode == "constant" else None)
 
@@ -382,8 +379,6 @@ class KerasAdapter(KerasLayers, Adapter):
         return out[:, :, 0]
 
     def grad(self, fn, args, wrt, cotangent):
-        if not all(self.dtype_of(args[n]) in FLOATS for n in wrt):
-            raise Unsupported("reverse mode differentiates floating-point tensors only")
         self._differentiating = True
         try:
             # the backend's own autodiff, as the framework's own adapter runs it

@@ -16,14 +16,17 @@ def built(kind: str, dtype: str, shape: tuple, **config):
 def outside_trace(what: str, build, *args, **config):
     """build(*args, **config): a layer made as Keras' users make one, before the step that calls
     it is compiled. On the torch backend a layer is a torch.nn.Module, and torch.compile runs its
-    construction eagerly when told to (eagerly_on_torch). jax.jit and tf.function have no such
-    escape: a layer built inside their trace makes its variables there, which tf.function refuses
-    on a retrace and jax.jit leaks as tracers, so there it is refused (refuse_in_trace)."""
+    construction eagerly when told to (eagerly_on_torch). On jax Keras builds a layer inside
+    jax.jit itself: its variables are made with concrete values, and the layer computes eagerly
+    afterwards as well (tests/test_unsupported.py). tf.function has no such escape: a layer built
+    inside its trace makes tf.Variables there, which tf.function refuses with a ValueError, so
+    the compiled mode is refused there in those words (refuse_in_trace)."""
     import keras
 
     if keras.backend.backend() == "torch":
         return eagerly_on_torch(build)(*args, **config)
-    refuse_in_trace(what, LAYERS_IN_TRACE)
+    if keras.backend.backend() == "tensorflow":
+        refuse_in_trace(what, LAYERS_IN_TRACE)
     return build(*args, **config)
 
 
@@ -61,8 +64,10 @@ def _unweighted(kind: str, dtype: str, **config):
 # adapter builds a keras.layers layer for the shapes it is called with (outside_trace). Keras' own
 # jit_compile compiles a step of a model built beforehand; the compiled mode there covers the
 # programs of keras.ops.
-LAYERS_IN_TRACE = ("is built for the shapes it is called with, which cannot happen inside a compiled trace "
-                   "(Keras compiles steps of models built beforehand)")
+LAYERS_IN_TRACE = ("is built for the shapes it is called with, and a layer built inside tf.function makes "
+                   "tf.Variables there, which tf.function refuses (ValueError: tf.function only supports "
+                   "singleton tf.Variables created on the first call); Keras compiles steps of models built "
+                   "beforehand")
 
 
 def refuse_in_trace(what: str, why: str) -> None:

@@ -6,12 +6,15 @@ adapter, optionally a case, dtypes, device, mode and kind of check, what the fra
 exactly what is documented; a framework that behaves neither as expected nor as documented
 fails, and one that no longer differs fails too, so that the entry is removed.
 """
+import inspect
+import re
 from dataclasses import replace
 
 import numpy as np
 
+from adapters import behaviours
 from suites import compare
-from suites.outcome import NoGradient, Outcome, one_line
+from suites.outcome import NoGradient, Outcome, message_of, one_line
 
 
 def find(ctx, case: str, kind: str = "value", crashes: bool = False) -> dict | None:
@@ -62,10 +65,11 @@ def crashed(case: str, diff: dict, outcome, died: str | None) -> Outcome:
 
 def regime(diff: dict) -> str:
     """What kind of difference an entry documents (the report groups by it): its own `regime`,
-    else precision, no-gradient or crash by what it observes, else the op's semantics."""
+    else precision, no-gradient, default or crash by what it observes, else the op's semantics."""
     observed = diff.get("observed", {})
     return diff.get("regime") or ("precision" if "precision" in observed else
                                   "no-gradient" if "no_gradient" in observed else
+                                  "default" if "defaults" in observed else
                                   "crash" if "crashes" in observed else "semantics")
 
 
@@ -110,8 +114,9 @@ def alternatives(judge):
 
 
 @alternatives
-def value(outcome, diff, raised, actual, actual_dtype, ctx) -> Outcome:
-    """documented while the framework does what the spec says it does; a fail otherwise."""
+def value(outcome, diff, raised, actual, actual_dtype, ctx, shapes=None) -> Outcome:
+    """documented while the framework does what the spec says it does; a fail otherwise.
+    `shapes`: the parts' shapes of an op that returns several tensors."""
     observed = diff["observed"]
     if observed.get("differs"):  # wrong values on some generated inputs: the rest must still pass
         if outcome.status == "pass":
@@ -127,7 +132,7 @@ def value(outcome, diff, raised, actual, actual_dtype, ctx) -> Outcome:
     if outcome.status == "pass":
         return _no_longer_observed(outcome, diff, "result")
     if observed.get("raises"):
-        holds, now = raised is not None, one_line(raised) if raised is not None else returned(actual)
+        holds, now = as_noted(diff, raised), one_line(raised) if raised is not None else returned(actual)
     elif raised is not None:
         holds, now = False, one_line(raised)
     elif "dtype" in observed and "value" not in observed:  # the values are right, in another dtype
@@ -135,13 +140,38 @@ def value(outcome, diff, raised, actual, actual_dtype, ctx) -> Outcome:
         now = f"{returned(actual)} as {actual_dtype}"
     else:
         holds = ("shape" not in observed or tuple(observed["shape"]) == actual.shape) and \
+            ("shapes" not in observed or [tuple(p) for p in observed["shapes"]] == shapes) and \
             observed.get("dtype", actual_dtype) == actual_dtype
         if holds and "value" in observed:
             documented = compare.round_to(np.asarray(observed["value"]), ctx.result_dtype)
             holds = compare.compare(documented, actual, ctx.result_dtype,
                                     compare.allowed_error(documented, ctx.result_dtype)).ok
-        now = returned(actual)
+        now = returned(actual) + (f" in parts of shapes {shapes}" if shapes else "")
     return _documented(outcome, diff, now) if holds else _neither(outcome, diff, f"now: {now}; {outcome.message}")
+
+
+def defaults(ctx, outcome, diff, judge) -> Outcome:
+    """documented while the framework computes the spec's call with its own defaults filled in
+    where the spec leaves them out (observed `defaults`), as the reference computes it then:
+    a framework's default pinned on a case it shows in, so that an adapter that fills in
+    Parity's convention instead (the result then matches the reference) fails. `judge(ctx)`
+    judges the case again with the context given."""
+    if outcome.status == "pass":
+        return _no_longer_observed(outcome, diff, "result")
+    filled = diff["observed"]["defaults"]
+    for op in sorted(ctx.program.ops()):
+        if _takes(op, filled):
+            default = behaviours.framework_default(op, filled, diff["note"], diff["source"])
+            again = judge(replace(ctx, behaviour=default))
+            if again.status == "pass":
+                return _documented(outcome, diff, f"{outcome.message}; with {op}'s {filled}: {again.message}")
+    return _neither(outcome, diff, outcome.message)
+
+
+def _takes(op: str, params: dict) -> bool:
+    """Whether the reference's op (a collective: any) takes these parameters."""
+    reference = getattr(behaviours.REFERENCE, op, None)
+    return reference is None or set(params) <= set(inspect.signature(reference).parameters)
 
 
 @alternatives
@@ -158,11 +188,26 @@ def gradient(outcome, diff, ctx, grads, raised=None) -> Outcome:
     if "no_gradient" in observed:  # None for exactly these args
         if isinstance(raised, NoGradient) and sorted(raised.names) == sorted(observed["no_gradient"]):
             now = str(raised)
-    elif observed.get("raises") and raised is not None and not isinstance(raised, NoGradient):
+    elif observed.get("raises") and as_noted(diff, raised) and not isinstance(raised, NoGradient):
         now = one_line(raised)
     elif "grad" in observed and grads is not None and match_gradients(ctx, grads, observed["grad"]).ok:
         now = ", ".join(f"d/d{n} = {np.asarray(grads[n]).tolist()}" for n in observed["grad"])
     return _documented(outcome, diff, now) if now is not None else _neither(outcome, diff, outcome.message)
+
+
+def as_noted(diff: dict, raised: BaseException | None) -> bool:
+    """Whether `raised` is an error the note names, when it names any (a word ending in Error or
+    Exception): the note's claim, checked. It holds for the error's class or one of its bases,
+    an error it was raised from, or one its message names (inductor wraps the error it met)."""
+    if raised is None:
+        return False
+    named = set(re.findall(r"\b[A-Z]\w*(?:Error|Exception)\b", diff.get("note", "")))
+    seen, chain, error = set(), [], raised
+    while error is not None and error not in chain:  # a chain may loop back
+        chain.append(error)
+        seen |= {cls.__name__ for cls in type(error).__mro__} | set(re.findall(r"\b\w+\b", message_of(error)))
+        error = error.__cause__ or error.__context__
+    return not named or bool(named & seen)
 
 
 def _converted(ctx, inputs: dict, actual, dtype: str) -> bool:

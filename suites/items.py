@@ -50,8 +50,7 @@ class SpecFile(pytest.File):
                                                                       options.devices, dtypes):
                     if options.dtypes and dtype not in options.dtypes or mode not in modes_of(spec, adapter):
                         continue
-                    if kind in ("gradient", "training") and not (dtype.startswith(("float", "bfloat"))
-                                                                 and gradients[adapter]):
+                    if kind in ("gradient", "training") and not gradients[adapter]:
                         continue
                     yield SpecItem.from_parent(
                         self, name=f"{prefix}{spec.id}{suffix}[{adapter}-{device}-{dtype}-{mode}]", spec=spec,

@@ -41,18 +41,22 @@ def _checked(ctx, case: str, inputs: dict, expect: dict) -> Outcome:
     # a behaviour's model judges against the reference alone: documented values belong to the
     # spec's own op, an expected error does not (a model computes where the framework should refuse)
     refuses = {"raises": True} if expect.get("raises") else {}
+
+    def modelled(judge):  # the case judged against the reference with a behaviour's model in it
+        # a behaviour may give its result a dtype of its own (Keras' int32 pad_sequences)
+        return _judge(judge, case, inputs, refuses, raised, actual,
+                      judge.result_dtype if actual_dtype == judge.behaviour.result_dtype else actual_dtype, shapes)
     if diff and "precision" in diff["observed"]:
         # a result may come back in either dtype (float32 ops mixed with float64 ones promote back)
         outcome = differences.precision(ctx, outcome, diff, lambda judge, narrowed: _judge(
             judge, case, narrowed, refuses if judge.behaviour else expect, raised, actual,
             judge.result_dtype if actual_dtype == ctx.result_dtype else actual_dtype, shapes))
+    elif diff and "defaults" in diff["observed"]:
+        outcome = differences.defaults(ctx, outcome, diff, modelled)
     elif diff:
-        outcome = differences.value(outcome, diff, raised, actual, actual_dtype, ctx)
-    if not diff or diff.get("every_spec"):  # an adapter-wide entry leaves the fails it does not explain;
-        # a behaviour may give its result a dtype of its own (Keras' int32 pad_sequences)
-        outcome = differences.modelled(ctx, outcome, lambda judge: _judge(
-            judge, case, inputs, refuses, raised, actual,
-            judge.result_dtype if actual_dtype == judge.behaviour.result_dtype else actual_dtype, shapes))
+        outcome = differences.value(outcome, diff, raised, actual, actual_dtype, ctx, shapes)
+    if not diff or diff.get("every_spec"):  # an adapter-wide entry leaves the fails it does not explain
+        outcome = differences.modelled(ctx, outcome, modelled)
     outcome.actual = actual
     return outcome
 

@@ -1,4 +1,5 @@
 """What a check says about one case: an Outcome, before it becomes a record."""
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -52,8 +53,18 @@ def one_line(exc: BaseException) -> str:
 
 def message_of(exc: BaseException) -> str:
     """The exception's message; of an error raised inside a traced function (TensorFlow's "in
-    user code:", the trace, then the error), the error's own last line."""
-    text = [line.strip() for line in str(exc).strip().splitlines() if line.strip()]
+    user code:", the trace, then the error), the error's own last line. A Keras layer's wrapping
+    ("Exception encountered when calling ...", then the error in bold, then "Arguments received
+    by ...") gives way to the error it wraps."""
+    message = str(exc).strip()
+    if "Exception encountered when calling" in message:
+        message = ANSI.sub("", message.split("Arguments received by")[0])
+        message = "\n".join(line for line in message.splitlines()
+                            if not line.strip().startswith("Exception encountered when calling")).strip()
+    text = [line.strip() for line in message.splitlines() if line.strip()]
     if text and text[0] == "in user code:":
         return text[-1].split(": ", 1)[-1] if text[-1].startswith(f"{type(exc).__name__}:") else text[-1]
-    return str(exc).strip()
+    return message
+
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")  # the terminal styles Keras puts around the error it wraps

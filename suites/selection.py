@@ -30,10 +30,11 @@ def item_dtypes(spec, kind: str, generated: bool) -> list:
     gradient's) own; explicit examples also in every dtype an example names, so that no example
     is left out because the spec's list lacks its dtype; an example item only in the dtypes where
     an example runs, unless no item would run that dtype at all (which then errors as checking
-    nothing)."""
+    nothing). Generated gradients and training steps run in the floating-point dtypes only
+    (finite differences and SGD steps need real numbers); gradient_examples says which examples'."""
     own = spec.gradient_dtypes if kind == "gradient" else spec.dtypes
     if generated or kind == "training":
-        return list(own)
+        return [d for d in own if kind == "property" or d.startswith(("float", "bfloat"))]
     if kind == "gradient":
         runs = {d for example, d in gradient_examples(spec)}
     else:
@@ -45,15 +46,17 @@ def item_dtypes(spec, kind: str, generated: bool) -> list:
 def gradient_examples(spec) -> list:
     """(example, dtype) of the explicit examples whose gradients an item checks: every dtype it
     runs in of the gradient's dtypes and the ones it names, but for an example that expects an
-    error or (without documented gradients) has non-finite inputs: finite differences need
-    finite inputs, special values are value checks."""
+    error or (without documented gradients) has non-finite inputs or integer ones: finite
+    differences need finite, real inputs, special values are value checks. An example with
+    documented gradients runs in an integer dtype too: what a framework does when asked for an
+    integer input's gradient is its own answer (autograd/integer-input)."""
     key = (spec.file, spec.id)
     if key not in _GRADIENT_EXAMPLES:
         dtypes = set(spec.gradient_dtypes) | ({d for e in spec.examples for d in e.dtypes or ()}
                                               if "dtypes" not in spec.gradient else set())
         _GRADIENT_EXAMPLES[key] = [
             (e, d) for e in spec.examples for d in adapters.base.DTYPES
-            if d in dtypes and d.startswith(("float", "bfloat")) and e.runs_in(d, spec.dtypes)
+            if d in dtypes and (d.startswith(("float", "bfloat")) or e.grad) and e.runs_in(d, spec.dtypes)
             and not e.expect.get("raises") and (e.grad or _finite(inputs.example(spec, e, d)))]
     return _GRADIENT_EXAMPLES[key]
 

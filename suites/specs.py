@@ -227,6 +227,10 @@ def _check_differences(entries: list, cases: set, where) -> None:
         if diff["observed"].get("differs") and diff.get("case") != "hypothesis":
             raise SpecError(f"{where(j, 'observed', 'differs')}: is for case: hypothesis (generated inputs); an "
                             "example documents the value it observes")
+        if "defaults" in diff["observed"] and (diff.get("case") in (None, "hypothesis") or len(diff["observed"]) > 1
+                                               or diff.get("kind", "value") != "value"):
+            raise SpecError(f"{where(j, 'observed', 'defaults')}: names an example the default shows in (case:; "
+                            "generated inputs may be ones where both agree), stands alone in observed, of a value")
         precision = diff["observed"].get("precision")
         if precision is not None and (precision not in ("float16", "float32") or len(diff["observed"]) > 1):
             raise SpecError(f"{where(j, 'observed', 'precision')}: names the narrower dtype a framework computes in "

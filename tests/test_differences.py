@@ -141,3 +141,49 @@ class WrongShapeConv(EmptyConv):
 
     def conv1d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
         return np.zeros((1, 3, 3))
+
+
+NAMED_ERROR = """\
+- id: mm-named
+  op: matmul
+  args: [a, b]
+  dtypes: [float64]
+  examples:
+    - name: case
+      inputs: {a: {shape: [2, 3]}, b: {shape: [3, 2]}}
+  differences:
+    - adapter: raising-matmul
+      observed: {raises: true}
+      note: "refuses a matmul: ValueError: shapes do not fit"
+      source: https://example.org/named
+"""
+
+
+class RaisingMatmul(ReferenceAdapter):
+    """Raises `error` (a class) from matmul; its name is the documented adapter's."""
+    name = "raising-matmul"
+    error = ValueError
+
+    def matmul(self, a, b):
+        raise self.error("shapes do not fit")
+
+
+class RaisingOtherMatmul(RaisingMatmul):
+    error = RuntimeError
+
+
+class RaisingSubclassMatmul(RaisingMatmul):
+    error = type("ShapeError", (ValueError,), {})
+
+
+def test_a_note_that_names_an_error_holds_for_that_error_only(tmp_path):
+    spec = first_spec(tmp_path, NAMED_ERROR, "named.yaml")
+    inputs = {"a": np.ones((2, 3)), "b": np.ones((3, 2))}
+
+    def check(adapter):
+        return judge.check_case(Context(spec, adapter, "cpu", "float64"), "case", inputs)
+
+    assert check(RaisingMatmul()).status == "documented"
+    assert check(RaisingSubclassMatmul()).status == "documented"  # a ValueError still
+    other = check(RaisingOtherMatmul())
+    assert other.status == "fail" and "RuntimeError" in other.message, other.message

@@ -190,3 +190,21 @@ def test_report_lists_compile_only_differences(tmp_path):
     assert "float32-edge" in section and "compiled only (eager pass): inf positions differ" in section
     assert "<td>overflow</td>" not in section  # a compiled pass with no eager record to differ from
     assert ">torch compiled<" in page  # the matrix's adapter x mode column
+
+
+def test_a_compiled_gradient_agrees_with_eager_within_each_input_s_own_bound():
+    """A gradient check compares each input's gradient within that input's bound; the outcome's
+    comparison is the worst input's. Its agreement with the eager gradient holds d/dx to d/dx's
+    bound: with d/dy's smaller one alone, TensorFlow's compiled elementwise-chain gradient failed
+    against an eager d/dx that differed by 1.6e-6 (each within d/dx's bound of the reference)."""
+    from suites import gradcheck
+
+    d_dx = compare.compare(np.array([1.0]), np.array([1.0000001], np.float32), "float32", np.array([3e-6]))
+    d_dy = compare.compare(np.array([-0.1419254]), np.array([-0.1419253], np.float32), "float32", np.array([8e-7]))
+    worst = gradcheck._worst([d_dx, d_dy])
+    assert worst is d_dy and worst.ok  # the larger relative error: d/dy's
+    compiled = Outcome("pass", "c", "judged", worst, actual=np.array([1.0000001, -0.1419253], np.float32))
+    outcome = modes.against_eager(FakeContext(), compiled, eager_check([1.0000017, -0.1419250]))
+    assert outcome.status == "pass", outcome.message
+    beyond = Outcome("pass", "c", "judged", worst, actual=np.array([1.0000001, -0.1419253], np.float32))
+    assert modes.against_eager(FakeContext(), beyond, eager_check([1.0000061, -0.1419250])).status == "fail"

@@ -1,6 +1,7 @@
 """An adapter that refuses some generated inputs keeps the rest of its hypothesis item; one that
 refuses every input leaves the item unsupported; what a compiler refuses is unsupported in its
-own words; and what the keras adapter does inside torch.compile does not depend on what ran before."""
+own words; what the keras adapter does inside a compiled step does not depend on what ran before;
+and the refusals that stand for a framework's behaviour are checked against the framework."""
 import json
 import os
 import pathlib
@@ -55,34 +56,65 @@ def test_what_the_compiler_refuses_is_unsupported_with_its_own_message(tmp_path)
                                           "RaggedTensorToTensor")
 
 
-KERAS_TORCH_COMPILED_FIRST = """
+KERAS_COMPILED_FIRST = """
 import numpy as np
 import adapters
-ad = adapters.get("keras-torch")
+ad = adapters.get("keras-{backend}")
 x, w, b = np.arange(6.0).reshape(2, 3), np.arange(12.0).reshape(4, 3), np.array([1.0, 2.0, 3.0, 4.0])
+env = {{k: ad.asarray(v, "float32", "cpu") for k, v in dict(x=x, w=w, b=b).items()}}
 compiled = ad.compile(lambda env: ad.linear(env["x"], env["w"], env["b"]))
-out = compiled({k: ad.asarray(v, "float32", "cpu") for k, v in dict(x=x, w=w, b=b).items()})
-print(np.abs(ad.to_numpy(out) - (x @ w.T + b)).max())
+print(np.abs(ad.to_numpy(compiled(env)) - (x @ w.T + b)).max())
 softmax = ad.compile(lambda env: ad.masked_softmax(env["x"], env["m"]))  # a layer without weights
-out = softmax({"x": ad.asarray(np.zeros((1, 4)), "float32", "cpu"),
-               "m": ad.asarray(np.ones((1, 4), bool), "bool", "cpu")})
+out = softmax({{"x": ad.asarray(np.zeros((1, 4)), "float32", "cpu"),
+               "m": ad.asarray(np.ones((1, 4), bool), "bool", "cpu")}})
 print(np.abs(ad.to_numpy(out) - 0.25).max())
+print(np.abs(ad.to_numpy(ad.linear(env["x"], env["w"], env["b"])) - (x @ w.T + b)).max())
 """
 
 
-def test_a_keras_layer_is_built_outside_torch_compile_whatever_ran_before():
-    """On the torch backend the keras adapter's first use of a layer (Dense; Softmax, which has
-    no weights) may come inside torch.compile (the compiled mode before the eager one): the layer
-    is made outside dynamo's trace, as Keras' users build a model before compiling its step, and
-    the compiled calls compute x W^T + b (in float32: Keras computes float64 matmuls in float32
-    on torch, a documented difference) and softmax. Made inside the trace, dynamo failed in
-    Keras' Layer.__init__ ("'Dense' object has no attribute '_buffers'"), so a compiled case
-    errored or passed by what the process had run before."""
+@pytest.mark.parametrize("backend", ["torch", "jax"])
+def test_a_keras_layer_made_in_a_compiled_step_computes_whatever_ran_before(backend):
+    """The keras adapter's first use of a layer (Dense; Softmax, which has no weights) may come
+    inside the compiler's trace (the compiled mode before the eager one), and the compiled calls
+    then compute x W^T + b (in float32: Keras computes float64 matmuls in float32 on torch, a
+    documented difference) and softmax, and the layer computes eagerly afterwards. On torch the
+    layer is made outside dynamo's trace, as Keras' users build a model before compiling its step:
+    made inside, dynamo failed in Keras' Layer.__init__ ("'Dense' object has no attribute
+    '_buffers'"), so a compiled case errored or passed by what the process had run before. On jax
+    Keras builds it inside jax.jit itself: the adapter had refused that, claiming jax.jit leaks
+    its variables as tracers, which it does not."""
     pytest.importorskip("keras")
-    pytest.importorskip("torch")
-    run = subprocess.run([sys.executable, "-c", KERAS_TORCH_COMPILED_FIRST], cwd=pathlib.Path(__file__).parent.parent,
-                         env={**os.environ, "KERAS_BACKEND": "torch"}, capture_output=True, text=True, timeout=600)
+    pytest.importorskip(backend)
+    run = subprocess.run([sys.executable, "-c", KERAS_COMPILED_FIRST.format(backend=backend)],
+                         cwd=pathlib.Path(__file__).parent.parent, env={**os.environ, "KERAS_BACKEND": backend},
+                         capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-2000:]
-    linear, softmax = map(float, run.stdout.split()[-2:])
-    assert linear == 0  # small integers: every product and sum exact in float32
+    linear, softmax, eager = map(float, run.stdout.split()[-3:])
+    assert linear == 0 and eager == 0  # small integers: every product and sum exact in float32
     assert softmax == 0  # four equal scores: 1/4 each, exactly
+
+
+def test_the_keras_refusals_in_tf_function_are_tensorflow_s_own():
+    """keras-tensorflow refuses a layer and keras.utils.pad_sequences in the compiled mode
+    (refuse_in_trace); the reasons are claims, checked here by calling TensorFlow as its users
+    would: a layer built inside tf.function makes tf.Variables there, which tf.function refuses,
+    and pad_sequences cannot take a traced tensor."""
+    keras = pytest.importorskip("keras")
+    tf = pytest.importorskip("tensorflow")
+    if keras.backend.backend() != "tensorflow":
+        pytest.skip("Keras runs on another backend in this process (KERAS_BACKEND)")
+
+    @tf.function
+    def dense(x):
+        layer = keras.layers.Dense(2)
+        layer.build(x.shape)
+        return layer(x)
+
+    @tf.function
+    def padded(a, b):
+        return tf.constant(keras.utils.pad_sequences([a, b], padding="pre"))
+
+    with pytest.raises(ValueError, match="only supports singleton tf.Variables created on the first call"):
+        dense(tf.ones((1, 3)))
+    with pytest.raises(ValueError, match="must be a list of iterables"):
+        padded(tf.constant([1, 2]), tf.constant([3]))

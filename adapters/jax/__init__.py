@@ -8,6 +8,8 @@ and int32 (documented for every spec in jax-32.differences.yaml)."""
 import os
 import pathlib
 
+import numpy as np
+
 from adapters import workers
 from adapters.base import (
     DTYPES,
@@ -297,8 +299,8 @@ class JaxAdapter(JaxLayers, Adapter):
         return self._pool(len(shards), device).call(name, shards, params)
 
     def collective_grad(self, name, shards, cotangents, device="cpu", replicated=False, **params):
-        if name not in JAX_COLLECTIVES or (name == "all_reduce" and params.get("op", "sum") == "max"):
-            raise Unsupported(f"jax defines no transpose for {name} {params.get('op', '')}".strip())
+        if name not in JAX_COLLECTIVES:
+            raise Unsupported(f"jax.lax has no {name} collective")
         return self._pool(len(shards), device).call(name, shards, params, cotangents=cotangents,
                                                     replicated=replicated)
 
@@ -325,8 +327,6 @@ class JaxAdapter(JaxLayers, Adapter):
         return self._device(device).memory_stats().get("peak_bytes_in_use")
 
     def grad(self, fn, args, wrt, cotangent):
-        if not all(self.jnp.issubdtype(args[n].dtype, self.jnp.inexact) for n in wrt):
-            raise Unsupported("jax.vjp differentiates floating-point arrays only")
         return jax_vjp(fn, args, wrt, cotangent)
 
 
@@ -340,7 +340,11 @@ def jax_vjp(fn, args, wrt, cotangent):
     value, pullback = jax.vjp(of, *(args[n] for n in wrt))
     # the cotangent takes the value's dtype, as a user's would: a value in another dtype than the
     # inputs (Keras' float64 as float32) is the value check's finding, not a reason to skip this one
-    return value, dict(zip(wrt, pullback(cotangent.astype(value.dtype))))
+    grads = pullback(cotangent.astype(value.dtype))
+    # an integer input's gradient is float0, jax's zero of a space with no directions (jax.grad's
+    # allow_int): zeros in the input's dtype, which the judges can read
+    return value, {n: np.zeros(g.shape, args[n].dtype) if g.dtype == jax.dtypes.float0 else g
+                   for n, g in zip(wrt, grads)}
 
 
 def _axis(axis):

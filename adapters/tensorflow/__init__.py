@@ -350,8 +350,6 @@ class TensorFlowAdapter(TensorFlowLayers, Adapter):
         return None if device == "cpu" else self.tf.config.experimental.get_memory_info(device.upper())["peak"]
 
     def grad(self, fn, args, wrt, cotangent):
-        if not all(args[n].dtype.is_floating for n in wrt):
-            raise Unsupported("tf.GradientTape differentiates floating-point tensors only")
         return tape_vjp(fn, args, wrt, cotangent)
 
 

@@ -274,9 +274,6 @@ class TorchAdapter(TorchLayers, Adapter):
         # replicated or not, each rank's reverse pass runs from its own copy's cotangent
         if name not in TORCH_GRADIENTS:
             raise Unsupported(f"torch.distributed.nn.functional has no differentiable {name}")
-        if name == "all_reduce" and params.get("op", "sum") not in ("sum", "mean"):
-            raise Unsupported("the backward of a max all_reduce is not the max's derivative (it all-reduces "
-                              "the gradient with max)")
         return self._pool(len(shards), device).call(name, shards, params, cotangents=cotangents)
 
     def time_collective(self, name, shards, rounds, device="cpu", placement="out-of-place", **params):
@@ -320,8 +317,6 @@ class TorchAdapter(TorchLayers, Adapter):
         return None if device == "cpu" else self.torch.cuda.max_memory_allocated(device)
 
     def grad(self, fn, args, wrt, cotangent):
-        if not all(args[n].dtype.is_floating_point for n in wrt):
-            raise Unsupported("torch.autograd differentiates floating-point tensors only")
         return autograd_vjp(fn, args, wrt, cotangent)
 
 
