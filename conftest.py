@@ -23,7 +23,8 @@ import pytest
 import adapters
 from reports import cost
 from suites import coverage, faults, results, shards
-from suites.specs import SpecError, load_differences, load_file, load_path
+from suites.spec_differences import load_differences
+from suites.specs import SpecError, load_file, load_path
 
 ROOT = pathlib.Path(__file__).resolve().parent
 ANCHOR = ROOT / "suites" / "test_specs.py"

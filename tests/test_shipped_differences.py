@@ -7,7 +7,8 @@ import sys
 
 import pytest
 
-from suites.specs import SpecError, load_differences, load_path
+from suites.spec_differences import load_differences
+from suites.specs import SpecError, load_path
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SHIPPING = ROOT / "tests" / "adapters" / "shipping.py"

@@ -15,7 +15,7 @@ import adapters
 from suites.fuzz import findings
 from suites.fuzz.campaign import Campaign
 from suites.items import resolve_device
-from suites.specs import every_spec_differences
+from suites.spec_differences import every_spec_differences
 
 
 def targets(config) -> list:
