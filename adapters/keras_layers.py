@@ -60,8 +60,8 @@ def _unweighted(kind: str, dtype: str, **config):
     return getattr(keras.layers, kind)(dtype=dtype, **config)
 
 
-# Why a layer op is unsupported in the compiled mode on the jax and tensorflow backends: this
-# adapter builds a keras.layers layer for the shapes it is called with (outside_trace). Keras' own
+# Why a layer op is unsupported in the compiled mode on the tensorflow backend: this adapter
+# builds a keras.layers layer for the shapes it is called with (outside_trace). Keras' own
 # jit_compile compiles a step of a model built beforehand; the compiled mode there covers the
 # programs of keras.ops.
 LAYERS_IN_TRACE = ("is built for the shapes it is called with, and a layer built inside tf.function makes "

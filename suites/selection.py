@@ -30,11 +30,14 @@ def item_dtypes(spec, kind: str, generated: bool) -> list:
     gradient's) own; explicit examples also in every dtype an example names, so that no example
     is left out because the spec's list lacks its dtype; an example item only in the dtypes where
     an example runs, unless no item would run that dtype at all (which then errors as checking
-    nothing). Generated gradients and training steps run in the floating-point dtypes only
-    (finite differences and SGD steps need real numbers); gradient_examples says which examples'."""
+    nothing). Gradients and training steps run in the floating-point dtypes only (finite
+    differences and SGD steps need real numbers), but for the examples with documented gradients
+    in another (gradient_examples)."""
     own = spec.gradient_dtypes if kind == "gradient" else spec.dtypes
+    if kind in ("gradient", "training"):
+        own = [d for d in own if d.startswith(("float", "bfloat"))]
     if generated or kind == "training":
-        return [d for d in own if kind == "property" or d.startswith(("float", "bfloat"))]
+        return list(own)
     if kind == "gradient":
         runs = {d for example, d in gradient_examples(spec)}
     else:
