@@ -20,10 +20,10 @@ class EngineAdapter(Adapter):
 
     def __init__(self):
         import engine
-        from engine import collectives, indexing, layers, nn, ops, pooling, sequence
+        from engine import collectives, indexing, layers, nn, ops, pooling, sequence, sorting
 
         self.engine, self.ops, self.sequence, self.indexing, self.nn = engine, ops, sequence, indexing, nn
-        self.layers, self.pooling = layers, pooling
+        self.layers, self.pooling, self.sorting = layers, pooling, sorting
         self.collectives = collectives
 
     def version(self):
@@ -182,6 +182,33 @@ class EngineAdapter(Adapter):
 
     def stop_gradient(self, x):
         return self.ops.stop_gradient(x)
+
+    def floor(self, x):
+        return self.ops.floor(x)
+
+    def ceil(self, x):
+        return self.ops.ceil(x)
+
+    def trunc(self, x):
+        return self.ops.trunc(x)
+
+    def cast(self, x, dtype):
+        return self.ops.cast(x, dtype)
+
+    def sort(self, x, axis=-1, descending=False):
+        return self.sorting.sort(x, axis, descending)
+
+    def argsort(self, x, axis=-1, descending=False):
+        return self.sorting.argsort(x, axis, descending)
+
+    def topk(self, x, k):
+        return self.sorting.topk(x, k)
+
+    def topk_indices(self, x, k):
+        return self.sorting.topk_indices(x, k)
+
+    def unique(self, x):
+        return self.sorting.unique(x)
 
     def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True):
         return self.nn.lstm(x, h0, c0, params, num_layers, bidirectional, batch_first)

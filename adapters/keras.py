@@ -29,6 +29,7 @@ from adapters.base import (
 )
 from adapters.behaviours import KERAS_MASKED_SOFTMAX, KERAS_PAD_SEQUENCES_DEFAULTS, KERAS_TENSORFLOW_BIAS_ADD
 from adapters.jax import jax_vjp
+from adapters.keras_idioms import KerasIdioms
 from adapters.keras_layers import KerasLayers, refuse_in_trace, unweighted
 from adapters.layer_behaviours import (
     KERAS_ATTENTION_MEAN_OF_V,
@@ -50,7 +51,7 @@ from adapters.vocabulary import PAD_MODES
 BACKEND_DTYPES = {
     "tensorflow": {"*": DTYPES,  # keras.ops promotes integers and bools where TF's own ops refuse them
                    **dict.fromkeys(("add", "sub", "mul", "maximum", "minimum", "pow", "relu", "round", "sign",
-                                    "scatter_add", "greater"), dtypes_except("bool")),
+                                    "scatter_add", "greater", "topk", "topk_indices", "unique"), dtypes_except("bool")),
                    "neg": dtypes_except("uint8", "bool"),
                    "masked_softmax": dtypes_except("int8"),  # Keras reads an int8 dtype as a quantisation policy
                    **dict.fromkeys(("sigmoid", "softmax", "log_softmax"), FLOATS),
@@ -72,7 +73,8 @@ BACKEND_DTYPES = {
             **dict.fromkeys(MULTIHEAD_OPS, FLOATS),
             **dict.fromkeys(("avg_pool2d", "avg_pool1d"), dtypes_except("bool"))},
     "torch": {"*": DTYPES,
-              **dict.fromkeys(("sub", "neg", "pow", "relu", "round", "conv1d", "conv2d"), dtypes_except("bool")),
+              **dict.fromkeys(("sub", "neg", "pow", "relu", "round", "conv1d", "conv2d", "topk", "topk_indices"),
+                              dtypes_except("bool")),
               **dict.fromkeys(("softmax", "log_softmax"), FLOATS), "masked_softmax": dtypes_except("int8"),
               # building the recurrent layers in half precision needs QR (geqrf) on CPU
               **dict.fromkeys(("lstm", "gru"), ("float32", "float64")),
@@ -105,7 +107,7 @@ def configured_backend() -> str:
         return "tensorflow"
 
 
-class KerasAdapter(KerasLayers, Adapter):
+class KerasAdapter(KerasLayers, KerasIdioms, Adapter):
     # One name per backend (keras-tensorflow, keras-jax, keras-torch): frameworks differ by
     # backend, and so do the spec's documented differences and the report's columns.
     name = f"keras-{configured_backend()}"

@@ -86,6 +86,21 @@ round = _elementwise("round", np.round, lambda g, out, x: (None,))  # piecewise 
 round_half_away = _elementwise("round_half_away", lambda x: np.where(
     np.abs(x - np.round(x)) == 0.5, x + np.copysign(0.5, x), np.round(x)), lambda g, out, x: (None,))
 sign = _elementwise("sign", np.sign, lambda g, out, x: (None,))
+floor = _elementwise("floor", np.floor, lambda g, out, x: (None,))  # piecewise constant, as round
+ceil = _elementwise("ceil", np.ceil, lambda g, out, x: (None,))
+trunc = _elementwise("trunc", np.trunc, lambda g, out, x: (None,))
+
+
+def cast(x, dtype):
+    """x.astype(dtype), as NumPy casts (on x86 a float an integer cannot hold gives the integer
+    indefinite value); the gradient to a float dtype is the cotangent cast back, and an integer
+    or bool result has none (no gradient, as TensorFlow's tape)."""
+    x = tensor(x)
+    with np.errstate(invalid="ignore", over="ignore"):
+        out = x.data.astype(dtype)
+    if out.dtype.kind != "f":
+        return Tensor(out)
+    return Tensor.record(out, (x,), lambda g: (g.astype(x.dtype),), "cast")
 
 
 # -- reductions ---------------------------------------------------------------------------------

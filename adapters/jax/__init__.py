@@ -24,6 +24,7 @@ from adapters.base import (
     leading_block,
 )
 from adapters.jax.collectives import JAX_COLLECTIVES, collective_rank
+from adapters.jax.idioms import JaxIdioms
 from adapters.jax.layers import JaxLayers
 from adapters.layer_behaviours import (
     FLAX_BATCH_NORM_STATS,
@@ -40,7 +41,7 @@ from adapters.vocabulary import PAD_MODES
 X64 = os.environ.get("PARITY_JAX_X64", "1") != "0"
 
 
-class JaxAdapter(JaxLayers, Adapter):
+class JaxAdapter(JaxLayers, JaxIdioms, Adapter):
     name = "jax" if X64 else "jax-32"
     variant_of = None if X64 else "jax"
     module = "jax"

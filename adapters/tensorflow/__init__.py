@@ -24,6 +24,7 @@ from adapters.base import (
 from adapters.behaviours import KERAS_MASKED_SOFTMAX, TENSORFLOW_BOOL_MUL, TF_ALL_GATHER_CONCATENATES
 from adapters.layer_behaviours import TF_GELU_FLOAT32_CONSTANTS, TF_L2_NORMALIZE, TF_PER_EXAMPLE_LOSS
 from adapters.tensorflow.collectives import COLLECTIVE_OPS, TF_COLLECTIVES, collective_rank
+from adapters.tensorflow.idioms import TensorFlowIdioms
 from adapters.tensorflow.layers import TensorFlowLayers
 
 # What tf.function(jit_compile=True) raises for an op that XLA has no kernel for (RaggedTensorToTensor,
@@ -31,7 +32,7 @@ from adapters.tensorflow.layers import TensorFlowLayers
 XLA_REFUSES = "Detected unsupported operations when trying to compile graph"
 
 
-class TensorFlowAdapter(TensorFlowLayers, Adapter):
+class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, Adapter):
     name = "tensorflow"
     module = "tensorflow"
     behaviours = (KERAS_MASKED_SOFTMAX,  # masked_softmax is tf.keras.layers.Softmax(mask=)
@@ -39,10 +40,13 @@ class TensorFlowAdapter(TensorFlowLayers, Adapter):
                   TF_GELU_FLOAT32_CONSTANTS, TF_L2_NORMALIZE)
     dtypes = {"*": DTYPES,
               **dict.fromkeys(("add", "sub", "div", "maximum", "minimum", "relu", "square", "round", "sum",
-                               "mean", "max", "segment_mask", "scatter_add", "greater", "clip"), dtypes_except("bool")),
+                               "mean", "max", "segment_mask", "scatter_add", "greater", "clip", "sort", "argsort",
+                               "topk", "topk_indices"), dtypes_except("bool")),
               **dict.fromkeys(("matmul", "mm"), dtypes_except("int8", "uint8", "bool")),
               **dict.fromkeys(("pow", "neg", "abs", "sign"), dtypes_except("uint8", "bool")),
-              **dict.fromkeys(("exp", "log", "tanh", "sigmoid", "sqrt", "softmax", "log_softmax"), FLOATS),
+              **dict.fromkeys(("exp", "log", "tanh", "sigmoid", "sqrt", "softmax", "log_softmax", "floor", "ceil"),
+                              FLOATS),
+              "trunc": (),
               "masked_softmax": dtypes_except("int8"),  # Keras reads an int8 dtype as a quantisation policy
               "one_hot": ("int8", "uint8", "int32", "int64"),
               **dict.fromkeys(("lstm", "gru"), ("float16", "float32", "float64")),

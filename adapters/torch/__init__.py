@@ -22,15 +22,17 @@ from adapters.behaviours import (
 )
 from adapters.layer_behaviours import TORCH_MULTIHEAD_TIME_MAJOR, TORCH_MULTIHEAD_WEIGHTS_NAN, TORCH_NORMALIZE_DIM_ONE
 from adapters.torch.collectives import IN_PLACE, OUT_OF_PLACE, TORCH_COLLECTIVES, TORCH_GRADIENTS, collective_rank
+from adapters.torch.idioms import TorchIdioms
 from adapters.torch.layers import TorchLayers
 
 
-class TorchAdapter(TorchLayers, Adapter):
+class TorchAdapter(TorchLayers, TorchIdioms, Adapter):
     name = "torch"
     module = "torch"
     dtypes = {"*": DTYPES,
               **dict.fromkeys(("matmul", "mm", "sub", "pow", "neg", "relu", "abs", "round", "argmin", "conv1d",
-                               "conv2d", "linear"), dtypes_except("bool")),
+                               "conv2d", "linear", "floor", "ceil", "trunc", "topk", "topk_indices"),
+                              dtypes_except("bool")),
               **dict.fromkeys(("mean", "softmax", "log_softmax", "masked_softmax", "lstm", "gru", "gelu", "layer_norm",
                                "cross_entropy", "dot_product_attention", "max_pool1d", "norm", "normalize",
                                "batch_norm", "batch_norm_stats", *MULTIHEAD_OPS), FLOATS),

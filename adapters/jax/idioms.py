@@ -1,0 +1,33 @@
+"""The jax adapter's rounding, casts and sorting: jax.numpy as its users call it (jnp.argsort is
+stable by default), and jax.lax.top_k, which jnp has no counterpart of."""
+
+
+class JaxIdioms:
+    """A mixin of JaxAdapter (self.jnp and self.lax are jax.numpy and jax.lax)."""
+
+    def floor(self, x):
+        return self.jnp.floor(x)
+
+    def ceil(self, x):
+        return self.jnp.ceil(x)
+
+    def trunc(self, x):
+        return self.jnp.trunc(x)
+
+    def cast(self, x, dtype):
+        return x.astype(dtype)
+
+    def sort(self, x, axis=-1, descending=False):
+        return self.jnp.sort(x, axis=axis, descending=descending)
+
+    def argsort(self, x, axis=-1, descending=False):
+        return self.jnp.argsort(x, axis=axis, descending=descending)
+
+    def topk(self, x, k):
+        return self.lax.top_k(x, k)[0]
+
+    def topk_indices(self, x, k):
+        return self.lax.top_k(x, k)[1]
+
+    def unique(self, x):
+        return self.jnp.unique(x)  # no size: inside jax.jit its shape is not static (jax raises)

@@ -1,0 +1,42 @@
+"""The Keras adapter's rounding, casts and sorting: keras.ops as Keras' users call them, on
+whichever backend. keras.ops.sort and argsort have no descending order (Keras' users flip the
+result: that is a port's own code, not the framework's answer)."""
+from adapters.base import Unsupported
+
+
+def _ascending_only(descending: bool, api: str):
+    if descending:
+        raise Unsupported(f"{api} sorts ascending only (no descending parameter)")
+
+
+class KerasIdioms:
+    """A mixin of KerasAdapter (self.ops is keras.ops)."""
+
+    def floor(self, x):
+        return self.ops.floor(x)
+
+    def ceil(self, x):
+        return self.ops.ceil(x)
+
+    def trunc(self, x):
+        return self.ops.trunc(x)
+
+    def cast(self, x, dtype):
+        return self.ops.cast(x, dtype)
+
+    def sort(self, x, axis=-1, descending=False):
+        _ascending_only(descending, "keras.ops.sort")
+        return self.ops.sort(x, axis=axis)
+
+    def argsort(self, x, axis=-1, descending=False):
+        _ascending_only(descending, "keras.ops.argsort")
+        return self.ops.argsort(x, axis=axis)
+
+    def topk(self, x, k):
+        return self.ops.top_k(x, k)[0]
+
+    def topk_indices(self, x, k):
+        return self.ops.top_k(x, k)[1]
+
+    def unique(self, x):
+        return self.ops.unique(x)

@@ -1,0 +1,59 @@
+"""The reference for the idioms users write beyond the core ops: floor, ceil and trunc, casts, and
+sorting (sort, argsort, topk, unique), each written from its documented semantics in NumPy (a
+mixin of ReferenceAdapter, as adapters/reference_layers.py is)."""
+import numpy as np
+
+
+class IdiomReference:
+    def floor(self, x):
+        return np.floor(x)  # NumPy 2 keeps an integer input's dtype
+
+    def ceil(self, x):
+        return np.ceil(x)
+
+    def trunc(self, x):
+        return np.trunc(x)
+
+    def cast(self, x, dtype):
+        """x.astype(dtype); a float the integer dtype cannot hold (NaN, +-inf, out of range) gives
+        x86's "integer indefinite" value (Intel SDM, CVTTSD2SI: the dtype's minimum) for 32- and
+        64-bit signed integers, written out here rather than left to the platform; narrower and
+        unsigned integers take NumPy's result (on x86 a wider conversion, then the low bits)."""
+        x = np.asarray(x)
+        target = np.dtype(dtype)
+        with np.errstate(invalid="ignore", over="ignore"):
+            out = x.astype(target)
+        if target.kind in "iu" and x.dtype.kind == "f" and target.itemsize >= 4:
+            info = np.iinfo(target)
+            with np.errstate(invalid="ignore"):
+                unheld = ~np.isfinite(x) | (np.trunc(x) < info.min) | (np.trunc(x) > info.max)
+            out = np.where(unheld, np.asarray(info.min, target) if target.kind == "i" else out, out)
+        return out
+
+    def sort(self, x, axis=-1, descending=False):
+        """numpy.sort (NaN last); descending: the reverse, NaN first."""
+        out = np.sort(x, axis=axis, kind="stable")
+        return np.flip(out, axis=axis) if descending else out
+
+    def argsort(self, x, axis=-1, descending=False):
+        """A stable argsort; descending keeps equal values in order too: the stable ascending
+        argsort of the values' order reversed (NaN first), as jnp.argsort(descending=True)."""
+        if not descending:
+            return np.argsort(x, axis=axis, kind="stable").astype(np.int64)
+        # the reversed stable sort of the reversed array keeps equal values in their order
+        flipped = np.flip(x, axis=axis)
+        order = np.flip(np.argsort(flipped, axis=axis, kind="stable"), axis=axis)
+        return (x.shape[axis] - 1 - order).astype(np.int64)
+
+    def topk(self, x, k):
+        return np.take_along_axis(x, self.topk_indices(x, k), axis=-1)
+
+    def topk_indices(self, x, k):
+        """The first k of the descending stable order: the largest first, NaN largest, the lower
+        index first among equal values."""
+        if not 0 <= k <= x.shape[-1]:
+            raise ValueError(f"topk: k must lie in [0, {x.shape[-1]}]. Received: k={k}")
+        return self.argsort(x, axis=-1, descending=True)[..., :k]
+
+    def unique(self, x):
+        return np.unique(x, equal_nan=True)

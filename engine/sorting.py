@@ -1,0 +1,46 @@
+"""Sorting on the tape: sort and topk move each value's gradient back to where the value came
+from; argsort, topk_indices and unique are indices and distinct values, without a gradient.
+Equal values keep their order (stable sorts), NaN sorts after every number (NumPy's order)."""
+import numpy as np
+
+from engine.ops import tensor
+from engine.tensor import Tensor
+
+
+def argsort(x, axis=-1, descending=False):
+    data = tensor(x).data
+    if not descending:
+        return Tensor(np.argsort(data, axis=axis, kind="stable"))
+    flipped = np.argsort(np.flip(data, axis=axis), axis=axis, kind="stable")
+    return Tensor(data.shape[axis] - 1 - np.flip(flipped, axis=axis))
+
+
+def _taken(x, order, axis):
+    """x's values in `order` along axis, the gradient put back at the positions they came from."""
+    x = tensor(x)
+
+    def backward(g):
+        gx = np.zeros(x.shape, g.dtype)
+        np.put_along_axis(gx, order, g, axis=axis)
+        return (gx,)
+
+    return Tensor.record(np.take_along_axis(x.data, order, axis=axis), (x,), backward, "take_along_axis")
+
+
+def sort(x, axis=-1, descending=False):
+    return _taken(x, argsort(x, axis, descending).data, axis)
+
+
+def topk_indices(x, k):
+    data = tensor(x).data
+    if not 0 <= k <= data.shape[-1]:
+        raise ValueError(f"topk: k must lie in [0, {data.shape[-1]}]. Received: k={k}")
+    return Tensor(argsort(data, -1, descending=True).data[..., :k])
+
+
+def topk(x, k):
+    return _taken(x, topk_indices(x, k).data, -1)
+
+
+def unique(x):
+    return Tensor(np.unique(tensor(x).data, equal_nan=True))
