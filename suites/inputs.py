@@ -2,8 +2,9 @@
 examples and benchmark workloads alike.
 
 The rules (a spec's `hypothesis.inputs`) say how an arg is made: `index_of` (valid indices into
-another arg's axis, `unique` along it), `min` / `max` (integers; with `step`, the floats
-min * step .. max * step on that grid, where ties and bounds lie, its zeros of either sign), `dtype` (bool, say), and
+another arg's axis, `unique` along it), `min` / `max` (integers, `unique` in the whole arg; with
+`step`, the floats min * step .. max * step on that grid, where ties and bounds lie, its zeros of
+either sign), `dtype` (bool, say), and
 `at_least_one` (every last-axis row of a mask holds that value). The program adds its derived
 inputs (an LSTM's state and weights). Where the values come from is a Source: hypothesis draws
 (suites/strategies.py), or a seeded NumPy generator (examples and benchmarks).
@@ -26,7 +27,7 @@ def generate(spec, shapes: dict, dtype: str, source) -> dict:
             of = rule["index_of"]
             values[name] = source.indices(shape, shapes[of["arg"]][of["axis"]], of["axis"], rule.get("unique", False))
         elif "min" in rule or "max" in rule:
-            values[name] = source.integers(shape, rule.get("min", 0), rule.get("max", 8))
+            values[name] = _integers(source, shape, rule.get("min", 0), rule.get("max", 8), rule.get("unique", False))
             if "step" in rule:  # floats on a grid (ties, bounds): the integers times step, zeros of either sign
                 signs = np.where(source.integers(shape, 0, 1) == 1, -1.0, 1.0)
                 grid = np.where(values[name] == 0, signs * 0.0, values[name] * float(rule["step"]))
@@ -36,6 +37,17 @@ def generate(spec, shapes: dict, dtype: str, source) -> dict:
         if "at_least_one" in rule and values[name].size:
             values[name] = with_one(values[name], rule["at_least_one"])
     return add_derived(spec, values, dtype, source)
+
+
+def _integers(source, shape, low: int, high: int, unique: bool) -> np.ndarray:
+    """Integers in [low, high]; `unique`: all distinct (a random pick of that many from the range,
+    as the distinct indices of a flattened arg are drawn), so that no two elements tie."""
+    if not unique:
+        return source.integers(shape, low, high)
+    count = math.prod(shape)
+    if count > high - low + 1:
+        raise ValueError(f"unique values: {count} elements from [{low}, {high}], which holds {high - low + 1}")
+    return low + source.indices((count,), high - low + 1, 0, True).reshape(shape)
 
 
 def add_derived(spec, values: dict, dtype: str, source) -> dict:

@@ -54,7 +54,7 @@ def snippet(adapter_cls, tree, inputs: dict, input_dtypes: dict, dtype: str, dev
     for name, value in sorted(inputs.items()):
         value = np.asarray(value)
         kind = "float64" if value.dtype.kind == "f" else value.dtype.name
-        lines.append(f"    {name!r}: np.array({value.tolist()!r}, dtype={kind!r}),")
+        lines.append(f"    {name!r}: np.array({_array_text(value)}, dtype={kind!r}),")
     lines += ["}", f"with ops.device_scope({device!r}):",
               f"    dtypes = {input_dtypes!r}  # 'python': passed as a Python number",
               f"    args = {{k: v.item() if dtypes[k] == 'python' else ops.asarray(v, dtypes[k], {device!r})",
@@ -182,3 +182,18 @@ def _class_name(cls) -> str:
 
 def _safe_doc(text: str) -> str:
     return text.replace("\\", "\\\\").replace('"""', "'''")
+
+
+def _array_text(value: np.ndarray) -> str:
+    """value.tolist()'s repr, but a NaN with its sign bit set written -nan: repr writes every NaN
+    as nan, and x86's default NaN (0 / 0, inf - inf, YAML's .nan) is negative, which an order by
+    the sign bit (XLA's total order) puts below every number."""
+    if value.dtype.kind != "f" or not (np.isnan(value) & np.signbit(value)).any():
+        return repr(value.tolist())
+
+    def text(v):
+        if v.ndim:
+            return "[" + ", ".join(text(e) for e in v) + "]"
+        return "-nan" if np.isnan(v) and np.signbit(v) else repr(v.item())
+
+    return text(value)

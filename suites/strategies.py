@@ -64,9 +64,11 @@ def spec_inputs(spec, dtype: str, specials: bool = True):
     rules = spec.input_rules
 
     def fits(s):
-        """Unique indices along an axis need no more index entries than the axis has."""
+        """Unique indices along an axis need no more index entries than the axis has; unique
+        values in [min, max] no more elements than the range holds."""
         sizes = dict(zip(spec.args, s.input_shapes))
         return all(sizes[name][o["index_of"]["axis"]] <= sizes[o["index_of"]["arg"]][o["index_of"]["axis"]]
+                   if "index_of" in o else math.prod(sizes[name]) <= o.get("max", 8) - o.get("min", 0) + 1
                    for name, o in rules.items() if o.get("unique"))
 
     shapes = shapes.filter(fits) if any(o.get("unique") for o in rules.values()) else shapes

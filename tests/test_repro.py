@@ -63,6 +63,20 @@ def test_gradient_snippet_prints_the_gradients(name, tmp_path):
     np.testing.assert_allclose(printed["grad_w"], 2 * xw * inputs["x"].T)
 
 
+def test_a_snippet_keeps_the_sign_of_a_nan(tmp_path):
+    """x86's default NaN (0 / 0, and YAML's .nan) has its sign bit set, and XLA's top_k orders by
+    the sign bit: a snippet that wrote it as nan printed [nan, nan, 3] where the suite saw [3, 2, 1]."""
+    adapter = adapter_or_skip("jax")
+    x = np.array([3.0, 0.0, 1.0, -np.inf, 2.0, 0.0])
+    x[[1, 5]] = np.copysign(np.nan, -1.0)
+    tree = expr.parse("topk(x, 3)", {"x": x})
+    code = repro.snippet(type(adapter), tree, {"x": x}, {"x": "float32"}, "float32", "cpu", "top_k")
+    printed = run_standalone(code, tmp_path)
+    with adapter.device_scope("cpu"):
+        expected = adapter.to_numpy(adapter.topk(adapter.asarray(x, "float32", "cpu"), 3))
+    np.testing.assert_array_equal(printed["out"], expected)
+
+
 def test_no_snippet_where_the_code_is_parity_itself():
     tree = expr.parse("relu(x)", {"x": None})
     engine = type(adapter_or_skip("engine"))
