@@ -123,7 +123,6 @@ class KerasAdapter(KerasLayers, KerasIdioms, Adapter):
         if self.name != f"keras-{self.backend}":
             raise RuntimeError(f"keras loaded the {self.backend} backend, not the one its configuration names "
                                f"({self.name}): set KERAS_BACKEND before anything imports keras")
-        self._differentiating = False
         if self.backend == "jax":
             import jax
 
@@ -315,10 +314,8 @@ class KerasAdapter(KerasLayers, KerasIdioms, Adapter):
 
     def pad_sequences(self, seqs, value=0, side="pre", max_len=None, truncate="pre", batch_first=True):
         # Keras' own utility, with its own defaults ("pre", and dtype int32: it is never passed, as
-        # a user calling it with float sequences does not); a NumPy preprocessing function: values,
-        # not a differentiable tensor
-        if self._differentiating:
-            raise Unsupported("keras.utils.pad_sequences works on NumPy arrays: it has no gradient")
+        # a user calling it with float sequences does not); a NumPy preprocessing function: what a
+        # backend's autodiff makes of its result (no gradient, or an error) is the backend's answer
         refuse_in_trace("keras.utils.pad_sequences", "works on NumPy arrays: a compiled trace has none to give it")
         out = self.keras.utils.pad_sequences([self.to_numpy(s) for s in seqs], maxlen=max_len, padding=side,
                                              truncating=truncate, value=value)
@@ -381,13 +378,9 @@ class KerasAdapter(KerasLayers, KerasIdioms, Adapter):
         return out[:, :, 0]
 
     def grad(self, fn, args, wrt, cotangent):
-        self._differentiating = True
-        try:
-            # the backend's own autodiff, as the framework's own adapter runs it
-            vjp = {"tensorflow": tape_vjp, "jax": jax_vjp, "torch": autograd_vjp}[self.backend]
-            return vjp(fn, args, wrt, cotangent)
-        finally:
-            self._differentiating = False
+        # the backend's own autodiff, as the framework's own adapter runs it
+        vjp = {"tensorflow": tape_vjp, "jax": jax_vjp, "torch": autograd_vjp}[self.backend]
+        return vjp(fn, args, wrt, cotangent)
 
 
 def _tf():

@@ -13,8 +13,9 @@ own default there and calls the framework's API with it (torch's pad_sequence is
 Keras' pad_sequences pads at the front), and documents each default that differs as a behaviour
 (adapters/behaviours.py, regime "default"). A spec that checks semantics passes every parameter.
 
-Adding an op: its record here, the reference (adapters/reference.py), the engine, one method per
-adapter, a spec that calls it (docs/adding-an-op.md).
+Adding an op: its record here (a layer's in adapters/vocabulary_layers.py), the reference
+(adapters/reference.py), the engine, one method per adapter, a spec that calls it
+(docs/adding-an-op.md).
 """
 import inspect
 

@@ -118,3 +118,29 @@ def test_the_keras_refusals_in_tf_function_are_tensorflow_s_own():
         dense(tf.ones((1, 3)))
     with pytest.raises(ValueError, match="must be a list of iterables"):
         padded(tf.constant([1, 2]), tf.constant([3]))
+
+
+def test_strategy_reduce_is_refused_in_a_replica_s_tape():
+    """The TensorFlow adapter refuses cross_replica_reduce's gradient ("Strategy.reduce is a
+    cross-replica call: no replica's tape records it"); the claim, checked by calling TensorFlow as
+    a user would: inside strategy.run, where each replica's tape records, Strategy.reduce raises.
+    In a process of its own: the logical CPUs must be set before TensorFlow starts."""
+    pytest.importorskip("tensorflow")
+    code = (
+        "import tensorflow as tf\n"
+        "cpu = tf.config.list_physical_devices('CPU')[0]\n"
+        "tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)\n"
+        "strategy = tf.distribute.MirroredStrategy(['/cpu:0', '/cpu:1'])\n"
+        "def step(x):\n"
+        "    with tf.GradientTape() as tape:\n"
+        "        tape.watch(x)\n"
+        "        total = strategy.reduce(tf.distribute.ReduceOp.SUM, x * 2.0, axis=None)\n"
+        "    return tape.gradient(total, x)\n"
+        "try:\n"
+        "    strategy.run(step, args=(tf.constant([1.0, 2.0]),))\n"
+        "except RuntimeError as exc:\n"
+        "    print('refused:', exc)\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"})
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "refused: Method requires being in cross-replica context" in run.stdout
