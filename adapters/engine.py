@@ -20,11 +20,11 @@ class EngineAdapter(Adapter):
 
     def __init__(self):
         import engine
-        from engine import collectives, indexing, layers, nn, ops, pooling, sequence, sorting
+        from engine import collectives, contraction, indexing, layers, nn, ops, pooling, sequence, sorting
 
         self.engine, self.ops, self.sequence, self.indexing, self.nn = engine, ops, sequence, indexing, nn
         self.layers, self.pooling, self.sorting = layers, pooling, sorting
-        self.collectives = collectives
+        self.collectives, self.contraction = collectives, contraction
 
     def version(self):
         return f"in-house (numpy {np.__version__})"
@@ -53,6 +53,15 @@ class EngineAdapter(Adapter):
 
     def mm(self, a, b):
         return self.ops.mm(a, b)
+
+    def bmm(self, a, b):
+        return self.contraction.bmm(a, b)
+
+    def einsum(self, xs, equation):
+        return self.contraction.einsum(xs, equation)
+
+    def tensordot(self, a, b, axes):
+        return self.contraction.tensordot(a, b, axes)
 
     def add(self, a, b):
         return self.ops.add(a, b)

@@ -51,7 +51,8 @@ from adapters.vocabulary import PAD_MODES
 BACKEND_DTYPES = {
     "tensorflow": {"*": DTYPES,  # keras.ops promotes integers and bools where TF's own ops refuse them
                    **dict.fromkeys(("add", "sub", "mul", "maximum", "minimum", "pow", "relu", "round", "sign",
-                                    "scatter_add", "greater", "topk", "topk_indices", "unique"), dtypes_except("bool")),
+                                    "scatter_add", "greater", "topk", "topk_indices", "unique", "einsum"),
+                                   dtypes_except("bool")),
                    "neg": dtypes_except("uint8", "bool"),
                    "masked_softmax": dtypes_except("int8"),  # Keras reads an int8 dtype as a quantisation policy
                    **dict.fromkeys(("sigmoid", "softmax", "log_softmax"), FLOATS),
@@ -73,8 +74,8 @@ BACKEND_DTYPES = {
             **dict.fromkeys(MULTIHEAD_OPS, FLOATS),
             **dict.fromkeys(("avg_pool2d", "avg_pool1d"), dtypes_except("bool"))},
     "torch": {"*": DTYPES,
-              **dict.fromkeys(("sub", "neg", "pow", "relu", "round", "conv1d", "conv2d", "topk", "topk_indices"),
-                              dtypes_except("bool")),
+              **dict.fromkeys(("sub", "neg", "pow", "relu", "round", "conv1d", "conv2d", "topk", "topk_indices",
+                               "einsum"), dtypes_except("bool")),
               **dict.fromkeys(("softmax", "log_softmax"), FLOATS), "masked_softmax": dtypes_except("int8"),
               # building the recurrent layers in half precision needs QR (geqrf) on CPU
               **dict.fromkeys(("lstm", "gru"), ("float32", "float64")),
@@ -84,6 +85,8 @@ BACKEND_DTYPES = {
               **dict.fromkeys(("batch_norm", "batch_norm_stats"), dtypes_except("int8")),
               **dict.fromkeys(MULTIHEAD_OPS, FLOATS)},
 }
+for _table in BACKEND_DTYPES.values():
+    _table["bmm"] = ()  # keras.ops has no bmm on any backend
 KERAS_BEHAVIOURS = (KERAS_MASKED_SOFTMAX, KERAS_PAD_SEQUENCES_DEFAULTS, KERAS_LAYER_NORM_EPS, KERAS_NORMALIZE_EPSILON,
                     KERAS_BATCH_NORM_EPS, KERAS_BATCH_NORM_STATS)
 # in modelled()'s order: the mean of V (a special value) before the float32 scale with it (a precision)

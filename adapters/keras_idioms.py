@@ -1,6 +1,6 @@
-"""The Keras adapter's rounding, casts and sorting: keras.ops as Keras' users call them, on
-whichever backend. keras.ops.sort and argsort have no descending order (Keras' users flip the
-result: that is a port's own code, not the framework's answer)."""
+"""The Keras adapter's rounding, casts, sorting and contractions: keras.ops as Keras' users call
+them, on whichever backend. keras.ops.sort and argsort have no descending order (Keras' users
+flip the result: that is a port's own code, not the framework's answer)."""
 from adapters.base import Unsupported
 
 
@@ -40,3 +40,12 @@ class KerasIdioms:
 
     def unique(self, x):
         return self.ops.unique(x)
+
+    def bmm(self, a, b):
+        raise Unsupported("keras.ops has no bmm (keras.ops.matmul broadcasts its batch axes)")
+
+    def einsum(self, xs, equation):
+        return self.ops.einsum(equation, *xs)
+
+    def tensordot(self, a, b, axes):
+        return self.ops.tensordot(a, b, axes=axes)

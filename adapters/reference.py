@@ -61,6 +61,21 @@ class ReferenceAdapter(LayerReference, IdiomReference, Adapter):
             raise ValueError(f"mm: needs (n, m) x (m, p). Received: {a.shape} x {b.shape}")
         return np.einsum("ij,jk->ik", a, b)
 
+    def bmm(self, a, b):
+        """torch.bmm docs: (b, n, m) x (b, m, p) -> (b, n, p); strictly 3-D, no broadcasting."""
+        if a.ndim != 3 or b.ndim != 3 or a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
+            raise ValueError(f"bmm: needs (b, n, m) x (b, m, p). Received: {a.shape} x {b.shape}")
+        return np.einsum("bij,bjk->bik", a, b)
+
+    def einsum(self, xs, equation):
+        """numpy.einsum with an explicit output (Parity's contract: '->' written out)."""
+        if "->" not in equation or "." in equation:
+            raise ValueError(f"einsum: the equation needs an explicit output and no ellipsis. Received: {equation!r}")
+        return np.einsum(equation, *xs)
+
+    def tensordot(self, a, b, axes):
+        return np.tensordot(a, b, axes=axes if isinstance(axes, int) else [list(axes[0]), list(axes[1])])
+
     def add(self, a, b):
         return np.add(a, b)
 

@@ -1,6 +1,7 @@
 """The reference for the idioms users write beyond the core ops: floor, ceil and trunc, casts, and
 sorting (sort, argsort, topk, unique), each written from its documented semantics in NumPy (a
-mixin of ReferenceAdapter, as adapters/reference_layers.py is)."""
+mixin of ReferenceAdapter, as adapters/reference_layers.py is; the contractions bmm, einsum and
+tensordot sit beside matmul in adapters/reference.py)."""
 import numpy as np
 
 

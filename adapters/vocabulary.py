@@ -47,6 +47,18 @@ _OPS = [
                  "the added axis removed afterwards; leading (batch) axes broadcast. Scalars are refused."),
     Op("mm", "a, b", "linear algebra", sample=lambda d: ([values(d), values(d, (3, 2))], {}), bound="matmul",
        semantics="torch.mm: strictly (n, m) x (m, p) -> (n, p); no broadcasting, no 1-D operands."),
+    Op("bmm", "a, b", "linear algebra", sample=lambda d: ([values(d, (2, 2, 3)), values(d, (2, 3, 2))], {}),
+       bound="matmul", semantics="torch.bmm: strictly (b, n, m) x (b, m, p) -> (b, n, p); no broadcasting "
+       "(jax.lax.batch_matmul; TensorFlow's and Keras' matmul broadcast, and they have no bmm)."),
+    Op("einsum", "xs, equation", "linear algebra", sample=lambda d: ([[values(d), values(d, (3, 2))]],
+                                                                     {"equation": "ij,jk->ik"}),
+       bound="contraction", semantics="numpy.einsum(equation, *xs) with an explicit output ('ij,jk->ik'): "
+       "the product of the operands summed over every letter the output lacks; a letter appears once per "
+       "operand, no ellipsis. xs is the list of operands (users pass them after the equation)."),
+    Op("tensordot", "a, b, axes", "linear algebra", sample=lambda d: ([values(d), values(d, (3, 2))], {"axes": 1}),
+       bound="contraction", semantics="numpy.tensordot: axes an int n (the last n axes of a against the first n "
+       "of b; 0 is the outer product) or a pair of lists of axes of a and of b (negative counted from the "
+       "end), summed over in pairs; the result has a's other axes, then b's."),
     # -- elementwise, broadcasting
     Op("add", "a, b", "elementwise", "a + b. " + BROADCAST, binary, number_operands=True, bound="sum"),
     Op("sub", "a, b", "elementwise", "a - b. " + BROADCAST, binary, number_operands=True, bound="sum"),
@@ -80,12 +92,12 @@ _OPS = [
        "round, jax.lax.round's default rounding_method).", unary, zero_derivative=True),
     Op("sign", "x", "elementwise", "-1, 0 or 1 (sign(0) = 0).", unary, zero_derivative=True),
     Op("floor", "x", "elementwise", "The largest integer <= x (numpy.floor): -0.5 -> -0; NaN and +-inf stay. " +
-       INTEGRAL, unary, zero_derivative=True, bound="exact"),
+       INTEGRAL, unary, zero_derivative=True),
     Op("ceil", "x", "elementwise", "The smallest integer >= x (numpy.ceil): -0.5 -> -0; NaN and +-inf stay. " +
-       INTEGRAL, unary, zero_derivative=True, bound="exact"),
+       INTEGRAL, unary, zero_derivative=True),
     Op("trunc", "x", "elementwise", "x with its fraction dropped, toward zero (numpy.trunc, torch.trunc; "
        "tf.math has no trunc, tf.truncatediv is a division): -1.5 -> -1, -0.5 -> -0. " + INTEGRAL, unary,
-       zero_derivative=True, bound="exact"),
+       zero_derivative=True),
     # -- casts
     Op("cast", "x, dtype", "casts", "x converted to `dtype` (a NumPy dtype name, bfloat16 included), as "
        "x.astype(dtype), torch's x.to, tf.cast and keras.ops.cast write it: to a float, the nearest value (ties "
@@ -113,7 +125,7 @@ _OPS = [
        "index comes first.", lambda d: ([values(d)], {"k": 2}), zero_derivative=True),
     Op("unique", "x", "sorting", "numpy.unique: the distinct values of x (flattened), ascending, NaNs counted "
        "as one (equal_nan=True) and last; the result has x's dtype and a length that depends on the values "
-       "(a compiler that needs static shapes must be told a size: documented).", unary, zero_derivative=True),
+       "(a compiler that needs static shapes must be told a size: documented).", unary),
     # -- reductions and shapes
     Op("sum", "x, axis=None, keepdims=False", "reductions and shapes", "Sum. " + REDUCTION, along_axis,
        bound="reduction"),

@@ -13,6 +13,7 @@ NaN and infinity positions are compared exactly, never through nan_to_num; integ
 compare exactly.
 """
 import functools
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -193,10 +194,37 @@ def _cumsum(op):
     return rule
 
 
+def _contraction(op):
+    """einsum, tensordot: each output sums K products of one element per operand, K the product of
+    the contracted axes' lengths (at least 1): K - 1 additions and the products' roundings."""
+    def rule(*args, **params):
+        operands, rest = (args[0], args[1:]) if op == "einsum" else (args[:2], args[2:])
+        values = [x.value for x in operands]
+        value = getattr(REFERENCE, op)(*([values] if op == "einsum" else values), *rest, **params)
+        magnitude = getattr(REFERENCE, op)(*([[x.magnitude for x in operands]] if op == "einsum"
+                                             else [x.magnitude for x in operands]), *rest, **params)
+        terms = contracted_terms(op, values, *rest, **params)
+        return Bound(value, magnitude, sum(x.n for x in operands) + terms + len(operands) - 1)
+    return rule
+
+
+def contracted_terms(op: str, values: list, *rest, **params) -> int:
+    """How many products an output element of einsum or tensordot sums."""
+    if op == "einsum":
+        equation = params.get("equation", rest[0] if rest else None)
+        inputs, output = equation.replace(" ", "").split("->")
+        sizes = {letter: n for sub, x in zip(inputs.split(","), values) for letter, n in zip(sub, np.shape(x))}
+        return max(math.prod(n for letter, n in sizes.items() if letter not in output), 1)
+    axes = params.get("axes", rest[0] if rest else 2)
+    shape = np.shape(values[0])
+    summed = range(len(shape) - axes, len(shape)) if isinstance(axes, int) else axes[0]
+    return max(math.prod(shape[i] for i in summed), 1)
+
+
 # The rule families that a vocabulary record's `bound` names; each makes the rule of one op.
 FAMILIES = {"sum": _sum, "product": _product, "square": _square, "exact": _exact, "matmul": _matmul,
             "reduction": _reduction, "structural": _structural, "joined": _joined, "scatter_add": _scatter_add,
-            "conv": _conv, "linear": _linear, "cumsum": _cumsum}
+            "conv": _conv, "linear": _linear, "cumsum": _cumsum, "contraction": _contraction}
 RULES = {op.name: FAMILIES[op.bound](op.name) for op in VOCABULARY.values() if op.bound}
 
 

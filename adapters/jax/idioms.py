@@ -1,5 +1,6 @@
-"""The jax adapter's rounding, casts and sorting: jax.numpy as its users call it (jnp.argsort is
-stable by default), and jax.lax.top_k, which jnp has no counterpart of."""
+"""The jax adapter's rounding, casts, sorting and contractions: jax.numpy as its users call it
+(jnp.argsort is stable by default), and jax.lax.top_k and batch_matmul, which jnp has no
+counterpart of."""
 
 
 class JaxIdioms:
@@ -31,3 +32,12 @@ class JaxIdioms:
 
     def unique(self, x):
         return self.jnp.unique(x)  # no size: inside jax.jit its shape is not static (jax raises)
+
+    def bmm(self, a, b):
+        return self.lax.batch_matmul(a, b)
+
+    def einsum(self, xs, equation):
+        return self.jnp.einsum(equation, *xs)
+
+    def tensordot(self, a, b, axes):
+        return self.jnp.tensordot(a, b, axes=axes)

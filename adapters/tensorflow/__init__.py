@@ -46,7 +46,8 @@ class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, Adapter):
               **dict.fromkeys(("pow", "neg", "abs", "sign"), dtypes_except("uint8", "bool")),
               **dict.fromkeys(("exp", "log", "tanh", "sigmoid", "sqrt", "softmax", "log_softmax", "floor", "ceil"),
                               FLOATS),
-              "trunc": (),
+              **dict.fromkeys(("trunc", "bmm"), ()),
+              **dict.fromkeys(("einsum", "tensordot"), dtypes_except("int8", "uint8", "bool")),
               "masked_softmax": dtypes_except("int8"),  # Keras reads an int8 dtype as a quantisation policy
               "one_hot": ("int8", "uint8", "int32", "int64"),
               **dict.fromkeys(("lstm", "gru"), ("float16", "float32", "float64")),

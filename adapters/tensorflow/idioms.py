@@ -1,4 +1,4 @@
-"""The TensorFlow adapter's rounding, casts and sorting: tf.math, tf.cast, tf.sort and tf.argsort
+"""The TensorFlow adapter's rounding, casts, sorting and contractions: tf.math, tf.cast, tf.sort and tf.argsort
 (direction= for descending; tf.argsort is not stable unless asked), tf.math.top_k and tf.unique,
 with TensorFlow's defaults."""
 from adapters.base import Unsupported
@@ -33,3 +33,12 @@ class TensorFlowIdioms:
 
     def unique(self, x):
         return self.tf.unique(self.tf.reshape(x, [-1])).y  # tf.unique takes 1-D tensors only
+
+    def bmm(self, a, b):
+        raise Unsupported("TensorFlow has no bmm (tf.matmul broadcasts its batch axes)")
+
+    def einsum(self, xs, equation):
+        return self.tf.einsum(equation, *xs)
+
+    def tensordot(self, a, b, axes):
+        return self.tf.tensordot(a, b, axes=axes)

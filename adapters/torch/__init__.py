@@ -31,7 +31,8 @@ class TorchAdapter(TorchLayers, TorchIdioms, Adapter):
     module = "torch"
     dtypes = {"*": DTYPES,
               **dict.fromkeys(("matmul", "mm", "sub", "pow", "neg", "relu", "abs", "round", "argmin", "conv1d",
-                               "conv2d", "linear", "floor", "ceil", "trunc", "topk", "topk_indices"),
+                               "conv2d", "linear", "floor", "ceil", "trunc", "topk", "topk_indices", "bmm",
+                               "einsum", "tensordot"),
                               dtypes_except("bool")),
               **dict.fromkeys(("mean", "softmax", "log_softmax", "masked_softmax", "lstm", "gru", "gelu", "layer_norm",
                                "cross_entropy", "dot_product_attention", "max_pool1d", "norm", "normalize",

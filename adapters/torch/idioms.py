@@ -1,5 +1,6 @@
-"""The torch adapter's rounding, casts and sorting, called as torch's users call them: torch's
-own defaults (torch.sort and torch.argsort are not stable unless asked: stable=False)."""
+"""The torch adapter's rounding, casts, sorting and contractions (bmm, einsum, tensordot), called
+as torch's users call them: torch's own defaults (torch.sort and torch.argsort are not stable
+unless asked: stable=False)."""
 
 
 class TorchIdioms:
@@ -31,3 +32,12 @@ class TorchIdioms:
 
     def unique(self, x):
         return self.torch.unique(x)
+
+    def bmm(self, a, b):
+        return self.torch.bmm(a, b)
+
+    def einsum(self, xs, equation):
+        return self.torch.einsum(equation, *xs)
+
+    def tensordot(self, a, b, axes):
+        return self.torch.tensordot(a, b, dims=axes)
