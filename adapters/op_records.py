@@ -68,7 +68,7 @@ class Op:
     index_dtyped: bool = False  # the dtype under test is that of its integer input (lengths, ids)
     zero_derivative: bool = False  # derivative zero by definition or almost everywhere (held fixed)
     parts: tuple = ()  # the names of the tensors it returns, for an op that returns several
-    bound: str | None = None  # the sum-product error rule it follows (suites/compare.py), if any
+    bound: str | None = None  # the sum-product error rule it follows (suites/bound_rules.py), if any
 
     @property
     def parameters(self) -> inspect.Signature:

@@ -12,22 +12,18 @@ value. A spec's own `tolerance` adds to either.
 NaN and infinity positions are compared exactly, never through nan_to_num; integers and booleans
 compare exactly.
 """
-import functools
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from adapters.reference import ReferenceAdapter
 from adapters.reference_collectives import Collectives
-from adapters.vocabulary import VOCABULARY
 from suites import expr
+from suites.bound_rules import RULES, Bound
 
 # Binary formats: explicit mantissa bits and the exponent of the smallest normal number.
 MANTISSA = {"float16": 10, "bfloat16": 7, "float32": 23, "float64": 52}
 MIN_EXP = {"float16": -14, "bfloat16": -126, "float32": -126, "float64": -1022}
 DEFAULT_ULPS = 4  # allowed error, in units of the expected value's ulp, for ops without a bound
-REFERENCE = ReferenceAdapter()
 
 
 def is_float(dtype: str) -> bool:
@@ -85,147 +81,6 @@ def overflowed(expected, dtype: str) -> np.ndarray:
     with np.errstate(over="ignore", invalid="ignore"):
         rounded = round_to(expected, dtype)
     return np.where(np.isinf(rounded) & np.isfinite(expected), rounded, expected)
-
-
-# ---------------------------------------------------------------------------------------------
-# The error bound: (value, magnitude, roundings) carried through the sum-product ops.
-
-@dataclass(frozen=True)
-class Bound:
-    value: np.ndarray
-    magnitude: np.ndarray
-    n: int
-
-
-class _NoBound(Exception):
-    pass
-
-
-def _sum(op):
-    """add, sub: one rounding; the magnitudes add."""
-    def rule(a, b):
-        return Bound(getattr(REFERENCE, op)(a.value, b.value), a.magnitude + b.magnitude, max(a.n, b.n) + 1)
-    return rule
-
-
-def _product(op):
-    def rule(a, b):
-        return Bound(getattr(REFERENCE, op)(a.value, b.value), a.magnitude * b.magnitude, a.n + b.n + 1)
-    return rule
-
-
-def _square(op):
-    def rule(a):
-        return Bound(getattr(REFERENCE, op)(a.value), a.magnitude ** 2, 2 * a.n + 1)
-    return rule
-
-
-def _exact(op):
-    """neg, abs, maximum, minimum: no rounding of their own, the inputs' error passes through."""
-    def rule(*xs):
-        magnitude = functools.reduce(np.maximum, [x.magnitude for x in xs])
-        return Bound(getattr(REFERENCE, op)(*(x.value for x in xs)), magnitude, max(x.n for x in xs))
-    return rule
-
-
-def _matmul(op):
-    def rule(a, b):
-        k = a.value.shape[-1] if a.value.ndim else 1
-        return Bound(getattr(REFERENCE, op)(a.value, b.value), getattr(REFERENCE, op)(a.magnitude, b.magnitude),
-                     a.n + b.n + max(k, 1))
-    return rule
-
-
-def _reduction(op):
-    def rule(a, axis=None, keepdims=False):
-        value = getattr(REFERENCE, op)(a.value, axis, keepdims)
-        count = a.value.size // max(np.size(value), 1)
-        return Bound(value, getattr(REFERENCE, op)(a.magnitude, axis, keepdims), a.n + count + (op == "mean"))
-    return rule
-
-
-def _structural(op):
-    def rule(a, *args):
-        return Bound(getattr(REFERENCE, op)(a.value, *args), getattr(REFERENCE, op)(a.magnitude, *args), a.n)
-    return rule
-
-
-def _joined(op):
-    def rule(xs, axis):
-        return Bound(getattr(REFERENCE, op)([x.value for x in xs], axis),
-                     getattr(REFERENCE, op)([x.magnitude for x in xs], axis), max(x.n for x in xs))
-    return rule
-
-
-def _scatter_add(op):
-    """Every target adds up to index.size terms: the sum's rounding count."""
-    def rule(x, axis, index, src):
-        index = index.value
-        return Bound(REFERENCE.scatter_add(x.value, axis, index, src.value),
-                     REFERENCE.scatter_add(x.magnitude, axis, index, src.magnitude), max(x.n, src.n) + index.size)
-    return rule
-
-
-def _conv(op):
-    """A convolution sums C/groups * kernel products per output, plus the bias."""
-    def rule(x, w, b=None, **params):
-        bias = (b.value, b.magnitude) if b is not None else (None, None)
-        return Bound(getattr(REFERENCE, op)(x.value, w.value, bias[0], **params),
-                     getattr(REFERENCE, op)(x.magnitude, w.magnitude, bias[1], **params),
-                     x.n + w.n + w.value[0].size + (b is not None))
-    return rule
-
-
-def _linear(op):
-    """x W^T + b: `in` products summed per output, plus the bias."""
-    def rule(x, weight, bias=None):
-        value_b, magnitude_b = (bias.value, bias.magnitude) if bias is not None else (None, None)
-        return Bound(REFERENCE.linear(x.value, weight.value, value_b),
-                     REFERENCE.linear(x.magnitude, weight.magnitude, magnitude_b),
-                     x.n + weight.n + weight.value.shape[-1] + (bias is not None))
-    return rule
-
-
-def _cumsum(op):
-    """A prefix sum: the last of its outputs adds every term along the axis."""
-    def rule(a, axis):
-        return Bound(REFERENCE.cumsum(a.value, axis), REFERENCE.cumsum(a.magnitude, axis),
-                     a.n + (a.value.shape[axis] if a.value.ndim else 1))
-    return rule
-
-
-def _contraction(op):
-    """einsum, tensordot: each output sums K products of one element per operand, K the product of
-    the contracted axes' lengths (at least 1): K - 1 additions and the products' roundings."""
-    def rule(*args, **params):
-        operands, rest = (args[0], args[1:]) if op == "einsum" else (args[:2], args[2:])
-        values = [x.value for x in operands]
-        value = getattr(REFERENCE, op)(*([values] if op == "einsum" else values), *rest, **params)
-        magnitude = getattr(REFERENCE, op)(*([[x.magnitude for x in operands]] if op == "einsum"
-                                             else [x.magnitude for x in operands]), *rest, **params)
-        terms = contracted_terms(op, values, *rest, **params)
-        return Bound(value, magnitude, sum(x.n for x in operands) + terms + len(operands) - 1)
-    return rule
-
-
-def contracted_terms(op: str, values: list, *rest, **params) -> int:
-    """How many products an output element of einsum or tensordot sums."""
-    if op == "einsum":
-        equation = params.get("equation", rest[0] if rest else None)
-        inputs, output = equation.replace(" ", "").split("->")
-        sizes = {letter: n for sub, x in zip(inputs.split(","), values) for letter, n in zip(sub, np.shape(x))}
-        return max(math.prod(n for letter, n in sizes.items() if letter not in output), 1)
-    axes = params.get("axes", rest[0] if rest else 2)
-    shape = np.shape(values[0])
-    summed = range(len(shape) - axes, len(shape)) if isinstance(axes, int) else axes[0]
-    return max(math.prod(shape[i] for i in summed), 1)
-
-
-# The rule families that a vocabulary record's `bound` names; each makes the rule of one op.
-FAMILIES = {"sum": _sum, "product": _product, "square": _square, "exact": _exact, "matmul": _matmul,
-            "reduction": _reduction, "structural": _structural, "joined": _joined, "scatter_add": _scatter_add,
-            "conv": _conv, "linear": _linear, "cumsum": _cumsum, "contraction": _contraction}
-RULES = {op.name: FAMILIES[op.bound](op.name) for op in VOCABULARY.values() if op.bound}
 
 
 def sum_product_bound(tree, inputs: dict, behaviour=None):
