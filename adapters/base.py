@@ -266,6 +266,15 @@ def index_coordinates(index, axis, stack, filled):
     return stack([index if g is None else filled(g) for g in index_grids(tuple(index.shape), axis)])
 
 
+def index_tensors(key, api: str) -> tuple:
+    """A key of index tensors only, as index_put and the scatter_nd family take it (the tensors
+    index the leading axes); a key with an int, a slice, None or ... has no such form in `api`."""
+    if any(isinstance(k, (int, slice)) or k is None or k is Ellipsis for k in key):
+        raise Unsupported(f"{api} takes a tuple of index tensors: a key with ints, slices, None or ... has no "
+                          "such update there")
+    return tuple(key)
+
+
 def leading_block(index_shape) -> tuple:
     """The slice of src (or of x) that an index of this shape covers: its leading block."""
     return tuple(slice(0, n) for n in index_shape)

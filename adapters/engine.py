@@ -20,11 +20,24 @@ class EngineAdapter(Adapter):
 
     def __init__(self):
         import engine
-        from engine import collectives, contraction, indexing, layers, nn, ops, pooling, sequence, sorting
+        from engine import (
+            collectives,
+            contraction,
+            indexing,
+            layers,
+            nn,
+            ops,
+            pooling,
+            scatter_reduce,
+            sequence,
+            sorting,
+            subscript,
+        )
 
         self.engine, self.ops, self.sequence, self.indexing, self.nn = engine, ops, sequence, indexing, nn
         self.layers, self.pooling, self.sorting = layers, pooling, sorting
         self.collectives, self.contraction = collectives, contraction
+        self.subscript, self.scatter_reductions = subscript, scatter_reduce
 
     def version(self):
         return f"in-house (numpy {np.__version__})"
@@ -182,6 +195,21 @@ class EngineAdapter(Adapter):
 
     def scatter_add(self, x, axis, index, src):
         return self.indexing.scatter_add(x, axis, index, src)
+
+    def scatter_reduce(self, x, axis, index, src, reduce, include_self=True):
+        return self.scatter_reductions.scatter_reduce(x, axis, index, src, reduce, include_self)
+
+    def scatter_nd(self, indices, updates, shape):
+        return self.scatter_reductions.scatter_nd(indices, updates, shape)
+
+    def index(self, x, key):
+        return self.subscript.index(x, key)
+
+    def index_set(self, x, key, values):
+        return self.subscript.index_set(x, key, values)
+
+    def index_add(self, x, key, values):
+        return self.subscript.index_add(x, key, values)
 
     def one_hot(self, indices, num_classes, dtype="int64"):
         return self.indexing.one_hot(indices, num_classes, dtype)

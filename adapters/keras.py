@@ -51,7 +51,8 @@ from adapters.vocabulary import PAD_MODES
 BACKEND_DTYPES = {
     "tensorflow": {"*": DTYPES,  # keras.ops promotes integers and bools where TF's own ops refuse them
                    **dict.fromkeys(("add", "sub", "mul", "maximum", "minimum", "pow", "relu", "round", "sign",
-                                    "scatter_add", "greater", "topk", "topk_indices", "unique", "einsum"),
+                                    "scatter_add", "greater", "topk", "topk_indices", "unique", "einsum",
+                                    "scatter_reduce", "index_add"),
                                    dtypes_except("bool")),
                    "neg": dtypes_except("uint8", "bool"),
                    "masked_softmax": dtypes_except("int8"),  # Keras reads an int8 dtype as a quantisation policy
@@ -65,8 +66,8 @@ BACKEND_DTYPES = {
                    **dict.fromkeys(("max_pool2d", "max_pool1d"), dtypes_except("bool")),
                    **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS)},
     "jax": {"*": DTYPES,
-            **dict.fromkeys(("sub", "neg", "round", "sign", "softmax", "log_softmax", "scatter_add", "one_hot"),
-                            dtypes_except("bool")),
+            **dict.fromkeys(("sub", "neg", "round", "sign", "softmax", "log_softmax", "scatter_add", "one_hot",
+                             "scatter_nd", "index_add"), dtypes_except("bool")),
             "sigmoid": FLOATS, "masked_softmax": dtypes_except("int8"),
             **dict.fromkeys(("lstm", "gru"), ("float32", "float64")),
             **dict.fromkeys(("linear", "embedding", "normalize"), FLOATS),

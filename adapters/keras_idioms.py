@@ -1,7 +1,10 @@
-"""The Keras adapter's rounding, casts, sorting and contractions: keras.ops as Keras' users call
-them, on whichever backend. keras.ops.sort and argsort have no descending order (Keras' users
-flip the result: that is a port's own code, not the framework's answer)."""
-from adapters.base import Unsupported
+"""The Keras adapter's rounding, casts, sorting, contractions and indexing: keras.ops as Keras'
+users call them, on whichever backend. keras.ops.sort and argsort have no descending order
+(Keras' users flip the result: that is a port's own code, not the framework's answer);
+keras.ops.get_item is x[key], and keras.ops.scatter_update, with its reductions, the update."""
+from adapters.base import Unsupported, index_tensors, leading_block
+
+SCATTER_UPDATE = {"sum": "add", "prod": "mul", "amax": "max", "amin": "min"}  # scatter_reduce -> reduction=
 
 
 def _ascending_only(descending: bool, api: str):
@@ -49,3 +52,27 @@ class KerasIdioms:
 
     def tensordot(self, a, b, axes):
         return self.ops.tensordot(a, b, axes=axes)
+
+    def index(self, x, key):
+        return self.ops.get_item(x, key)
+
+    def _scattered(self, x, key, values, reduction=None):
+        coordinates = self.ops.stack(index_tensors(key, "keras.ops.scatter_update"), axis=-1)
+        return self.ops.scatter_update(x, coordinates, values, reduction=reduction)
+
+    def index_set(self, x, key, values):
+        return self._scattered(x, key, values)
+
+    def index_add(self, x, key, values):
+        return self._scattered(x, key, values, reduction="add")
+
+    def scatter_reduce(self, x, axis, index, src, reduce, include_self=True):
+        if reduce not in SCATTER_UPDATE:
+            raise Unsupported(f"keras.ops.scatter_update has no {reduce!r} reduction (add, mul, max and min)")
+        if not include_self:
+            raise Unsupported("keras.ops.scatter_update always combines with the tensor's value (no include_self)")
+        return self.ops.scatter_update(x, *self._updates(index, axis, src[leading_block(tuple(index.shape))]),
+                                       reduction=SCATTER_UPDATE[reduce])
+
+    def scatter_nd(self, indices, updates, shape):
+        return self.ops.scatter(indices, updates, shape)

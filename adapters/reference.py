@@ -10,11 +10,12 @@ import numpy as np
 from adapters.base import Adapter, Unsupported, dtypes_except, lift_1d, rnn_suffix, stacked_rnn
 from adapters.reference_collectives import Collectives
 from adapters.reference_idioms import IdiomReference
+from adapters.reference_indexing import IndexingReference
 from adapters.reference_layers import LayerReference
 from adapters.vocabulary import PAD_MODES
 
 
-class ReferenceAdapter(LayerReference, IdiomReference, Adapter):
+class ReferenceAdapter(LayerReference, IdiomReference, IndexingReference, Adapter):
     name = "reference"
     module = "numpy"
     differentiates = False  # gradients are checked against its finite differences, not computed by it

@@ -187,6 +187,32 @@ _OPS = [
     Op("scatter_add", "x, axis, index, src", "indexing", "torch.Tensor.scatter_add, out of place: "
        "out[i][index[i][j]] += src[i][j] (axis 1); duplicate indices all add.",
        lambda d: ([values(d), 1, INDEX, values(d)], {}), bound="scatter_add"),
+    Op("scatter_reduce", "x, axis, index, src, reduce, include_self=True", "indexing", "torch.Tensor.scatter_reduce, "
+       "out of place: every src[i][j] is reduced into out[i][index[i][j]] (axis 1) with reduce: 'sum', 'prod', "
+       "'mean', 'amax' or 'amin'; include_self=True counts x's value there among the reduced, False only the "
+       "src values written (jax's .at[].add/multiply/max/min and TensorFlow's tensor_scatter_nd_add/max/min "
+       "always include it). A position no index meets keeps x's value.",
+       lambda d: ([values(d), 1, INDEX, values(d)], {"reduce": "amax"})),
+    Op("scatter_nd", "indices, updates, shape", "indexing", "tf.scatter_nd: zeros of `shape` with every "
+       "updates[n] added at the coordinates indices[n] (indices [..., k] int64 address the first k axes; updates "
+       "[..., shape[k:]]); duplicate coordinates add up (TensorFlow's docs), keras.ops.scatter's contract too. "
+       "The result has updates' dtype.",
+       lambda d: ([INDEX[:, :2], values(d, (2, 3)), (3, 3, 3)], {}), bound="scatter_nd"),
+    Op("index", "x, key", "indexing", "x[key], NumPy's basic and advanced indexing, written x[key] in specs: "
+       "the key's parts are ints (negative from the end), slices, None (a new axis), ... and int64 index or "
+       "bool mask tensors; index tensors broadcast together and their result axes replace theirs (in front "
+       "where they are not adjacent). An out-of-range int or index raises IndexError in NumPy.",
+       lambda d: ([values(d), (1, slice(0, 2))], {}), bound="keyed"),  # a basic key: TensorFlow takes it
+    Op("index_set", "x, key, values", "indexing", "A copy of x with x[key] = values (values broadcast to "
+       "x[key]'s shape and cast to x's dtype), written index_set(x[key], values): torch's x[key] = values on a "
+       "clone, jax's x.at[key].set(values), TensorFlow's tensor_scatter_nd_update, keras.ops.scatter_update. "
+       "Where an index repeats, which value lands is the framework's (NumPy: the last).",
+       lambda d: ([values(d), (INDEX[1, :2],), values(d, (2, 3))], {}), place=True, bound="keyed"),
+    Op("index_add", "x, key, values", "indexing", "A copy of x with values added at x[key], every repeat of an "
+       "index adding (numpy.add.at, jax's x.at[key].add, torch's index_put(..., accumulate=True), TensorFlow's "
+       "tensor_scatter_nd_add), written index_add(x[key], values). Not the same as x[key] += values, which in "
+       "NumPy and torch adds a repeated index once: that is index_set(x[key], x[key] + values).",
+       lambda d: ([values(d), (INDEX[1, :2],), values(d, (2, 3))], {}), place=True, bound="keyed"),
     Op("one_hot", "indices, num_classes, dtype='int64'", "indexing", "[..., num_classes] with 1 at each index "
        "and 0 elsewhere, in `dtype` (the suite passes the dtype under test).",
        lambda d: ([INDEX], {"num_classes": 3, "dtype": d}), dtype_param=True, index_dtyped=True),

@@ -9,7 +9,7 @@
 
 It imports NumPy only. Dtypes are kept: float32 stays float32 through every op and gradient.
 """
-from engine import ops
+from engine import ops, subscript  # noqa: F401  (subscript: x[key] on Tensors)
 from engine.tensor import Tensor, no_grad
 
 __all__ = ["Tensor", "no_grad", "ops"]

@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from engine import ops, special
+from engine import ops, special, subscript
 from engine.sequence import masked_softmax
 from engine.tensor import Tensor
 
@@ -141,11 +141,11 @@ def embedding(indices, weight, padding_idx=None):
     if indices.size and (indices.min() < 0 or indices.max() >= rows):
         raise IndexError(f"embedding: indices must lie in [0, {rows})")
     if padding_idx is None:
-        return ops.index(weight, indices)
+        return subscript.index(weight, indices)
     if not -rows <= padding_idx < rows:
         raise ValueError(f"embedding: padding_idx must lie in [-{rows}, {rows}). Received: {padding_idx}")
     padding = indices == padding_idx % rows
-    return ops.where(padding[..., None], ops.stop_gradient(weight)[indices], ops.index(weight, indices))
+    return ops.where(padding[..., None], ops.stop_gradient(weight)[indices], subscript.index(weight, indices))
 
 
 def cross_entropy(logits, target, reduction="mean", label_smoothing=0.0, ignore_index=None):

@@ -263,24 +263,6 @@ def where(cond, x, y):
     return Tensor.record(out, (x, y), backward, "where")
 
 
-def index(x, key):
-    """x[key] (basic or advanced NumPy indexing); the gradient adds back into the taken elements."""
-    x = tensor(x)
-
-    parts = key if isinstance(key, tuple) else (key,)
-    basic = all(isinstance(k, (slice, int, type(None), type(Ellipsis))) for k in parts)
-
-    def backward(g):
-        gx = np.zeros(x.shape, g.dtype)
-        if basic:  # a view: each element taken once
-            gx[key] = g
-        else:  # advanced indexing may take an element twice
-            np.add.at(gx, key, g)
-        return (gx,)
-
-    return Tensor.record(x.data[key], (x,), backward, "index")
-
-
 def stop_gradient(x):
     """The value, cut from the tape: no gradient flows back through it."""
     return tensor(x).detach()
@@ -298,4 +280,3 @@ Tensor.__rtruediv__ = lambda self, other: div(other, self)
 Tensor.__pow__ = lambda self, other: pow(self, other)
 Tensor.__matmul__ = lambda self, other: matmul(self, other)
 Tensor.__neg__ = lambda self: neg(self)
-Tensor.__getitem__ = lambda self, key: index(self, key)

@@ -85,6 +85,29 @@ def _scatter_add(op):
     return rule
 
 
+def _scatter_nd(op):
+    """Every target adds up to the number of coordinates: the sum's rounding count."""
+    def rule(indices, updates, shape):
+        indices = indices.value
+        return Bound(REFERENCE.scatter_nd(indices, updates.value, shape),
+                     REFERENCE.scatter_nd(indices, updates.magnitude, shape),
+                     updates.n + int(np.prod(np.shape(indices)[:-1])))
+    return rule
+
+
+def _keyed(op):
+    """index, index_set, index_add: no rounding of their own but the values' cast to x's dtype
+    (one, where they are wider) and index_add's additions (a repeated index adds up to
+    values.size terms)."""
+    def rule(x, key, *rest):
+        key = tuple(k.value if isinstance(k, Bound) else k for k in key)
+        rest = [r if isinstance(r, Bound) else Bound(np.float64(r), np.abs(np.float64(r)), 0) for r in rest]
+        n = max([x.n, *(r.n + 1 for r in rest)]) + (int(np.size(rest[0].value)) if op == "index_add" else 0)
+        return Bound(getattr(REFERENCE, op)(x.value, key, *(r.value for r in rest)),
+                     getattr(REFERENCE, op)(x.magnitude, key, *(r.magnitude for r in rest)), n)
+    return rule
+
+
 def _conv(op):
     """A convolution sums C/groups * kernel products per output, plus the bias."""
     def rule(x, w, b=None, **params):
@@ -146,7 +169,8 @@ def contracted_terms(op: str, values: list, *rest, **params) -> int:
 # The rule families that a vocabulary record's `bound` names; each makes the rule of one op.
 FAMILIES = {"sum": _sum, "product": _product, "square": _square, "exact": _exact, "matmul": _matmul,
             "reduction": _reduction, "structural": _structural, "joined": _joined, "scatter_add": _scatter_add,
-            "conv": _conv, "linear": _linear, "cumsum": _cumsum, "contraction": _contraction}
+            "conv": _conv, "linear": _linear, "cumsum": _cumsum, "contraction": _contraction,
+            "keyed": _keyed, "scatter_nd": _scatter_nd}
 RULES = {op.name: FAMILIES[op.bound](op.name) for op in VOCABULARY.values() if op.bound}
 
 

@@ -50,6 +50,8 @@ def _refusal(adapter, op: str, dtype: str, device: str) -> str | None:
             return adapter.asarray(np.asarray(value), as_dtype, device)
         if isinstance(value, list) and value and isinstance(value[0], np.ndarray):
             return [convert(v) for v in value]
+        if isinstance(value, tuple):  # a key: its index tensors converted, its ints and slices as they are
+            return tuple(convert(v) for v in value)
         if isinstance(value, dict):
             return {k: convert(v) for k, v in value.items()}
         return value

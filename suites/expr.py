@@ -1,9 +1,12 @@
 """The expression language of specs: vocabulary calls, argument names, numbers, None (an optional
 tensor left out), + - * / ** and a > b or a < b (greater: a mask made from values)
-(strings only as keyword options: mode="reflect"; a keyword may also take a tensor: mask=m).
+(strings only as keyword options: mode="reflect"; a keyword may also take a tensor: mask=m), and
+indexing as users write it: x[1:, i, None, ...] is the op `index` (ints, slices of ints, None,
+..., and index or mask tensors), and `index_set(x[key], v)` / `index_add(x[key], v)` update the
+place x[key] (torch's x[key] = v, jax's x.at[key].set(v)).
 
-`parse` turns text into a small tree with `ast`, rejecting everything else (attributes,
-subscripts, lambdas, comprehensions, dunder or unknown names, unknown calls), so a spec can never
+`parse` turns text into a small tree with `ast`, rejecting everything else (attributes, lists
+in a key, lambdas, comprehensions, dunder or unknown names, unknown calls), so a spec can never
 execute Python. `evaluate` walks the tree, handing each call to a callback: an adapter's method
 for real runs, an error-bound rule for tolerances (suites/compare.py).
 """
@@ -17,6 +20,8 @@ MAX_DEPTH = 32
 BINARY = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.Pow: "pow"}
 # Ops whose number operands are tensors (2 * x); elsewhere a number is a plain argument (an axis).
 NUMBER_OPERANDS = having("number_operands")
+# Ops whose first argument is a place, x[key], written as a subscript: index_set(x[key], v).
+PLACE_OPS = having("place")
 
 
 class ExprError(ValueError):
@@ -39,6 +44,21 @@ class Group:
     less `prefix` (a model's module: `rnn.weight_ih_l0` is the LSTM's `weight_ih_l0`)."""
     names: tuple
     prefix: str = ""
+
+
+@dataclass(frozen=True)
+class Slice:
+    """start:stop:step in a key, each an int or None."""
+    start: object
+    stop: object
+    step: object
+
+
+@dataclass(frozen=True)
+class Key:
+    """The key of x[key]: its parts in order, each a Const (an int, None, ...), a Slice, or a
+    tensor's node (an index or mask tensor)."""
+    parts: tuple
 
 
 @dataclass(frozen=True)
@@ -100,6 +120,8 @@ def _convert(node, names, depth):
         if all(isinstance(i, Const) for i in items):
             return Const(tuple(i.value for i in items))
         return tuple(items)  # a list of tensors, for concat and stack
+    if isinstance(node, ast.Subscript):
+        return Call("index", _place(node, names, down), ())
     if isinstance(node, ast.Call):
         if not isinstance(node.func, ast.Name):
             raise ExprError(f"only vocabulary ops can be called; found {ast.unparse(node.func)!r}")
@@ -114,9 +136,41 @@ def _convert(node, names, depth):
                 kwargs.append((kw.arg, Const(kw.value.value)))  # an option: mode="reflect", side="pre"
                 continue
             kwargs.append((kw.arg, _convert(kw.value, names, down)))
-        return Call(op, tuple(_convert(a, names, down) for a in node.args), tuple(kwargs))
+        args = [_convert(a, names, down) for a in node.args[op in PLACE_OPS:]]
+        if op in PLACE_OPS:
+            if not (node.args and isinstance(node.args[0], ast.Subscript)):
+                raise ExprError(f"{op} updates a place: write its first argument as x[key], as in {op}(x[i], v)")
+            args = [*_place(node.args[0], names, down), *args]
+        return Call(op, tuple(args), tuple(kwargs))
     raise ExprError(f"{_describe(node)} is not allowed in expressions (allowed: vocabulary calls, "
                     "argument names, numbers, + - * / ** and one > or <)")
+
+
+def _place(node: ast.Subscript, names, depth) -> tuple:
+    """x[key] as (x's node, Key)."""
+    elements = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    return _convert(node.value, names, depth + 1), Key(tuple(_key_part(e, names, depth + 1) for e in elements))
+
+
+def _key_part(node, names, depth):
+    if isinstance(node, ast.Slice):
+        return Slice(*(None if b is None else _key_int(b, names, depth) for b in (node.lower, node.upper, node.step)))
+    if isinstance(node, ast.Constant) and (node.value is None or node.value is Ellipsis):
+        return Const(node.value)
+    if isinstance(node, (ast.List, ast.Tuple)):
+        raise ExprError(f"a list in a key ({ast.unparse(node)!r}) is not allowed: pass the indices as a tensor "
+                        "argument")
+    part = _convert(node, names, depth)
+    if isinstance(part, Const) and not isinstance(part.value, int):
+        raise ExprError(f"a key takes ints, slices, None, ... and tensors; found {ast.unparse(node)!r}")
+    return part
+
+
+def _key_int(node, names, depth) -> int:
+    value = _convert(node, names, depth)
+    if not (isinstance(value, Const) and isinstance(value.value, int)):
+        raise ExprError(f"a slice's bounds are ints; found {ast.unparse(node)!r}")
+    return value.value
 
 
 def _describe(node) -> str:
@@ -140,10 +194,21 @@ def evaluate(node, env: dict, apply, constant, fixed=None):
         return constant(node.value)
     if isinstance(node, tuple):
         return [evaluate(n, env, apply, constant, fixed) for n in node]
+    if isinstance(node, Key):
+        return tuple(_key_value(p, env, apply, constant, fixed) for p in node.parts)
     args = [a.value if isinstance(a, Const) and node.op not in NUMBER_OPERANDS
             else evaluate(a, env, apply, constant, fixed) for a in node.args]
     kwargs = {k: v.value if isinstance(v, Const) else evaluate(v, env, apply, constant, fixed) for k, v in node.kwargs}
     return apply(node.op, args, kwargs)
+
+
+def _key_value(part, env, apply, constant, fixed):
+    """A key's part as Python indexes it: an int, None, Ellipsis, a slice, or a tensor."""
+    if isinstance(part, Const):
+        return part.value
+    if isinstance(part, Slice):
+        return slice(part.start, part.stop, part.step)
+    return evaluate(part, env, apply, constant, fixed)
 
 
 ARITHMETIC = {"add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
@@ -170,6 +235,8 @@ def operands(node: Call) -> tuple:
 
 def ops_in(node) -> set:
     """Every op the tree calls."""
+    if isinstance(node, Key):
+        return ops_in(node.parts)
     if isinstance(node, Call):
         return {node.op}.union(*(ops_in(a) for a in operands(node)))
     if isinstance(node, tuple):
@@ -179,6 +246,8 @@ def ops_in(node) -> set:
 
 def calls(node, ops) -> list:
     """The outermost call nodes of the tree whose op is in `ops`."""
+    if isinstance(node, Key):
+        return calls(node.parts, ops)
     if isinstance(node, Call):
         if node.op in ops:
             return [node]

@@ -99,28 +99,55 @@ def all_to_all_twice_is_identity(ctx, inputs, parts):
 
 
 def writes_one_of_the_sources(ctx, inputs, parts):
-    """scatter with duplicate indices: where several writes meet one index, which one lands is the
-    framework's (XLA: updates applied in an undefined order; torch.Tensor.scatter_: "the order is
-    undefined"); what is specified is that the result there is one of the values written to it, and
-    that every index no write meets keeps x's value."""
+    """scatter, and index_set, with duplicate indices: where several writes meet one index, which
+    one lands is the framework's (XLA: updates applied in an undefined order; torch.Tensor.scatter_:
+    "the order is undefined"); what is specified is that the result there is one of the values
+    written to it, and that every index no write meets keeps x's value."""
     call = ctx.program.tree
-    if not (isinstance(call, expr.Call) and call.op == "scatter"):
-        return f"applies to a spec whose expression is one scatter call, not {ctx.spec.expression!r}"
-    bound = VOCABULARY["scatter"].parameters.bind(None, *call.args).arguments  # None: self
-    axis, src = bound["axis"].value, bound["src"]
-    x, index = np.asarray(inputs[bound["x"].id]), np.asarray(inputs[bound["index"].id])
-    src = np.full(index.shape, src.value) if isinstance(src, expr.Const) else np.asarray(inputs[src.id])
-    out, written = parts[0], {}
-    for position in np.ndindex(index.shape):
-        target = list(position)
-        target[axis] = int(index[position])
-        written.setdefault(tuple(target), []).append(src[position])
+    if not (isinstance(call, expr.Call) and call.op in WRITES):
+        return f"applies to a spec whose expression is one scatter or index_set call, not {ctx.spec.expression!r}"
+    x, written = WRITES[call.op](call, inputs)
+    out = parts[0]
     for position in np.ndindex(out.shape):
         candidates = np.asarray(written.get(position, [x[position]])).astype(out.dtype)  # as the framework holds them
         if not _among(out[position], candidates):
             what = "the values written there" if position in written else "x's value (no write meets it)"
             return f"at {position} {out[position]!r} is not one of {what}: {candidates.tolist()}"
     return None
+
+
+def _scatter_writes(call, inputs):
+    bound = VOCABULARY["scatter"].parameters.bind(None, *call.args).arguments  # None: self
+    axis, src = bound["axis"].value, bound["src"]
+    x, index = np.asarray(inputs[bound["x"].id]), np.asarray(inputs[bound["index"].id])
+    src = np.full(index.shape, src.value) if isinstance(src, expr.Const) else np.asarray(inputs[src.id])
+    written = {}
+    for position in np.ndindex(index.shape):
+        target = list(position)
+        target[axis] = int(index[position])
+        written.setdefault(tuple(target), []).append(src[position])
+    return x, written
+
+
+def _index_set_writes(call, inputs):
+    """index_set(x[key], values): the key and the values as the reference computes them."""
+    from adapters.reference_indexing import positions
+    from suites.bound_rules import REFERENCE
+
+    def value(node):
+        return expr.evaluate(node, inputs, lambda op, args, kwargs: getattr(REFERENCE, op)(*args, **kwargs),
+                             lambda c: c)
+
+    x, key, values = np.asarray(value(call.args[0])), value(call.args[1]), value(call.args[2])
+    where = positions(x.shape, key)
+    values = np.broadcast_to(np.asarray(values), where.shape)
+    written = {}
+    for flat, v in zip(where.ravel(), values.ravel()):
+        written.setdefault(np.unravel_index(flat, x.shape), []).append(v)
+    return x, written
+
+
+WRITES = {"scatter": _scatter_writes, "index_set": _index_set_writes}
 
 
 def _among(value, candidates) -> bool:

@@ -168,6 +168,10 @@ def _code(node, dtype: str) -> str:
         return repr(node.value)  # a Python number, as program.py passes it
     if isinstance(node, tuple):
         return "[" + ", ".join(_code(n, dtype) for n in node) + "]"
+    if isinstance(node, expr.Key):  # x[key]'s key as Python builds it: (slice(1, None, None), env['i'])
+        parts = [repr(slice(p.start, p.stop, p.step)) if isinstance(p, expr.Slice) else
+                 repr(p.value) if isinstance(p, expr.Const) else _code(p, dtype) for p in node.parts]
+        return "(" + "".join(f"{p}, " for p in parts) + ")"
     args = [repr(a.value) if isinstance(a, expr.Const) and node.op not in expr.NUMBER_OPERANDS
             else _code(a, dtype) for a in node.args]
     kwargs = [f"{k}={v.value!r}" if isinstance(v, expr.Const) else f"{k}={_code(v, dtype)}" for k, v in node.kwargs]

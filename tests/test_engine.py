@@ -3,7 +3,7 @@ the tape's promises (iterative order, accumulation, freeing, dtypes, no_grad).""
 import numpy as np
 import pytest
 
-from engine import Tensor, indexing, no_grad, sequence
+from engine import Tensor, indexing, no_grad, scatter_reduce, sequence, subscript
 from engine import ops as E
 from suites import gradients
 
@@ -63,6 +63,18 @@ CASES = {
                           [normal((4,)), normal((2,))]),
     "index-basic": (lambda x: x[1:, ::2], [normal((3, 5))]),
     "index-advanced": (lambda x: x[np.array([0, 2, 0])], [normal((3, 2))]),
+    "index-mixed": (lambda x: x[np.array([1, 0]), :, np.array([2, 2])], [normal((2, 3, 4))]),
+    "index-mask": (lambda x: x[np.array([[True, False], [True, True]])], [normal((2, 2))]),
+    "index_set": (lambda x, v: subscript.index_set(x, (slice(None), np.array([2, 0])), v),
+                  [normal((2, 3)), normal((2,))]),
+    "index_add-repeats": (lambda x, v: subscript.index_add(x, (np.array([1, 1, 0]),), v),
+                          [normal((2, 3)), normal((3, 3))]),
+    **{f"scatter_reduce-{reduce}-{self}": (
+        lambda x, s, reduce=reduce, self=self: scatter_reduce.scatter_reduce(
+            x, 0, np.array([[0, 1], [0, 1], [2, 1]]), s, reduce, include_self=self), [normal((3, 2)), normal((3, 2))])
+       for reduce in ("sum", "prod", "mean", "amax", "amin") for self in (True, False)},
+    "scatter_nd": (lambda u: scatter_reduce.scatter_nd(np.array([[1, 0], [1, 0], [2, 1]]), u, (3, 2, 2)),
+                   [normal((3, 2))]),
     "gather": (lambda x: indexing.gather(x, 1, np.array([[0, 2, 2], [1, 1, 0]])), [normal((2, 3))]),
     "scatter": (lambda x, s: indexing.scatter(x, 0, np.array([[1, 0, 2]]), s), [normal((3, 3)), normal((2, 3))]),
     "scatter_add": (lambda x, s: indexing.scatter_add(x, 1, np.array([[0, 0], [2, 0]]), s),

@@ -48,13 +48,29 @@ def test_strings_only_as_keyword_options():
     assert tree.kwargs == (("mode", expr.Const("reflect")),)
 
 
+def test_indexing_is_written_as_python_writes_it():
+    a, i = np.arange(12.0).reshape(3, 4), np.array([2, 0, 2])
+    assert evaluate("a[1:, ::-1]", a=a).tolist() == a[1:, ::-1].tolist()
+    assert evaluate("a[..., -1, None]", a=a).tolist() == a[..., -1, None].tolist()
+    assert evaluate("a[i, 1] * 2", a=a, i=i).tolist() == (a[i, 1] * 2).tolist()
+    assert expr.ops_in(expr.parse("index_add(a[i], sum(a[i], axis=0))", {"a", "i"})) == {"index_add", "index", "sum"}
+    added = np.array(a)
+    np.add.at(added, i, 1.0)
+    assert evaluate("index_add(a[i], 1.0)", a=a, i=i).tolist() == added.tolist()  # a repeated row adds twice
+    assert evaluate("index_set(a[i], 1.0)", a=a, i=i)[2].tolist() == [1.0] * 4
+
+
 def test_negative_constants_fold():
     assert expr.parse("-2", {"a"}) == expr.Const(-2)
 
 
 @pytest.mark.parametrize("text, message", [
     ("a.T", "attribute access"),
-    ("a[0]", "subscript"),
+    ("a.b[0]", "attribute access"),
+    ("a[[0, 1]]", "a list in a key"),
+    ("a[0.5]", "a key takes ints"),
+    ("a[1:0.5]", "a slice's bounds are ints"),
+    ("index_set(a, a)", "write its first argument as x[key]"),
     ("(lambda: a)()", "only vocabulary ops can be called"),
     ("lambda: a", "lambda"),
     ("__import__('os')", "unknown op '__import__'"),

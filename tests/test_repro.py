@@ -77,6 +77,20 @@ def test_a_snippet_keeps_the_sign_of_a_nan(tmp_path):
     np.testing.assert_array_equal(printed["out"], expected)
 
 
+@pytest.mark.parametrize("name", ["torch", "jax"])
+def test_a_snippet_writes_a_key_as_python_does(name, tmp_path):
+    """x[key] and index_add(x[key], v): the key's slices, ints and index tensors in the snippet."""
+    adapter = adapter_or_skip(name)
+    inputs = {"x": np.arange(6.0).reshape(3, 2), "i": np.array([1, 1]), "v": np.array([[1.0, 2.0], [3.0, 4.0]])}
+    tree = expr.parse("index_add(x[i], v)[-1:, ::2] + index_add(x[i], v)[i, 1]", inputs)
+    code = repro.snippet(type(adapter), tree, inputs, {"x": "float32", "i": "int64", "v": "float32"}, "float32",
+                         "cpu", "index_add")
+    assert "(slice(-1, None, None), slice(None, None, 2), )" in code and "(env['i'], 1, )" in code
+    x = inputs["x"].copy()
+    x[1] += [4.0, 6.0]  # both repeats of row 1 add (numpy.add.at)
+    np.testing.assert_array_equal(run_standalone(code, tmp_path)["out"], x[-1:, ::2] + x[[1, 1], 1])
+
+
 def test_no_snippet_where_the_code_is_parity_itself():
     tree = expr.parse("relu(x)", {"x": None})
     engine = type(adapter_or_skip("engine"))

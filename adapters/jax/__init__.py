@@ -46,9 +46,9 @@ class JaxAdapter(JaxLayers, JaxIdioms, Adapter):
     variant_of = None if X64 else "jax"
     module = "jax"
     process_devices = 2  # XLA host devices: a process holds several, as a GPU host holds its GPUs
-    dtypes = {"*": DTYPES,
-              **dict.fromkeys(("sub", "neg", "round", "sign", "softmax", "log_softmax", "scatter_add", "one_hot"),
-                              dtypes_except("bool")),
+    dtypes = {"*": DTYPES, "scatter_nd": (),
+              **dict.fromkeys(("sub", "neg", "round", "sign", "softmax", "log_softmax", "scatter_add", "one_hot",
+                               "index_add"), dtypes_except("bool")),
               **dict.fromkeys(("sigmoid", "lstm", "gru", "linear", "layer_norm", "embedding", "cross_entropy",
                                "batch_norm", "batch_norm_stats", *MULTIHEAD_OPS), FLOATS),
               # int64 inputs: "preferred_element_type must not be narrower" (float32 logits); jax-32 has int32

@@ -1,6 +1,9 @@
-"""The jax adapter's rounding, casts, sorting and contractions: jax.numpy as its users call it
-(jnp.argsort is stable by default), and jax.lax.top_k and batch_matmul, which jnp has no
-counterpart of."""
+"""The jax adapter's rounding, casts, sorting, contractions and indexing: jax.numpy as its users
+call it (jnp.argsort is stable by default), jax.lax.top_k and batch_matmul, which jnp has no
+counterpart of, and x.at[key] for every update (set, add and the scatter reductions)."""
+from adapters.base import Unsupported, leading_block
+
+AT_REDUCTIONS = {"sum": "add", "prod": "multiply", "amax": "max", "amin": "min"}  # scatter_reduce -> .at[]
 
 
 class JaxIdioms:
@@ -41,3 +44,22 @@ class JaxIdioms:
 
     def tensordot(self, a, b, axes):
         return self.jnp.tensordot(a, b, axes=axes)
+
+    def index(self, x, key):
+        return x[key]
+
+    def index_set(self, x, key, values):
+        return x.at[key].set(values)
+
+    def index_add(self, x, key, values):
+        return x.at[key].add(values)
+
+    def scatter_reduce(self, x, axis, index, src, reduce, include_self=True):
+        if reduce not in AT_REDUCTIONS:
+            raise Unsupported(f"jax's .at[] has no {reduce!r} update (it has set, add, multiply, min and max)")
+        if not include_self:
+            raise Unsupported("jax's .at[] updates always combine with x's value (no include_self)")
+        return getattr(x.at[self._coordinates(index, axis)], AT_REDUCTIONS[reduce])(src[leading_block(index.shape)])
+
+    def scatter_nd(self, indices, updates, shape):
+        raise Unsupported("jax has no scatter_nd (its users write jnp.zeros(shape).at[...].add(updates))")

@@ -47,6 +47,7 @@ class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, Adapter):
               **dict.fromkeys(("exp", "log", "tanh", "sigmoid", "sqrt", "softmax", "log_softmax", "floor", "ceil"),
                               FLOATS),
               **dict.fromkeys(("trunc", "bmm"), ()),
+              **dict.fromkeys(("scatter_reduce", "index_add"), dtypes_except("bool")),
               **dict.fromkeys(("einsum", "tensordot"), dtypes_except("int8", "uint8", "bool")),
               "masked_softmax": dtypes_except("int8"),  # Keras reads an int8 dtype as a quantisation policy
               "one_hot": ("int8", "uint8", "int32", "int64"),

@@ -1,7 +1,11 @@
-"""The TensorFlow adapter's rounding, casts, sorting and contractions: tf.math, tf.cast, tf.sort and tf.argsort
-(direction= for descending; tf.argsort is not stable unless asked), tf.math.top_k and tf.unique,
-with TensorFlow's defaults."""
-from adapters.base import Unsupported
+"""The TensorFlow adapter's rounding, casts, sorting, contractions and indexing: tf.math, tf.cast,
+tf.sort and tf.argsort (direction= for descending; tf.argsort is not stable unless asked),
+tf.math.top_k and tf.unique, with TensorFlow's defaults; x[key] is tf.Tensor's own __getitem__,
+and a tf.Tensor has no item assignment: its users write tf.tensor_scatter_nd_* with the index
+tensors stacked into coordinates."""
+from adapters.base import Unsupported, index_tensors, leading_block
+
+SCATTER_ND = {"sum": "tensor_scatter_nd_add", "amax": "tensor_scatter_nd_max", "amin": "tensor_scatter_nd_min"}
 
 
 class TensorFlowIdioms:
@@ -42,3 +46,26 @@ class TensorFlowIdioms:
 
     def tensordot(self, a, b, axes):
         return self.tf.tensordot(a, b, axes=axes)
+
+    def index(self, x, key):
+        return x[key]
+
+    def _scattered(self, name, x, key, values):
+        coordinates = self.tf.stack(index_tensors(key, f"tf.{name}"), axis=-1)
+        return getattr(self.tf, name)(x, coordinates, values)
+
+    def index_set(self, x, key, values):
+        return self._scattered("tensor_scatter_nd_update", x, key, values)
+
+    def index_add(self, x, key, values):
+        return self._scattered("tensor_scatter_nd_add", x, key, values)
+
+    def scatter_reduce(self, x, axis, index, src, reduce, include_self=True):
+        if reduce not in SCATTER_ND:
+            raise Unsupported(f"TensorFlow has no {reduce!r} scatter (tensor_scatter_nd_add, _max and _min only)")
+        if not include_self:
+            raise Unsupported("tf.tensor_scatter_nd_* always combine with the tensor's value (no include_self)")
+        return getattr(self.tf, SCATTER_ND[reduce])(x, self._coordinates(index, axis), src[leading_block(index.shape)])
+
+    def scatter_nd(self, indices, updates, shape):
+        return self.tf.scatter_nd(indices, updates, shape)

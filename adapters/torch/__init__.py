@@ -29,7 +29,7 @@ from adapters.torch.layers import TorchLayers
 class TorchAdapter(TorchLayers, TorchIdioms, Adapter):
     name = "torch"
     module = "torch"
-    dtypes = {"*": DTYPES,
+    dtypes = {"*": DTYPES, "scatter_nd": (),
               **dict.fromkeys(("matmul", "mm", "sub", "pow", "neg", "relu", "abs", "round", "argmin", "conv1d",
                                "conv2d", "linear", "floor", "ceil", "trunc", "topk", "topk_indices", "bmm",
                                "einsum", "tensordot"),

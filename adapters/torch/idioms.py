@@ -1,6 +1,8 @@
-"""The torch adapter's rounding, casts, sorting and contractions (bmm, einsum, tensordot), called
-as torch's users call them: torch's own defaults (torch.sort and torch.argsort are not stable
-unless asked: stable=False)."""
+"""The torch adapter's rounding, casts, sorting, contractions (bmm, einsum, tensordot) and
+indexing, called as torch's users call them: torch's own defaults (torch.sort and torch.argsort
+are not stable unless asked: stable=False); x[key] = v on a clone (Tensor.__setitem__), and
+index_put(accumulate=True) for the update every repeat adds to."""
+from adapters.base import Unsupported, index_tensors
 
 
 class TorchIdioms:
@@ -41,3 +43,20 @@ class TorchIdioms:
 
     def tensordot(self, a, b, axes):
         return self.torch.tensordot(a, b, dims=axes)
+
+    def index(self, x, key):
+        return x[key]
+
+    def index_set(self, x, key, values):
+        out = x.clone()  # users clone first: autograd refuses an in-place write to a leaf that requires grad
+        out[key] = values
+        return out
+
+    def index_add(self, x, key, values):
+        return x.index_put(index_tensors(key, "torch's index_put"), values, accumulate=True)
+
+    def scatter_reduce(self, x, axis, index, src, reduce, include_self=True):
+        return x.scatter_reduce(axis, index, src, reduce, include_self=include_self)
+
+    def scatter_nd(self, indices, updates, shape):
+        raise Unsupported("torch has no scatter_nd (its users write zeros(shape).index_put_(..., accumulate=True))")

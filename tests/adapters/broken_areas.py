@@ -51,7 +51,7 @@ class SwappedGates(EngineAdapter):
     def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True):
         def swap(w):
             n = w.shape[0] // 4
-            i, f, g, o = (self.ops.index(w, slice(q * n, (q + 1) * n)) for q in range(4))
+            i, f, g, o = (self.subscript.index(w, slice(q * n, (q + 1) * n)) for q in range(4))
             return self.ops.concat([f, i, g, o], 0)
 
         return super().lstm(x, h0, c0, {k: swap(v) for k, v in params.items()}, num_layers, bidirectional, batch_first)
@@ -62,7 +62,7 @@ class FlippedKernel(EngineAdapter):
     name = "flipped-kernel"
 
     def conv1d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
-        flipped = self.ops.index(w, (Ellipsis, slice(None, None, -1)))
+        flipped = self.subscript.index(w, (Ellipsis, slice(None, None, -1)))
         return super().conv1d(x, flipped, b, stride, padding, dilation, groups)
 
 
@@ -114,3 +114,28 @@ class ReflectedIndex(EngineAdapter):
     def gather(self, x, axis, index):
         size = x.shape[axis]
         return super().gather(x, axis, self.ops.tensor(index.data % size))
+
+
+class BufferedIndexAdd(EngineAdapter):
+    """indexing: index_add written as x[key] += v, which adds a repeated index once (NumPy's and
+    torch's augmented assignment), where every repeat must add."""
+    name = "buffered-index-add"
+
+    def index_add(self, x, key, values):
+        return self.subscript.index_set(x, key, self.ops.add(self.subscript.index(x, key), values))
+
+
+class AccumulatingIndexSet(EngineAdapter):
+    """indexing: index_set whose repeated writes add up, which no order of the writes gives."""
+    name = "accumulating-index-set"
+
+    def index_set(self, x, key, values):
+        return self.subscript.index_add(self.subscript.index_set(x, key, 0), key, values)
+
+
+class SelfIncludingScatterReduce(EngineAdapter):
+    """scatter: scatter_reduce that ignores include_self=False (jax's and TensorFlow's only form)."""
+    name = "self-including-scatter-reduce"
+
+    def scatter_reduce(self, x, axis, index, src, reduce, include_self=True):
+        return super().scatter_reduce(x, axis, index, src, reduce, include_self=True)
