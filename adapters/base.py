@@ -275,6 +275,17 @@ def index_tensors(key, api: str) -> tuple:
     return tuple(key)
 
 
+def scatter_reduction(names: dict, reduce: str, include_self: bool, api: str) -> str:
+    """What `api` calls scatter_reduce's `reduce` (`names` maps torch's names to its own), for a
+    framework whose scatter updates always combine with the tensor's value: Unsupported where it
+    has no such reduction, or for include_self=False."""
+    if reduce not in names:
+        raise Unsupported(f"{api} has no {reduce!r} reduction (only {', '.join(names.values())})")
+    if not include_self:
+        raise Unsupported(f"{api} always combines with the tensor's value (no include_self)")
+    return names[reduce]
+
+
 def leading_block(index_shape) -> tuple:
     """The slice of src (or of x) that an index of this shape covers: its leading block."""
     return tuple(slice(0, n) for n in index_shape)

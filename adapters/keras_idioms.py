@@ -2,7 +2,7 @@
 users call them, on whichever backend. keras.ops.sort and argsort have no descending order
 (Keras' users flip the result: that is a port's own code, not the framework's answer);
 keras.ops.get_item is x[key], and keras.ops.scatter_update, with its reductions, the update."""
-from adapters.base import Unsupported, index_tensors, leading_block
+from adapters.base import Unsupported, index_tensors, leading_block, scatter_reduction
 
 SCATTER_UPDATE = {"sum": "add", "prod": "mul", "amax": "max", "amin": "min"}  # scatter_reduce -> reduction=
 
@@ -67,12 +67,9 @@ class KerasIdioms:
         return self._scattered(x, key, values, reduction="add")
 
     def scatter_reduce(self, x, axis, index, src, reduce, include_self=True):
-        if reduce not in SCATTER_UPDATE:
-            raise Unsupported(f"keras.ops.scatter_update has no {reduce!r} reduction (add, mul, max and min)")
-        if not include_self:
-            raise Unsupported("keras.ops.scatter_update always combines with the tensor's value (no include_self)")
+        reduction = scatter_reduction(SCATTER_UPDATE, reduce, include_self, "keras.ops.scatter_update")
         return self.ops.scatter_update(x, *self._updates(index, axis, src[leading_block(tuple(index.shape))]),
-                                       reduction=SCATTER_UPDATE[reduce])
+                                       reduction=reduction)
 
     def scatter_nd(self, indices, updates, shape):
         return self.ops.scatter(indices, updates, shape)

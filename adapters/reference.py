@@ -227,27 +227,6 @@ class ReferenceAdapter(LayerReference, IdiomReference, IndexingReference, Adapte
                 out[row, length - len(kept):] = kept
         return out if batch_first else np.swapaxes(out, 0, 1)
 
-    def gather(self, x, axis, index):
-        """torch.gather: out[i][j] = x[i][index[i][j]] (axis 1); index has x's rank and indexes
-        only the first index.shape[d] entries of every other axis d."""
-        return x[_coordinates(x, index, axis)]
-
-    def scatter(self, x, axis, index, src):
-        """torch.Tensor.scatter: out[i][index[i][j]] = src[i][j] (axis 1); src may be a number.
-        With duplicate indices the last write in row-major order of index wins."""
-        out = x.copy()
-        values = _source(src, index, x.dtype)
-        coords = np.broadcast_arrays(*_coordinates(x, index, axis))
-        for position in np.ndindex(index.shape):
-            out[tuple(c[position] for c in coords)] = values[position]
-        return out
-
-    def scatter_add(self, x, axis, index, src):
-        """torch.Tensor.scatter_add: out[i][index[i][j]] += src[i][j] (axis 1); duplicates all add."""
-        out = x.copy()
-        np.add.at(out, _coordinates(x, index, axis), _source(src, index, x.dtype))
-        return out
-
     def one_hot(self, indices, num_classes, dtype="int64"):
         indices = np.asarray(indices)
         if indices.size and (indices.min() < 0 or indices.max() >= num_classes):
@@ -341,27 +320,6 @@ def _axis(axis):
 
 def _pair(v) -> tuple:
     return (v, v) if isinstance(v, int) else tuple(v)
-
-
-def _coordinates(x, index, axis) -> tuple:
-    """Where each index element points: index itself along `axis`, its own position along the
-    other axes. Indices must lie in [0, size) (torch.gather's rule: no negative wrap-around)."""
-    index = np.asarray(index)
-    axis = axis % x.ndim
-    if index.ndim != x.ndim:
-        raise ValueError(f"index needs the rank of x ({x.ndim}). Received: index of shape {index.shape}")
-    if any(n > m for d, (n, m) in enumerate(zip(index.shape, x.shape)) if d != axis):
-        raise ValueError(f"index {index.shape} is larger than x {x.shape} outside axis {axis}")
-    if index.size and (index.min() < 0 or index.max() >= x.shape[axis]):
-        raise IndexError(f"index out of range [0, {x.shape[axis]}) for axis {axis}")
-    grids = np.indices(index.shape, sparse=True)
-    return tuple(index if d == axis else grids[d] for d in range(x.ndim))
-
-
-def _source(src, index, dtype):
-    """The src values that go with each index element: src's leading block, or a number."""
-    src = np.asarray(src, dtype=dtype)
-    return np.broadcast_to(src, index.shape) if src.ndim == 0 else src[tuple(slice(0, n) for n in index.shape)]
 
 
 def _on_float_zeros(out, a, b, signed):

@@ -1,6 +1,6 @@
-"""The reference for indexing as users write it and the scatter reductions: x[key], its
-functional updates (set, add), torch's scatter_reduce and TensorFlow's scatter_nd, written from
-their documented semantics in NumPy (a mixin of ReferenceAdapter)."""
+"""The reference for indexing: torch's gather and scatter family (scatter_add, scatter_reduce),
+TensorFlow's scatter_nd, and x[key] as users write it with its functional updates (set, add),
+written from their documented semantics in NumPy (a mixin of ReferenceAdapter)."""
 import numpy as np
 
 # scatter_reduce's reductions: the ufunc that folds a value in, and where include_self=False starts
@@ -18,7 +18,49 @@ def _numpy_key(key) -> tuple:
     return tuple(np.asarray(k) if hasattr(k, "shape") else k for k in key)
 
 
+def _coordinates(x, index, axis) -> tuple:
+    """Where each index element points: index itself along `axis`, its own position along the
+    other axes. Indices must lie in [0, size) (torch.gather's rule: no negative wrap-around)."""
+    index = np.asarray(index)
+    axis = axis % x.ndim
+    if index.ndim != x.ndim:
+        raise ValueError(f"index needs the rank of x ({x.ndim}). Received: index of shape {index.shape}")
+    if any(n > m for d, (n, m) in enumerate(zip(index.shape, x.shape)) if d != axis):
+        raise ValueError(f"index {index.shape} is larger than x {x.shape} outside axis {axis}")
+    if index.size and (index.min() < 0 or index.max() >= x.shape[axis]):
+        raise IndexError(f"index out of range [0, {x.shape[axis]}) for axis {axis}")
+    grids = np.indices(index.shape, sparse=True)
+    return tuple(index if d == axis else grids[d] for d in range(x.ndim))
+
+
+def _source(src, index, dtype):
+    """The src values that go with each index element: src's leading block, or a number."""
+    src = np.asarray(src, dtype=dtype)
+    return np.broadcast_to(src, index.shape) if src.ndim == 0 else src[tuple(slice(0, n) for n in index.shape)]
+
+
 class IndexingReference:
+    def gather(self, x, axis, index):
+        """torch.gather: out[i][j] = x[i][index[i][j]] (axis 1); index has x's rank and indexes
+        only the first index.shape[d] entries of every other axis d."""
+        return x[_coordinates(x, index, axis)]
+
+    def scatter(self, x, axis, index, src):
+        """torch.Tensor.scatter: out[i][index[i][j]] = src[i][j] (axis 1); src may be a number.
+        With duplicate indices the last write in row-major order of index wins."""
+        out = x.copy()
+        values = _source(src, index, x.dtype)
+        coords = np.broadcast_arrays(*_coordinates(x, index, axis))
+        for position in np.ndindex(index.shape):
+            out[tuple(c[position] for c in coords)] = values[position]
+        return out
+
+    def scatter_add(self, x, axis, index, src):
+        """torch.Tensor.scatter_add: out[i][index[i][j]] += src[i][j] (axis 1); duplicates all add."""
+        out = x.copy()
+        np.add.at(out, _coordinates(x, index, axis), _source(src, index, x.dtype))
+        return out
+
     def index(self, x, key):
         return np.array(np.asarray(x)[_numpy_key(key)])
 
@@ -38,8 +80,6 @@ class IndexingReference:
     def scatter_reduce(self, x, axis, index, src, reduce, include_self=True):
         """torch.Tensor.scatter_reduce: the values written to a position (and x's there with
         include_self) reduced by `reduce`; 'mean' divides by how many were reduced."""
-        from adapters.reference import _coordinates, _source
-
         if reduce not in REDUCERS:
             raise ValueError(f"scatter_reduce: reduce must be one of {', '.join(REDUCERS)}. Received: {reduce!r}")
         ufunc, start = REDUCERS[reduce]

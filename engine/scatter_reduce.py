@@ -37,7 +37,7 @@ def scatter_reduce(x, axis, index, src, reduce, include_self=True):
     if reduce not in UFUNCS:
         raise ValueError(f"scatter_reduce: reduce must be one of {', '.join(UFUNCS)}. Received: {reduce!r}")
     x, src, index, coords = _scatter_operands(x, axis, index, src)
-    block = np.broadcast_to(_src_block(src, index), index.shape).astype(x.dtype)
+    block = _src_block(src, index).astype(x.dtype)  # index's shape
     targets = np.ravel_multi_index(np.broadcast_arrays(*coords), x.shape).ravel()
     out = x.data.copy().reshape(-1)
     written = np.unique(targets)

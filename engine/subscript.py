@@ -39,9 +39,9 @@ def index_set(x, key, values):
     """A copy of x with x[key] = values; where an index repeats the last value lands (NumPy's
     order), and only that value has a gradient there."""
     x, values, where, written = _update_operands(x, key, values)
-    out = x.data.copy().reshape(-1)
-    out[where.ravel()] = written.ravel()
     flat = where.ravel()
+    out = x.data.copy().reshape(-1)
+    out[flat] = written.ravel()
     last = np.zeros(flat.shape, bool)
     last[flat.size - 1 - np.unique(flat[::-1], return_index=True)[1]] = True  # each position's last write
 

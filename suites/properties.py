@@ -8,6 +8,7 @@ A property compares the framework with itself, so its only slack is the spec's t
 """
 import numpy as np
 
+from adapters.reference_indexing import positions
 from adapters.vocabulary import VOCABULARY
 from suites import compare, expr
 
@@ -106,7 +107,7 @@ def writes_one_of_the_sources(ctx, inputs, parts):
     call = ctx.program.tree
     if not (isinstance(call, expr.Call) and call.op in WRITES):
         return f"applies to a spec whose expression is one scatter or index_set call, not {ctx.spec.expression!r}"
-    x, written = WRITES[call.op](call, inputs)
+    x, written = WRITES[call.op](ctx, call, inputs)
     out = parts[0]
     for position in np.ndindex(out.shape):
         candidates = np.asarray(written.get(position, [x[position]])).astype(out.dtype)  # as the framework holds them
@@ -116,7 +117,7 @@ def writes_one_of_the_sources(ctx, inputs, parts):
     return None
 
 
-def _scatter_writes(call, inputs):
+def _scatter_writes(ctx, call, inputs):
     bound = VOCABULARY["scatter"].parameters.bind(None, *call.args).arguments  # None: self
     axis, src = bound["axis"].value, bound["src"]
     x, index = np.asarray(inputs[bound["x"].id]), np.asarray(inputs[bound["index"].id])
@@ -129,22 +130,15 @@ def _scatter_writes(call, inputs):
     return x, written
 
 
-def _index_set_writes(call, inputs):
-    """index_set(x[key], values): the key and the values as the reference computes them."""
-    from adapters.reference_indexing import positions
-    from suites.bound_rules import REFERENCE
-
-    def value(node):
-        return expr.evaluate(node, inputs, lambda op, args, kwargs: getattr(REFERENCE, op)(*args, **kwargs),
-                             lambda c: c)
-
-    x, key, values = np.asarray(value(call.args[0])), value(call.args[1]), value(call.args[2])
-    where = positions(x.shape, key)
+def _index_set_writes(ctx, call, inputs):
+    """index_set(x[key], values): x, the key and the values as the float64 reference computes them."""
+    x, key, values = (ctx.oracle_parts(inputs, tree=node) for node in call.args)
+    where = positions(np.shape(x), key)
     values = np.broadcast_to(np.asarray(values), where.shape)
     written = {}
     for flat, v in zip(where.ravel(), values.ravel()):
-        written.setdefault(np.unravel_index(flat, x.shape), []).append(v)
-    return x, written
+        written.setdefault(np.unravel_index(flat, np.shape(x)), []).append(v)
+    return np.asarray(x), written
 
 
 WRITES = {"scatter": _scatter_writes, "index_set": _index_set_writes}

@@ -1,7 +1,7 @@
 """The jax adapter's rounding, casts, sorting, contractions and indexing: jax.numpy as its users
 call it (jnp.argsort is stable by default), jax.lax.top_k and batch_matmul, which jnp has no
 counterpart of, and x.at[key] for every update (set, add and the scatter reductions)."""
-from adapters.base import Unsupported, leading_block
+from adapters.base import Unsupported, leading_block, scatter_reduction
 
 AT_REDUCTIONS = {"sum": "add", "prod": "multiply", "amax": "max", "amin": "min"}  # scatter_reduce -> .at[]
 
@@ -55,11 +55,8 @@ class JaxIdioms:
         return x.at[key].add(values)
 
     def scatter_reduce(self, x, axis, index, src, reduce, include_self=True):
-        if reduce not in AT_REDUCTIONS:
-            raise Unsupported(f"jax's .at[] has no {reduce!r} update (it has set, add, multiply, min and max)")
-        if not include_self:
-            raise Unsupported("jax's .at[] updates always combine with x's value (no include_self)")
-        return getattr(x.at[self._coordinates(index, axis)], AT_REDUCTIONS[reduce])(src[leading_block(index.shape)])
+        update = scatter_reduction(AT_REDUCTIONS, reduce, include_self, "jax's .at[]")
+        return getattr(x.at[self._coordinates(index, axis)], update)(src[leading_block(index.shape)])
 
     def scatter_nd(self, indices, updates, shape):
         raise Unsupported("jax has no scatter_nd (its users write jnp.zeros(shape).at[...].add(updates))")

@@ -3,7 +3,7 @@ tf.sort and tf.argsort (direction= for descending; tf.argsort is not stable unle
 tf.math.top_k and tf.unique, with TensorFlow's defaults; x[key] is tf.Tensor's own __getitem__,
 and a tf.Tensor has no item assignment: its users write tf.tensor_scatter_nd_* with the index
 tensors stacked into coordinates."""
-from adapters.base import Unsupported, index_tensors, leading_block
+from adapters.base import Unsupported, index_tensors, leading_block, scatter_reduction
 
 SCATTER_ND = {"sum": "tensor_scatter_nd_add", "amax": "tensor_scatter_nd_max", "amin": "tensor_scatter_nd_min"}
 
@@ -61,11 +61,8 @@ class TensorFlowIdioms:
         return self._scattered("tensor_scatter_nd_add", x, key, values)
 
     def scatter_reduce(self, x, axis, index, src, reduce, include_self=True):
-        if reduce not in SCATTER_ND:
-            raise Unsupported(f"TensorFlow has no {reduce!r} scatter (tensor_scatter_nd_add, _max and _min only)")
-        if not include_self:
-            raise Unsupported("tf.tensor_scatter_nd_* always combine with the tensor's value (no include_self)")
-        return getattr(self.tf, SCATTER_ND[reduce])(x, self._coordinates(index, axis), src[leading_block(index.shape)])
+        name = scatter_reduction(SCATTER_ND, reduce, include_self, "tf.tensor_scatter_nd_*")
+        return getattr(self.tf, name)(x, self._coordinates(index, axis), src[leading_block(index.shape)])
 
     def scatter_nd(self, indices, updates, shape):
         return self.tf.scatter_nd(indices, updates, shape)
