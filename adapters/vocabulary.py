@@ -192,7 +192,7 @@ _OPS = [
        "'mean', 'amax' or 'amin'; include_self=True counts x's value there among the reduced, False only the "
        "src values written (jax's .at[].add/multiply/max/min and TensorFlow's tensor_scatter_nd_add/max/min "
        "always include it). A position no index meets keeps x's value.",
-       lambda d: ([values(d), 1, INDEX, values(d)], {"reduce": "amax"})),
+       lambda d: ([values(d), 1, INDEX, values(d)], {"reduce": "amax"}), bound="scatter_reduce"),
     Op("scatter_nd", "indices, updates, shape", "indexing", "tf.scatter_nd: zeros of `shape` with every "
        "updates[n] added at the coordinates indices[n] (indices [..., k] int64 address the first k axes; updates "
        "[..., shape[k:]]); duplicate coordinates add up (TensorFlow's docs), keras.ops.scatter's contract too. "

@@ -85,6 +85,21 @@ def _scatter_add(op):
     return rule
 
 
+def _scatter_reduce(op):
+    """Each target reduces up to index.size values and x's: a sum (sum, mean: and the division)
+    rounds once per term, a product once per factor on top of its factors' own. amax and amin
+    are no sum or product (None: the default tolerance judges them, as other selections)."""
+    def rule(x, axis, index, src, reduce, include_self=True):
+        if reduce not in ("sum", "mean", "prod"):
+            return None
+        index, n = index.value, max(x.n, src.n)
+        roundings = {"sum": n + index.size, "mean": n + index.size + 1, "prod": (n + 1) * (index.size + 1)}[reduce]
+        return Bound(REFERENCE.scatter_reduce(x.value, axis, index, src.value, reduce, include_self),
+                     REFERENCE.scatter_reduce(x.magnitude, axis, index, src.magnitude, reduce, include_self),
+                     roundings)
+    return rule
+
+
 def _scatter_nd(op):
     """Every target adds up to the number of coordinates: the sum's rounding count."""
     def rule(indices, updates, shape):
@@ -170,7 +185,7 @@ def contracted_terms(op: str, values: list, *rest, **params) -> int:
 FAMILIES = {"sum": _sum, "product": _product, "square": _square, "exact": _exact, "matmul": _matmul,
             "reduction": _reduction, "structural": _structural, "joined": _joined, "scatter_add": _scatter_add,
             "conv": _conv, "linear": _linear, "cumsum": _cumsum, "contraction": _contraction,
-            "keyed": _keyed, "scatter_nd": _scatter_nd}
+            "keyed": _keyed, "scatter_nd": _scatter_nd, "scatter_reduce": _scatter_reduce}
 RULES = {op.name: FAMILIES[op.bound](op.name) for op in VOCABULARY.values() if op.bound}
 
 

@@ -83,8 +83,13 @@ def overflowed(expected, dtype: str) -> np.ndarray:
     return np.where(np.isinf(rounded) & np.isfinite(expected), rounded, expected)
 
 
+class _Unbounded(Exception):
+    """A rule's op, with these options, is outside the sum-product family."""
+
+
 def sum_product_bound(tree, inputs: dict, behaviour=None):
-    """The Bound of `tree` on these float64 inputs, or None when it leaves the sum-product ops.
+    """The Bound of `tree` on these float64 inputs, or None when it leaves the sum-product ops
+    (an op without a rule, or a rule that returns None for the options given).
     With a documented behaviour (adapters/behaviours.py), its op's values and magnitudes are
     the model's of the operands' (bias_add: the same sum, broadcast another way), its roundings
     the op's own."""
@@ -93,6 +98,8 @@ def sum_product_bound(tree, inputs: dict, behaviour=None):
 
     def apply(op, args, kwargs):
         bound = RULES[op](*args, **kwargs)
+        if bound is None:  # a rule that holds for some of its op's options only (scatter_reduce's sums)
+            raise _Unbounded
         if behaviour is None or op != behaviour.op:
             return bound
         parts = [(a.value, a.magnitude) if isinstance(a, Bound) else (a, a) for a in args]
@@ -104,7 +111,11 @@ def sum_product_bound(tree, inputs: dict, behaviour=None):
         return Bound(c, np.abs(c), 0)
 
     env = {k: Bound(v, np.abs(v), 0) for k, v in inputs.items()}
-    return expr.evaluate(tree, env, apply, constant)
+    try:
+        return expr.evaluate(tree, env, apply, constant)
+    except _Unbounded:
+        return None
+
 
 
 def gamma(n: int, dtype: str) -> float:
