@@ -74,6 +74,41 @@ KERAS_TENSORFLOW_BIAS_ADD = Behaviour(
     "https://github.com/keras-team/keras/blob/v3.15.1/keras/src/backend/tensorflow/numpy.py#L108")
 
 
+def _keras_correlate(same_from_a: bool, squeeze: bool):
+    """keras.ops.correlate on torch or TensorFlow: the full correlation (numpy's 'full', which
+    needs no swap), then a slice of it. 'same': the middle max(M, N) outputs, or len(a) of them
+    on torch (same_from_a), from (full length - that length) // 2; 'valid': the middle
+    max - min + 1 on torch, TensorFlow's VALID conv1d of a by v (empty where v is the longer).
+    torch squeezes the result (one output comes back 0-D)."""
+    def model(a, v, mode="valid"):
+        a, v = np.asarray(a), np.asarray(v)
+        n, m = a.size, v.size
+        full = REFERENCE.correlate(a, v, "full")
+        if mode == "same":
+            length = n if same_from_a else max(n, m)
+            full = full[(n + m - 1 - length) // 2:][:length]
+        elif mode == "valid":
+            length = max(n, m) - min(n, m) + 1 if squeeze else max(n - m + 1, 0)
+            full = full[min(n, m) - 1:][:length] if length else full[:0]
+        return np.squeeze(full) if squeeze else full
+    return model
+
+
+KERAS_TORCH_CORRELATE = Behaviour(
+    "correlate", _keras_correlate(same_from_a=True, squeeze=True),
+    "keras.ops.correlate on torch slices the full correlation and squeezes it: a result of one element "
+    "comes back 0-D (numpy: shape (1,)), and mode 'same' gives len(a) outputs where numpy gives the longer "
+    "operand's length",
+    "https://github.com/keras-team/keras/blob/v3.15.1/keras/src/backend/torch/numpy.py#L2297")
+KERAS_TENSORFLOW_CORRELATE = Behaviour(
+    "correlate", _keras_correlate(same_from_a=False, squeeze=False),
+    "keras.ops.correlate on TensorFlow: mode 'same' slices the full correlation from (full length - "
+    "max(M, N)) // 2, one place early where v is longer by an odd count (numpy centres on the longer "
+    "operand and reverses); mode 'valid' is conv1d(a, v, 'VALID'), empty where v is the longer (numpy "
+    "swaps the operands)",
+    "https://github.com/keras-team/keras/blob/v3.15.1/keras/src/backend/tensorflow/numpy.py#L3738")
+
+
 def truncated_logical_mul(a, b):
     """a * b on TensorFlow tensors where either is bool (tensor_math_operator_overrides'
     _mul_dispatch_factory): both cast to int32 (a float truncated toward zero), multiplied in

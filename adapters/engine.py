@@ -76,6 +76,15 @@ class EngineAdapter(Adapter):
     def tensordot(self, a, b, axes):
         return self.contraction.tensordot(a, b, axes)
 
+    def dot(self, a, b):
+        return self.contraction.dot(a, b)
+
+    def correlate(self, a, v, mode="valid"):
+        return self.contraction.correlate(a, v, mode)
+
+    def convolve(self, a, v, mode="full"):
+        return self.contraction.convolve(a, v, mode)
+
     def add(self, a, b):
         return self.ops.add(a, b)
 

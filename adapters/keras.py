@@ -27,7 +27,13 @@ from adapters.base import (
     no_rounding_mode,
     own_code,
 )
-from adapters.behaviours import KERAS_MASKED_SOFTMAX, KERAS_PAD_SEQUENCES_DEFAULTS, KERAS_TENSORFLOW_BIAS_ADD
+from adapters.behaviours import (
+    KERAS_MASKED_SOFTMAX,
+    KERAS_PAD_SEQUENCES_DEFAULTS,
+    KERAS_TENSORFLOW_BIAS_ADD,
+    KERAS_TENSORFLOW_CORRELATE,
+    KERAS_TORCH_CORRELATE,
+)
 from adapters.jax import jax_vjp
 from adapters.keras_idioms import KerasIdioms
 from adapters.keras_layers import KerasLayers, refuse_in_trace, unweighted
@@ -49,12 +55,12 @@ from adapters.vocabulary import PAD_MODES
 
 # Measured with `python -m suites coverage --check` per backend (see docs/adding-an-adapter.md).
 BACKEND_DTYPES = {
-    "tensorflow": {"*": DTYPES,  # keras.ops promotes integers and bools where TF's own ops refuse them
+    "tensorflow": {"*": DTYPES, "convolve": (),  # keras.ops promotes integers and bools where TF's own ops refuse
                    **dict.fromkeys(("add", "sub", "mul", "maximum", "minimum", "pow", "relu", "round", "sign",
                                     "scatter_add", "greater", "topk", "topk_indices", "unique", "einsum",
                                     "scatter_reduce", "index_add"),
                                    dtypes_except("bool")),
-                   "neg": dtypes_except("uint8", "bool"),
+                   "neg": dtypes_except("uint8", "bool"), "dot": dtypes_except("bfloat16"),
                    "masked_softmax": dtypes_except("int8"),  # Keras reads an int8 dtype as a quantisation policy
                    **dict.fromkeys(("sigmoid", "softmax", "log_softmax"), FLOATS),
                    **dict.fromkeys(("conv1d", "conv2d"), dtypes_except("int8", "uint8", "int64", "bool")),
@@ -65,7 +71,7 @@ BACKEND_DTYPES = {
                    "dot_product_attention": dtypes_except("int8", "uint8", "bool"),
                    **dict.fromkeys(("max_pool2d", "max_pool1d"), dtypes_except("bool")),
                    **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS)},
-    "jax": {"*": DTYPES,
+    "jax": {"*": DTYPES, "convolve": (),
             **dict.fromkeys(("sub", "neg", "round", "sign", "softmax", "log_softmax", "scatter_add", "one_hot",
                              "scatter_nd", "index_add"), dtypes_except("bool")),
             "sigmoid": FLOATS, "masked_softmax": dtypes_except("int8"),
@@ -74,7 +80,7 @@ BACKEND_DTYPES = {
             **dict.fromkeys(("layer_norm", "batch_norm", "batch_norm_stats"), dtypes_except("int8")),
             **dict.fromkeys(MULTIHEAD_OPS, FLOATS),
             **dict.fromkeys(("avg_pool2d", "avg_pool1d"), dtypes_except("bool"))},
-    "torch": {"*": DTYPES,
+    "torch": {"*": DTYPES, "convolve": (),
               **dict.fromkeys(("sub", "neg", "pow", "relu", "round", "conv1d", "conv2d", "topk", "topk_indices",
                                "einsum"), dtypes_except("bool")),
               **dict.fromkeys(("softmax", "log_softmax"), FLOATS), "masked_softmax": dtypes_except("int8"),
@@ -93,10 +99,10 @@ KERAS_BEHAVIOURS = (KERAS_MASKED_SOFTMAX, KERAS_PAD_SEQUENCES_DEFAULTS, KERAS_LA
 # in modelled()'s order: the mean of V (a special value) before the float32 scale with it (a precision)
 BACKEND_BEHAVIOURS = {"tensorflow": (KERAS_TENSORFLOW_BIAS_ADD, KERAS_ATTENTION_MEAN_OF_V, KERAS_TENSORFLOW_ATTENTION,
                                      KERAS_TENSORFLOW_GELU, KERAS_MULTIHEAD_MEAN_OF_V, *KERAS_TENSORFLOW_MULTIHEAD,
-                                     *KERAS_BEHAVIOURS),
+                                     KERAS_TENSORFLOW_CORRELATE, *KERAS_BEHAVIOURS),
                       "jax": (KERAS_ATTENTION_MEAN_OF_V, KERAS_GELU_TANH, KERAS_MULTIHEAD_MEAN_OF_V, *KERAS_BEHAVIOURS),
                       "torch": (KERAS_ATTENTION_MEAN_OF_V, KERAS_GELU_TANH, KERAS_MULTIHEAD_MEAN_OF_V,
-                                *KERAS_BEHAVIOURS)}
+                                KERAS_TORCH_CORRELATE, *KERAS_BEHAVIOURS)}
 
 
 def configured_backend() -> str:

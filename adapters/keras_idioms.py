@@ -53,6 +53,15 @@ class KerasIdioms:
     def tensordot(self, a, b, axes):
         return self.ops.tensordot(a, b, axes=axes)
 
+    def dot(self, a, b):
+        return self.ops.dot(a, b)
+
+    def correlate(self, a, v, mode="valid"):
+        return self.ops.correlate(a, v, mode)
+
+    def convolve(self, a, v, mode="full"):
+        raise Unsupported("keras.ops has no convolve (keras.ops.correlate only)")
+
     def index(self, x, key):
         return self.ops.get_item(x, key)
 

@@ -77,6 +77,9 @@ class ReferenceAdapter(LayerReference, IdiomReference, IndexingReference, Adapte
     def tensordot(self, a, b, axes):
         return np.tensordot(a, b, axes=axes if isinstance(axes, int) else [list(axes[0]), list(axes[1])])
 
+    def dot(self, a, b):
+        return np.dot(a, b)
+
     def add(self, a, b):
         return np.add(a, b)
 

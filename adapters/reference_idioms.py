@@ -1,7 +1,7 @@
-"""The reference for the idioms users write beyond the core ops: floor, ceil and trunc, casts, and
-sorting (sort, argsort, topk, unique), each written from its documented semantics in NumPy (a
-mixin of ReferenceAdapter, as adapters/reference_layers.py is; the contractions bmm, einsum and
-tensordot sit beside matmul in adapters/reference.py)."""
+"""The reference for the idioms users write beyond the core ops: floor, ceil and trunc, casts,
+sorting (sort, argsort, topk, unique), correlate and convolve, each written from its documented
+semantics in NumPy (a mixin of ReferenceAdapter, as adapters/reference_layers.py is; the
+contractions bmm, dot, einsum and tensordot sit beside matmul in adapters/reference.py)."""
 import numpy as np
 
 
@@ -58,3 +58,10 @@ class IdiomReference:
 
     def unique(self, x):
         return np.unique(x, equal_nan=True)
+
+    def correlate(self, a, v, mode="valid"):
+        """numpy.correlate (real operands: its conjugate of v is v)."""
+        return np.correlate(a, v, mode)
+
+    def convolve(self, a, v, mode="full"):
+        return np.convolve(a, v, mode)

@@ -59,6 +59,21 @@ _OPS = [
        bound="contraction", semantics="numpy.tensordot: axes an int n (the last n axes of a against the first n "
        "of b; 0 is the outer product) or a pair of lists of axes of a and of b (negative counted from the "
        "end), summed over in pairs; the result has a's other axes, then b's."),
+    Op("dot", "a, b", "linear algebra", sample=lambda d: ([values(d, (3,)), values(d, (3,))], {}), bound="matmul",
+       semantics="numpy.dot: two 1-D operands give their inner product (0-D); a 0-D operand multiplies; "
+       "otherwise a's last axis against b's second-to-last (its only axis if 1-D), the result having a's other "
+       "axes, then b's (N-D operands do not broadcast: (2, 3, 4) . (5, 4, 2) is (2, 3, 5, 2)). torch.dot takes "
+       "two 1-D tensors of one dtype only."),
+    Op("correlate", "a, v, mode='valid'", "linear algebra", sample=lambda d: ([values(d, (5,)), values(d, (3,))], {}),
+       bound="sliding", semantics="numpy.correlate of 1-D a and v (real): c[k] = sum_n a[n + k] v[n] over the "
+       "overlaps. mode 'valid' (the default: where v lies within a, max(M, N) - min(M, N) + 1 outputs), 'same' "
+       "(max(M, N) outputs, centred: the longer operand's positions) or 'full' (M + N - 1). When v is the "
+       "longer, the result is correlate(v, a) reversed. Empty operands are refused. Integer operands give "
+       "integers."),
+    Op("convolve", "a, v, mode='full'", "linear algebra", sample=lambda d: ([values(d, (5,)), values(d, (3,))], {}),
+       bound="sliding", semantics="numpy.convolve of 1-D a and v: correlate(longer, shorter[::-1], mode) (the "
+       "operands swapped when v is the longer, so the result is symmetric in them); mode 'full' (the default), "
+       "'same' or 'valid' as correlate's."),
     # -- elementwise, broadcasting
     Op("add", "a, b", "elementwise", "a + b. " + BROADCAST, binary, number_operands=True, bound="sum"),
     Op("sub", "a, b", "elementwise", "a - b. " + BROADCAST, binary, number_operands=True, bound="sum"),

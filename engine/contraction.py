@@ -1,9 +1,10 @@
-"""Contractions on the tape: einsum (and tensordot and bmm written with it). The gradient of one
-operand is the einsum of the output's gradient with the other operands, to that operand's
-letters; a letter that only that operand has (summed within it) is broadcast back."""
+"""Contractions on the tape: einsum, and tensordot, dot, bmm, correlate and convolve written with it.
+The gradient of one operand is the einsum of the output's gradient with the other operands, to
+that operand's letters; a letter that only that operand has (summed within it) is broadcast back."""
 import numpy as np
 
-from engine.ops import matmul, tensor
+from engine.ops import concat, matmul, mul, tensor
+from engine.subscript import index
 from engine.tensor import Tensor
 
 
@@ -52,3 +53,46 @@ def bmm(a, b):
     if a.ndim != 3 or b.ndim != 3 or a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
         raise ValueError(f"bmm needs (b, n, m) x (b, m, p). Received: {a.shape} x {b.shape}")
     return matmul(a, b)
+
+
+def dot(a, b):
+    """numpy.dot: a 0-D operand multiplies; otherwise a's last axis against b's second-to-last
+    (its only one if 1-D)."""
+    a, b = tensor(a), tensor(b)
+    if a.ndim == 0 or b.ndim == 0:
+        return mul(a, b)
+    return tensordot(a, b, ([a.ndim - 1], [max(b.ndim - 2, 0)]))
+
+
+def correlate(a, v, mode="valid"):
+    """numpy.correlate: computed with the longer operand first, the result reversed if v was the
+    longer (numpy's rule)."""
+    a, v = tensor(a), tensor(v)
+    if a.ndim != 1 or v.ndim != 1 or not a.size or not v.size:
+        raise ValueError(f"correlate needs two non-empty 1-D operands. Received: {a.shape} and {v.shape}")
+    if v.size > a.size:
+        return index(_correlate_longer_first(v, a, mode), slice(None, None, -1))
+    return _correlate_longer_first(a, v, mode)
+
+
+def convolve(a, v, mode="full"):
+    """numpy.convolve: the longer operand correlated with the shorter one reversed."""
+    a, v = tensor(a), tensor(v)
+    if a.ndim != 1 or v.ndim != 1 or not a.size or not v.size:
+        raise ValueError(f"convolve needs two non-empty 1-D operands. Received: {a.shape} and {v.shape}")
+    longer, shorter = (v, a) if v.size > a.size else (a, v)
+    return _correlate_longer_first(longer, index(shorter, slice(None, None, -1)), mode)
+
+
+def _correlate_longer_first(a, v, mode):
+    """c[k] = sum_n a_padded[k + n] v[n], a padded with len(v) - 1 zeros each side ('full'); 'same'
+    and 'valid' are the outputs that start len(v) // 2 and len(v) - 1 positions in."""
+    n, m = a.size, v.size
+    starts = {"full": (0, n + m - 1), "same": (m - 1 - m // 2, n), "valid": (m - 1, n - m + 1)}
+    if mode not in starts:
+        raise ValueError(f"mode must be 'valid', 'same' or 'full'. Received: {mode!r}")
+    start, length = starts[mode]
+    zeros = np.zeros(m - 1, a.dtype)
+    padded = concat([zeros, a, zeros], 0)
+    windows = index(padded, (start + np.arange(length))[:, None] + np.arange(m))
+    return einsum([windows, v], "kn,n->k")

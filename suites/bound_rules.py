@@ -168,6 +168,16 @@ def _contraction(op):
     return rule
 
 
+def _sliding(op):
+    """correlate, convolve: each output sums at most min(M, N) products (the overlap)."""
+    def rule(a, v, mode=None):
+        params = {} if mode is None else {"mode": mode}
+        return Bound(getattr(REFERENCE, op)(a.value, v.value, **params),
+                     getattr(REFERENCE, op)(a.magnitude, v.magnitude, **params),
+                     a.n + v.n + max(min(np.size(a.value), np.size(v.value)), 1))
+    return rule
+
+
 def contracted_terms(op: str, values: list, *rest, **params) -> int:
     """How many products an output element of einsum or tensordot sums."""
     if op == "einsum":
@@ -185,7 +195,8 @@ def contracted_terms(op: str, values: list, *rest, **params) -> int:
 FAMILIES = {"sum": _sum, "product": _product, "square": _square, "exact": _exact, "matmul": _matmul,
             "reduction": _reduction, "structural": _structural, "joined": _joined, "scatter_add": _scatter_add,
             "conv": _conv, "linear": _linear, "cumsum": _cumsum, "contraction": _contraction,
-            "keyed": _keyed, "scatter_nd": _scatter_nd, "scatter_reduce": _scatter_reduce}
+            "keyed": _keyed, "scatter_nd": _scatter_nd, "scatter_reduce": _scatter_reduce,
+            "sliding": _sliding}
 RULES = {op.name: FAMILIES[op.bound](op.name) for op in VOCABULARY.values() if op.bound}
 
 

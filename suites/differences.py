@@ -125,8 +125,10 @@ def value(outcome, diff, raised, actual, actual_dtype, ctx, shapes=None) -> Outc
             if observed["dtype"] == actual_dtype:
                 return _documented(outcome, diff, f"{returned(actual)} as {actual_dtype}")
             return _neither(outcome, diff, outcome.message)
-        # values, NaN or inf positions that differ, in the right shape and dtype (a compare that got past them)
-        if raised is None and outcome.comparison is not None and outcome.comparison.worst is not None:
+        # values, NaN or inf positions that differ, or a shape (a compare that got past the dtype)
+        compared = outcome.comparison
+        if raised is None and compared is not None and (compared.worst is not None or
+                                                        compared.reason.startswith("shape ")):
             return _documented(outcome, diff, outcome.message)
         return _neither(outcome, diff, outcome.message)
     if outcome.status == "pass":

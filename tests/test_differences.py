@@ -187,3 +187,51 @@ def test_a_note_that_names_an_error_holds_for_that_error_only(tmp_path):
     assert check(RaisingSubclassMatmul()).status == "documented"  # a ValueError still
     other = check(RaisingOtherMatmul())
     assert other.status == "fail" and "RuntimeError" in other.message, other.message
+
+
+SQUEEZING = """\
+- id: squeezing
+  op: correlate
+  args: [a, v]
+  dtypes: [float64]
+  examples:
+    - name: one-output
+      inputs: {a: {values: [1, 2, 3]}, v: {values: [0, 1, 0.5]}}
+  hypothesis: {signature: "(n),(m)->()"}
+  differences:
+    - adapter: squeezing-correlate
+      case: hypothesis
+      observed: {differs: true}
+      note: a result of one element comes back 0-D, as keras.ops.correlate's on torch
+      source: https://example.org/squeeze
+"""
+
+
+def test_differs_documents_a_generated_result_of_another_shape_and_nothing_else(tmp_path):
+    """`differs` on generated cases covers a result of the wrong shape (keras.ops.correlate's
+    squeezed 0-D output), as it covers wrong values; an error is still one, and an example of its
+    own (not `hypothesis`) is not covered at all."""
+    from adapters.engine import EngineAdapter
+
+    class SqueezingCorrelate(EngineAdapter):
+        name = "squeezing-correlate"
+
+        def correlate(self, a, v, mode="valid"):
+            out = super().correlate(a, v, mode)
+            return self.reshape(out, ()) if out.size == 1 else out
+
+    class RaisingCorrelate(SqueezingCorrelate):
+        def correlate(self, a, v, mode="valid"):
+            raise RuntimeError("a framework's own error")
+
+    squeezing = first_spec(tmp_path, SQUEEZING, "squeezing.yaml")
+    inputs = {"a": np.array([1.0, 2.0, 3.0]), "v": np.array([0.0, 1.0, 0.5])}
+
+    def outcome(adapter, case):
+        return judge.check_case(Context(squeezing, adapter, "cpu", "float64"), case, inputs)
+
+    generated = outcome(SqueezingCorrelate(), "hypothesis")
+    assert generated.status == "documented", generated.message
+    assert "shape (), expected (1,)" in generated.message
+    assert outcome(SqueezingCorrelate(), "one-output").status == "fail"
+    assert outcome(RaisingCorrelate(), "hypothesis").status != "documented"

@@ -45,6 +45,15 @@ class JaxIdioms:
     def tensordot(self, a, b, axes):
         return self.jnp.tensordot(a, b, axes=axes)
 
+    def dot(self, a, b):
+        return self.jnp.dot(a, b)
+
+    def correlate(self, a, v, mode="valid"):
+        return self.jnp.correlate(a, v, mode)
+
+    def convolve(self, a, v, mode="full"):
+        return self.jnp.convolve(a, v, mode)
+
     def index(self, x, key):
         return x[key]
 

@@ -42,11 +42,11 @@ class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, Adapter):
               **dict.fromkeys(("add", "sub", "div", "maximum", "minimum", "relu", "square", "round", "sum",
                                "mean", "max", "segment_mask", "scatter_add", "greater", "clip", "sort", "argsort",
                                "topk", "topk_indices"), dtypes_except("bool")),
-              **dict.fromkeys(("matmul", "mm"), dtypes_except("int8", "uint8", "bool")),
+              **dict.fromkeys(("matmul", "mm", "dot"), dtypes_except("int8", "uint8", "bool")),
               **dict.fromkeys(("pow", "neg", "abs", "sign"), dtypes_except("uint8", "bool")),
               **dict.fromkeys(("exp", "log", "tanh", "sigmoid", "sqrt", "softmax", "log_softmax", "floor", "ceil"),
                               FLOATS),
-              **dict.fromkeys(("trunc", "bmm"), ()),
+              **dict.fromkeys(("trunc", "bmm", "correlate", "convolve"), ()),
               **dict.fromkeys(("scatter_reduce", "index_add"), dtypes_except("bool")),
               **dict.fromkeys(("einsum", "tensordot"), dtypes_except("int8", "uint8", "bool")),
               "masked_softmax": dtypes_except("int8"),  # Keras reads an int8 dtype as a quantisation policy

@@ -47,6 +47,15 @@ class TensorFlowIdioms:
     def tensordot(self, a, b, axes):
         return self.tf.tensordot(a, b, axes=axes)
 
+    def dot(self, a, b):
+        return self.tf.experimental.numpy.dot(a, b)  # TensorFlow's one dot (tf.tensordot needs its axes)
+
+    def correlate(self, a, v, mode="valid"):
+        raise Unsupported("TensorFlow has no correlate (tf.experimental.numpy has none either)")
+
+    def convolve(self, a, v, mode="full"):
+        raise Unsupported("TensorFlow has no convolve (tf.experimental.numpy has none either)")
+
     def index(self, x, key):
         return x[key]
 

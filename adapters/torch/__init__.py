@@ -29,10 +29,10 @@ from adapters.torch.layers import TorchLayers
 class TorchAdapter(TorchLayers, TorchIdioms, Adapter):
     name = "torch"
     module = "torch"
-    dtypes = {"*": DTYPES, "scatter_nd": (),
+    dtypes = {"*": DTYPES, "scatter_nd": (), "correlate": (), "convolve": (),
               **dict.fromkeys(("matmul", "mm", "sub", "pow", "neg", "relu", "abs", "round", "argmin", "conv1d",
                                "conv2d", "linear", "floor", "ceil", "trunc", "topk", "topk_indices", "bmm",
-                               "einsum", "tensordot"),
+                               "einsum", "tensordot", "dot"),
                               dtypes_except("bool")),
               **dict.fromkeys(("mean", "softmax", "log_softmax", "masked_softmax", "lstm", "gru", "gelu", "layer_norm",
                                "cross_entropy", "dot_product_attention", "max_pool1d", "norm", "normalize",

@@ -44,6 +44,15 @@ class TorchIdioms:
     def tensordot(self, a, b, axes):
         return self.torch.tensordot(a, b, dims=axes)
 
+    def dot(self, a, b):
+        return self.torch.dot(a, b)
+
+    def correlate(self, a, v, mode="valid"):
+        raise Unsupported("torch has no correlate (F.conv1d cross-correlates batched channels, without modes)")
+
+    def convolve(self, a, v, mode="full"):
+        raise Unsupported("torch has no convolve (F.conv1d cross-correlates batched channels, without modes)")
+
     def index(self, x, key):
         return x[key]
 
