@@ -70,7 +70,24 @@ def load_path(path) -> list[str]:
              if isinstance(obj, type) and issubclass(obj, Adapter) and obj.__module__ == module.__name__]
     if not found:
         raise AdapterError(f"--adapter-path: {path} defines no Adapter subclass")
+    _check_names(path, found)
     return [register(cls).name for cls in found]
+
+
+def _origin(cls: type) -> tuple:
+    """Where a class is written: its file and qualified name (the same file loaded twice, the same)."""
+    return getattr(sys.modules.get(cls.__module__), "__file__", cls.__module__), cls.__qualname__
+
+
+def _check_names(path, found: list) -> None:
+    """Refuse, before registering any, a class whose name another adapter has: a helper class that
+    inherits a built-in's `name` would replace that adapter (and its shipped differences)."""
+    seen = {name: _origin(cls) for name, cls in _classes.items()}
+    for cls in found:
+        other = seen.setdefault(cls.name, _origin(cls))
+        if other != _origin(cls):
+            raise AdapterError(f"--adapter-path: {path}: {cls.__qualname__}'s name {cls.name!r} is already "
+                               f"{other[1]}'s ({other[0]}); give {cls.__qualname__} a `name` of its own")
 
 
 def names() -> list[str]:

@@ -35,7 +35,8 @@ def adapters(records: list, performance: dict, models: list) -> list:
             "failure_groups": len(groups.failure_groups(failing)), "failures": len(failing),
             "unsupported": sum(r.get("status") == "unsupported" for r in mine),
             "speed": speed.get(name),
-            "models": [row["first"] and (f"{m['spec']} ({m['case']}, {m['dtype']})", row["first"])
+            # (model, its first layer out of bound, the record's status: a documented one is not red)
+            "models": [row["first"] and (f"{m['spec']} ({m['case']}, {m['dtype']})", row["first"], row["status"])
                        for m in models for row in m["rows"] if row["adapter"] == name],
         })
     return out

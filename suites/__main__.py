@@ -89,9 +89,18 @@ def _coverage(args) -> int:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
     if not args.check:
         return 0
-    mismatches = [line for name in names for line in coverage.check(adapters.get(name), args.device)]
-    print("\n".join(mismatches) if mismatches else f"declarations hold: {', '.join(names)}")
-    return 1 if mismatches else 0
+    failed = []
+    for name in names:
+        adapter = adapters.get(name)
+        seen = coverage.observed(adapter, args.device)
+        mismatches = coverage.check(adapter, args.device, seen)
+        if mismatches:
+            failed.append(name)
+            print("\n".join(mismatches))
+            print(f"the declaration that matches what {name} does (its class's `dtypes`):\n"
+                  f"{coverage.declaration(seen)}")
+    print(f"declarations hold: {', '.join(names)}" if not failed else f"declarations differ: {', '.join(failed)}")
+    return 1 if failed else 0
 
 
 def _estimate(args) -> int:

@@ -8,6 +8,7 @@ run?"; whether the values are right is the suites' question.
 """
 import json
 import pathlib
+from collections import Counter
 
 import numpy as np
 
@@ -67,12 +68,12 @@ def _refusal(adapter, op: str, dtype: str, device: str) -> str | None:
         return f"{type(exc).__name__}: {text[0][:200] if text else ''}"
 
 
-def check(adapter, device: str = "cpu") -> list:
+def check(adapter, device: str = "cpu", seen: dict | None = None) -> list:
     """Mismatches between declaration and behaviour, one line each (with the exception behind a
-    declared dtype that fails)."""
+    declared dtype that fails). `seen`: what `observed` gave, where the caller has it."""
     lines = []
     claims = declared(adapter)
-    for op, refusals in observed(adapter, device).items():
+    for op, refusals in (seen or observed(adapter, device)).items():
         claimed = set(claims.get(op, ()))
         for dtype, refusal in refusals.items():
             if refusal is None and dtype not in claimed:
@@ -80,6 +81,20 @@ def check(adapter, device: str = "cpu") -> list:
             elif refusal is not None and dtype in claimed:
                 lines.append(f"{adapter.name}.{op}: {dtype} is declared but fails: {refusal}")
     return lines
+
+
+def declaration(seen: dict) -> str:
+    """The `dtypes = {...}` class attribute that matches what `observed` saw, to paste: the most
+    common set of working dtypes as "*", each other set for the ops that have it."""
+    works = {op: tuple(d for d, refusal in refusals.items() if refusal is None) for op, refusals in seen.items()}
+    common = Counter(works.values()).most_common(1)[0][0] if works else ()
+    groups: dict = {}
+    for op, dtypes in works.items():
+        if dtypes != common:
+            groups.setdefault(dtypes, []).append(op)
+    lines = [f'dtypes = {{"*": {common!r},']
+    lines += [f"          **dict.fromkeys({tuple(ops)!r}, {dtypes!r})," for dtypes, ops in groups.items()]
+    return "\n".join(lines)[:-1] + "}"
 
 
 def table(classes: dict) -> list:

@@ -125,7 +125,7 @@ def value(outcome, diff, raised, actual, actual_dtype, ctx, shapes=None) -> Outc
             if observed["dtype"] == actual_dtype:
                 return _documented(outcome, diff, f"{returned(actual)} as {actual_dtype}")
             return _neither(outcome, diff, outcome.message)
-        # values, NaN or inf positions that differ, or a shape (a compare that got past the dtype)
+        # values, NaN or inf positions or the shape that differ (neither an error nor a dtype alone)
         compared = outcome.comparison
         if raised is None and compared is not None and (compared.worst is not None or
                                                         compared.reason.startswith("shape ")):

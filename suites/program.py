@@ -94,9 +94,21 @@ class Program:
         def vjp(cotangent) -> dict:
             with adapter.device_scope(ctx.device):
                 grads = staged(tensors, adapter.asarray(cotangent, ctx.dtype, ctx.device))
-            return {n: adapter.to_numpy(g) for n, g in outcome.gradients_of(grads).items()}
+            grads = {n: adapter.to_numpy(g) for n, g in outcome.gradients_of(grads).items()}
+            _check_shapes(grads, tensors, adapter.name)
+            return grads
 
         return vjp
+
+
+def _check_shapes(grads: dict, tensors: dict, adapter: str) -> None:
+    """A gradient has its input's shape (Adapter.grad's contract): one that has not is named here,
+    not left to fail as a broadcast inside the comparison."""
+    for name, grad in grads.items():
+        shape = getattr(tensors.get(name), "shape", None)
+        if shape is not None and np.shape(grad) != tuple(shape):
+            raise ValueError(f"{adapter}'s gradient of {name} has shape {np.shape(grad)}; {name} has shape "
+                             f"{tuple(shape)} (Adapter.grad returns each gradient in its input's shape)")
 
 
 @dataclass(frozen=True)

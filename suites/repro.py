@@ -31,23 +31,30 @@ def snippet(adapter_cls, tree, inputs: dict, input_dtypes: dict, dtype: str, dev
             wrt=(), mode: str = "eager") -> str:
     """Python source that evaluates `tree` on `inputs` with `adapter_cls`'s code and prints it;
     with `wrt`, also the gradients for a cotangent of ones (the adapter's grad, staged); in the
-    compiled mode through the adapter's compile and compile_grad."""
+    compiled mode through the adapter's compile and compile_grad. An op of several parts (lstm's
+    output, h_n, c_n) is differentiated as the sum of every part's elements: the same gradients
+    as a cotangent of ones on each part."""
     if not isinstance(tree, expr.Call):
         raise NoSnippet("the spec has no expression to evaluate")
-    if wrt and tree.op in program.PARTS:
-        raise NoSnippet(f"{tree.op} returns several parts; its gradient runs in Parity's flattening")
+    summed = bool(wrt) and tree.op in program.PARTS
     big = [k for k, v in inputs.items() if np.size(v) > MAX_VALUES]
     if big:
         raise NoSnippet(f"inputs {', '.join(big)} have more than {MAX_VALUES} elements")
     compiled = mode == "compiled"
     entry = {*ENTRY, *(["compile", "compile_grad"] if compiled and wrt else ["compile"] if compiled else [])}
-    methods, helpers, imports = _closure(adapter_cls, entry | expr.ops_in(tree) | ({"grad"} if wrt else set()))
+    methods, helpers, imports = _closure(adapter_cls, entry | expr.ops_in(tree) | ({"grad"} if wrt else set())
+                                         | ({"sum", "add"} if summed else set()))
     lines = [f'"""{_safe_doc(title)}', "",
              f"Standalone: the methods of Parity's {adapter_cls.name} adapter that this case calls, verbatim.", '"""']
     lines += sorted({"import numpy as np", *imports})
     lines += ['inf, nan = float("inf"), float("nan")  # as repr() writes them', "", ""]
     lines += ["class Unsupported(Exception):", "    pass", ""]
     lines += [f"\n{source}\n" for source in helpers]
+    if summed:
+        lines += ["", "def summed(parts):",
+                  '    """Every part\'s elements summed: the gradients of a cotangent of ones on each part."""',
+                  "    total = ops.sum(parts[0])", "    for part in parts[1:]:",
+                  "        total = ops.add(total, ops.sum(part))", "    return total", ""]
     lines += ["", f"class {_class_name(adapter_cls)}:"]
     lines += [textwrap.indent(source, "    ") + "\n" for source in methods]
     lines += ["", f"ops = {_class_name(adapter_cls)}()", "inputs = {"]
@@ -62,11 +69,13 @@ def snippet(adapter_cls, tree, inputs: dict, input_dtypes: dict, dtype: str, dev
               f"    forward = ops.{'compile' if compiled else 'stage'}(lambda env: {_code(tree, dtype)})",
               "    out = forward(args)"]
     if wrt:
-        lines += [f"    ones = ops.asarray(np.ones(np.shape(ops.to_numpy(out))), {dtype!r}, {device!r})"]
-        lines += ([f"    step = ops.compile_grad(lambda **env: {_code(tree, dtype)}, {list(wrt)!r})",
+        value = f"summed({_code(tree, dtype)})" if summed else _code(tree, dtype)
+        shape = "()" if summed else "np.shape(ops.to_numpy(out))"
+        lines += [f"    ones = ops.asarray(np.ones({shape}), {dtype!r}, {device!r})"]
+        lines += ([f"    step = ops.compile_grad(lambda **env: {value}, {list(wrt)!r})",
                    "    grads = step(args, ones)[1]"] if compiled else
                   ["    pullback = ops.stage(lambda env, cot: ops.grad("
-                   f"lambda **env: {_code(tree, dtype)}, env, {list(wrt)!r}, cot)[1])",
+                   f"lambda **env: {value}, env, {list(wrt)!r}, cot)[1])",
                    "    grads = pullback(args, ones)"])
         lines += ["for name, gradient in grads.items():", "    print(name, repr(ops.to_numpy(gradient)))"]
     lines += ["for part in (out if isinstance(out, tuple) else (out,)):",

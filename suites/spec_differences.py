@@ -15,8 +15,16 @@ from suites.yamlfile import where as locate
 SCHEMA_PATH = pathlib.Path(__file__).resolve().parent.parent / "specs" / "schema.json"  # specs and entries
 
 
-def check_differences(entries: list, cases: set, where) -> None:
-    """What a schema cannot say of difference entries; `where(j, *keys)` locates entry j."""
+def drawn(examples: list) -> set:
+    """The examples (dicts of inputs by name) some of whose values are drawn (a `shape` filled
+    normal or uniform): like generated cases, their values appear nowhere in the spec."""
+    return {name for name, inputs in examples
+            if any("values" not in i and i.get("fill", "normal") in ("normal", "uniform") for i in inputs.values())}
+
+
+def check_differences(entries: list, cases: set, where, drawn_cases: set = frozenset()) -> None:
+    """What a schema cannot say of difference entries; `where(j, *keys)` locates entry j;
+    `drawn_cases`: the examples with drawn values, which `differs` may document."""
     for j, diff in enumerate(entries):
         diff["note"] = diff["note"].strip()  # a folded note (>) ends in a newline
         if "case" in diff and diff["case"] not in cases:
@@ -24,9 +32,10 @@ def check_differences(entries: list, cases: set, where) -> None:
         if diff["observed"].get("crashes") and diff.get("case") in (None, "hypothesis"):
             raise SpecError(f"{where(j, 'observed', 'crashes')}: names the example that kills the process (case:), "
                             "which then runs in a process of its own; keep the generated cases off it")
-        if diff["observed"].get("differs") and diff.get("case") != "hypothesis":
-            raise SpecError(f"{where(j, 'observed', 'differs')}: is for case: hypothesis (generated inputs); an "
-                            "example documents the value it observes")
+        if diff["observed"].get("differs") and diff.get("case") not in {"hypothesis", *drawn_cases}:
+            raise SpecError(f"{where(j, 'observed', 'differs')}: is for case: hypothesis (generated inputs) or an "
+                            "example whose values are drawn (a shape filled normal or uniform); an example with "
+                            "values documents the value it observes")
         if "defaults" in diff["observed"] and (diff.get("case") in (None, "hypothesis") or len(diff["observed"]) > 1
                                                or diff.get("kind", "value") != "value"):
             raise SpecError(f"{where(j, 'observed', 'defaults')}: names an example the default shows in (case:; "
@@ -59,6 +68,17 @@ def every_spec_differences(path, adapter: str) -> list:
     return _read_differences(path, adapter, {})[1]
 
 
+def _check_source(source: str, path: pathlib.Path, where) -> None:
+    """A source is a link (https://), the engine's own files (engine/...), or, in an adapter's
+    file, a repro shipped beside it: a path relative to that file, which must exist there."""
+    if source.startswith(("https://", "engine/")):
+        return
+    beside = path.parent / source
+    if pathlib.PurePath(source).is_absolute() or ".." in pathlib.PurePath(source).parts or not beside.is_file():
+        raise SpecError(f"{where()}: a source is an https:// link or a repro file beside {path.name} (a path "
+                        f"relative to it, within its folder). Received: {source!r}")
+
+
 def _read_differences(path, adapter: str, by_name: dict) -> tuple:
     """(spec name -> entries for the specs of `by_name`, the entries for every spec), validated."""
     path = pathlib.Path(path)
@@ -66,6 +86,8 @@ def _read_differences(path, adapter: str, by_name: dict) -> tuple:
     if not isinstance(data, dict):
         raise SpecError(f"{path}:1: (top level): a mapping of spec names (area/id) to lists of differences")
     schema = json.loads(SCHEMA_PATH.read_text())
+    # an adapter's file may cite a repro it ships beside itself (a bug its own runs found): a path
+    schema["$defs"]["difference"]["properties"]["source"] = {"type": "string", "minLength": 1}
     validator = jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/difference"})
     shipped, everywhere = {}, []
     for name, entries in data.items():
@@ -77,6 +99,7 @@ def _read_differences(path, adapter: str, by_name: dict) -> tuple:
             if entry["adapter"] != adapter:
                 raise SpecError(f"{locate(path, node, [name, j, 'adapter'])}: an adapter's file documents its own "
                                 f"adapter, {adapter!r}. Received: {entry['adapter']!r}")
+            _check_source(entry["source"], path, lambda: locate(path, node, [name, j, "source"]))
         if name == EVERY_SPEC:
             for j, entry in enumerate(entries):
                 if "case" in entry:
@@ -87,6 +110,7 @@ def _read_differences(path, adapter: str, by_name: dict) -> tuple:
         if name not in by_name:
             continue  # a spec this run does not load (another --spec)
         cases = {e.name for e in by_name[name].examples} | ({"hypothesis"} if by_name[name].generated else set())
-        check_differences(entries, cases, lambda j, *keys: locate(path, node, [name, j, *keys]))
+        check_differences(entries, cases, lambda j, *keys: locate(path, node, [name, j, *keys]),
+                          drawn([(e.name, e.inputs) for e in by_name[name].examples]))
         shipped[name] = entries
     return shipped, everywhere

@@ -14,7 +14,7 @@ import jsonschema
 
 from suites import expr, model, program, weighted
 from suites.collectives import Collective
-from suites.spec_differences import SCHEMA_PATH, check_differences
+from suites.spec_differences import SCHEMA_PATH, check_differences, drawn
 from suites.yamlfile import SpecError, line, read
 from suites.yamlfile import where as locate
 
@@ -197,7 +197,8 @@ def _build(path, raw, node, i, where) -> Spec:
             raise SpecError(f"{where('gradient', 'wrt')}: {name!r} is not one of the spec's inputs {inputs}")
     cases = {e["name"] for e in raw.get("examples", [])} | ({"hypothesis"} if "hypothesis" in raw or "shards" in raw
                                                              else set())
-    check_differences(raw.get("differences", []), cases, lambda j, *keys: where("differences", j, *keys))
+    check_differences(raw.get("differences", []), cases, lambda j, *keys: where("differences", j, *keys),
+                      drawn([(e["name"], e["inputs"]) for e in raw.get("examples", [])]))
     for block in ("hypothesis", "model"):
         for name, override in raw.get(block, {}).get("inputs", {}).items():
             if name not in args or override.get("index_of", {}).get("arg", name) not in args:

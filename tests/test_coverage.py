@@ -61,3 +61,19 @@ def test_command_line_prints_the_table():
     bad = subprocess.run([sys.executable, "-m", "suites", "coverage", "--adapter", "nope"], cwd=ROOT,
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "unknown adapter 'nope'" in bad.stderr
+
+
+def test_the_printed_declaration_holds_once_pasted():
+    """`coverage --check` prints, for an adapter whose declaration is wrong, the `dtypes` that
+    matches what it does: pasted into the class, the check passes."""
+    seen = coverage.observed(UnderClaiming())
+    text = coverage.declaration(seen)
+    assert text.startswith('dtypes = {"*": (') and "'exp'" not in text  # exp works as the rest do
+    namespace = {}
+    exec(text, namespace)  # noqa: S102 - the printed text is Python to paste; this is that paste
+
+    class Pasted(ReferenceAdapter):
+        name = "pasted"
+        dtypes = namespace["dtypes"]
+
+    assert coverage.check(Pasted(), seen=seen) == []

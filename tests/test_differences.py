@@ -235,3 +235,59 @@ def test_differs_documents_a_generated_result_of_another_shape_and_nothing_else(
     assert "shape (), expected (1,)" in generated.message
     assert outcome(SqueezingCorrelate(), "one-output").status == "fail"
     assert outcome(RaisingCorrelate(), "hypothesis").status != "documented"
+
+
+def test_a_gradient_of_the_wrong_shape_is_named_with_the_shapes(tmp_path, spec):
+    """An adapter whose gradient comes back in another shape (flattened) gets an error that names
+    the argument and both shapes, not NumPy's broadcast error from inside the comparison."""
+    from adapters.engine import EngineAdapter
+
+    class Flattening(EngineAdapter):
+        name = "flattening"
+
+        def grad(self, fn, args, wrt, cotangent):
+            value, grads = super().grad(fn, args, wrt, cotangent)
+            return value, {**grads, "a": self.reshape(grads["a"], (-1,))}
+
+    ctx = Context(spec, Flattening(), "cpu", "float64")
+    outcome = gradcheck.check_gradient(ctx, "case", RANDOM, np.random.default_rng(0))
+    assert outcome.status == "error", outcome.message
+    assert "flattening's gradient of a has shape (12,); a has shape (3, 4)" in outcome.message
+
+
+DRAWN = """\
+- id: drawn
+  op: exp
+  args: [x]
+  dtypes: [float64]
+  examples:
+    - name: drawn
+      inputs: {x: {shape: [4]}}
+  differences:
+    - adapter: off-by-one-exp
+      case: drawn
+      observed: {differs: true}
+      note: exp is one too large
+      source: https://example.org/off-by-one
+"""
+
+
+def test_differs_documents_an_example_whose_values_are_drawn(tmp_path):
+    """An example filled from a shape has values that appear nowhere in the spec, as generated
+    cases have: `differs` may document it; an example with values must pin what it observes."""
+    from adapters.engine import EngineAdapter
+    from suites.specs import SpecError
+
+    class OffByOneExp(EngineAdapter):
+        name = "off-by-one-exp"
+
+        def exp(self, x):
+            return self.add(super().exp(x), 1.0)
+
+    spec = first_spec(tmp_path, DRAWN, "drawn.yaml")
+    ctx = Context(spec, OffByOneExp(), "cpu", "float64")
+    outcome = judge.check_case(ctx, "drawn", {"x": np.array([0.1, -0.3, 1.2, 0.0])})
+    assert outcome.status == "documented", outcome.message
+    with pytest.raises(SpecError, match=r"is for case: hypothesis \(generated inputs\) or an example whose values "
+                                        r"are drawn"):
+        first_spec(tmp_path, DRAWN.replace("{shape: [4]}", "{values: [0.1, -0.3]}"), "valued.yaml")

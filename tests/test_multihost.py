@@ -145,3 +145,36 @@ def test_bad_input_is_one_line_and_exit_2(args, env, message):
     assert run.returncode == 2
     assert run.stderr.strip().startswith(f"parity multihost: {message}"), run.stderr
     assert len(run.stderr.strip().splitlines()) == 1 and not alive
+
+
+def test_a_rank_whose_runtime_computes_what_the_reference_refuses_reports_its_outputs(tmp_path):
+    """A rank judges its slice against the reference; where the reference refuses the case (an
+    untiled reduce-scatter whose axis is not the world size) and the runtime returns a value (as
+    torch's composition does), the rank reports its outputs for the launcher's judge, where its
+    process used to die and leave every later case unanswered."""
+    import numpy as np
+
+    from adapters.reference import ReferenceAdapter
+    from suites.multihost import run_case
+    from tests.spec_text import first_spec
+
+    spec = first_spec(tmp_path, """\
+    - id: untiled
+      doc: an untiled reduce-scatter over an axis of 4 entries for 2 ranks
+      source: https://docs.jax.dev/en/latest/_autosummary/jax.lax.psum_scatter.html
+      collective: reduce_scatter
+      args: [shards]
+      params: {axis: 0, op: sum, tiled: false}
+      dtypes: [float32]
+      examples:
+        - name: not-the-world-size
+          inputs: {shards: {values: [[1, 2, 3, 4], [5, 6, 7, 8]]}}
+          expect: {raises: true}
+    """)
+    example = spec.examples[0]
+
+    def serve(name, shards, params):  # what a composition without the check returns on rank 0
+        return [np.array(6.0, dtype=np.float32)]
+
+    line = run_case(ReferenceAdapter(), serve, spec, example, "float32", rank=0, local=1)
+    assert line["status"] == "fail" and line["outputs"] == [6.0] and "ValueError" in line["reference"]

@@ -79,3 +79,28 @@ def test_gpu_requested_where_there_is_none_skips_saying_what_to_do(tmp_path):
                          cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "no GPU visible to reference (its devices: cpu); run with --device cpu" in run.stdout
+
+
+def test_a_name_already_registered_is_a_one_line_error_and_replaces_nothing(tmp_path):
+    """A helper class derived from a built-in inherits its `name`: registering it would replace
+    the built-in (and give it the built-in's shipped differences). The file is refused whole."""
+    clash = tmp_path / "clash.py"
+    clash.write_text("from adapters.reference import ReferenceAdapter\n"
+                     "class Mine(ReferenceAdapter):\n    name = 'mine-ok'\n"
+                     "class Helper(ReferenceAdapter):\n    pass\n")
+    with pytest.raises(adapters.AdapterError, match=r"Helper's name 'reference' is already ReferenceAdapter's "
+                                                     r"\(.*reference.py\); give Helper a `name` of its own"):
+        adapters.load_path(clash)
+    assert type(adapters.get("reference")).__module__ == "adapters.reference"
+    assert "mine-ok" not in adapters.names()
+    twice = tmp_path / "twice.py"
+    twice.write_text("from adapters.engine import EngineAdapter\n"
+                     "class A(EngineAdapter):\n    name = 'twice'\n"
+                     "class B(EngineAdapter):\n    name = 'twice'\n")
+    with pytest.raises(adapters.AdapterError, match="B's name 'twice' is already A's"):
+        adapters.load_path(twice)
+
+
+def test_the_same_file_loads_twice():
+    path = ROOT / "tests" / "adapters" / "broken_matmul.py"
+    assert adapters.load_path(path) == adapters.load_path(path) == ["broken-matmul"]

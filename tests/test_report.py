@@ -206,3 +206,17 @@ def test_a_rerun_of_an_item_replaces_its_outcome(tmp_path):
     kept = standing(read_records([first, second])[0])
     assert [(r["machine"], r["status"]) for r in kept if r.get("test")] == [("vm", "pass"), ("gpu-box", "pass")]
     assert len([r for r in kept if r["kind"] == "multihost"]) == 2
+
+
+def test_a_documented_model_layer_is_not_shown_in_red(tmp_path):
+    """The overview's models column names each adapter's first layer out of its bound: red for a
+    failure, in the documented colour where the model's record is a documented difference."""
+    parts = [{"name": "conv", "ok": True, "drift": 1e-7}, {"name": "head", "ok": False, "drift": 1e-3}]
+    (tmp_path / "r.jsonl").write_text("\n".join([
+        record(spec="models/cnn", adapter="torch", status="documented", parts=parts),
+        record(spec="models/cnn", adapter="jax", status="fail", parts=parts),
+    ]) + "\n")
+    page = build([tmp_path], tmp_path / "out").read_text()
+    overview = page[page.index('class="sortable-table overview"'):page.index("</table>", page.index("overview"))]
+    assert overview.count('<span class="documented">head</span>') == 1
+    assert overview.count('<span class="fail">head</span>') == 1

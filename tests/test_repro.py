@@ -99,3 +99,33 @@ def test_no_snippet_where_the_code_is_parity_itself():
     with pytest.raises(repro.NoSnippet, match="more than"):
         repro.snippet(adapters.classes()["reference"], tree, {"x": np.zeros(repro.MAX_VALUES + 1)},
                       {"x": "float32"}, "float32", "cpu", "t")
+
+
+@pytest.mark.parametrize("name", ["torch"])  # jax's flax scan is a cached helper: no standalone form
+def test_a_gradient_of_several_parts_has_a_snippet(name, tmp_path):
+    """lstm returns (output, h_n, c_n): its snippet differentiates the sum of every part, whose
+    gradients are those of a cotangent of ones on each part, and prints what the suite's own
+    reverse pass (the parts flattened, a cotangent of ones) computes."""
+    import pathlib
+
+    from suites import inputs as spec_inputs
+    from suites.program import Context
+    from suites.specs import load_path
+
+    adapter = adapter_or_skip(name)
+    spec = next(s for s in load_path(pathlib.Path(__file__).parent.parent / "specs" / "lstm.yaml")
+                if s.name == "lstm/with-state-num-layers2-bidirectional-batch-first")
+    values = spec_inputs.example(spec, spec.examples[0], "float64")
+    code = repro.snippet(type(adapter), spec.program.tree, values, dict.fromkeys(values, "float64"), "float64",
+                         "cpu", "lstm", wrt=spec.wrt)
+    save = "\nnp.savez('result.npz', **{k: ops.to_numpy(g) for k, g in grads.items()})\n"
+    done = subprocess.run([sys.executable, "-I", "-c", code + save], capture_output=True, text=True, cwd=tmp_path,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    printed = dict(np.load(tmp_path / "result.npz"))
+    ctx = Context(spec, adapter, "cpu", "float64")
+    cotangent = np.ones(sum(np.size(p) for p in ctx.run_parts(values)))
+    suite = ctx.program.pullback(ctx, ctx.tensors(values), spec.wrt)(cotangent)
+    assert sorted(printed) == sorted(spec.wrt)
+    for k in spec.wrt:
+        np.testing.assert_allclose(printed[k], suite[k], rtol=1e-12, atol=1e-12)

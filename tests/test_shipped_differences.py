@@ -70,3 +70,20 @@ def test_an_entry_for_every_spec_names_no_case(tmp_path):
     bad.write_text('"*":\n  - {case: docs, observed: {raises: true}, note: n, source: https://example.org}\n')
     with pytest.raises(SpecError, match=r'bad.differences.yaml:2: \*\[0\].case: an entry for every spec names no case'):
         load_differences(bad, "shipping", load_path(ROOT / "specs" / "matmul.yaml"))
+
+
+def test_a_repro_shipped_beside_the_file_is_a_source(tmp_path):
+    """A bug the adapter's own runs found has no link to cite: a repro file beside the differences
+    file is its source. A missing one, or a path that leaves the folder, is a one-line error."""
+    specs = load_path(ROOT / "specs" / "matmul.yaml")
+    (tmp_path / "repros").mkdir()
+    (tmp_path / "repros" / "vector.py").write_text("import myfw\nprint(myfw.matmul([1.0], [2.0]))\n")
+    shipped = tmp_path / "mine.differences.yaml"
+    shipped.write_text("matmul/vector-x-vector:\n  - {observed: {raises: true}, note: n, source: repros/vector.py}\n")
+    [spec] = [s for s in load_differences(shipped, "mine", specs) if s.name == "matmul/vector-x-vector"]
+    assert spec.differences[-1]["source"] == "repros/vector.py"
+    for source in ("repros/absent.py", "../outside.py"):
+        shipped.write_text(f"matmul/vector-x-vector:\n  - {{observed: {{raises: true}}, note: n, source: {source}}}\n")
+        with pytest.raises(SpecError, match=r"mine.differences.yaml:2: matmul/vector-x-vector\[0\].source: a source "
+                                            r"is an https:// link or a repro file beside mine.differences.yaml"):
+            load_differences(shipped, "mine", specs)

@@ -144,3 +144,28 @@ def test_strategy_reduce_is_refused_in_a_replica_s_tape():
                          env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2"})
     assert run.returncode == 0, run.stderr[-2000:]
     assert "refused: Method requires being in cross-replica context" in run.stdout
+
+
+def test_a_rank_that_torch_sends_nothing_keeps_its_receive_buffer():
+    """torch has no ppermute: the adapter composes jax's from batch_isend_irecv into a buffer of
+    zeros (adapters/torch/collectives.py). The zeros are that composition's, not torch's: checked by
+    calling torch as a port would, with a buffer of 7s: rank 1 receives rank 0's values, and rank 0,
+    which nobody sends to, keeps its 7s (a port's torch.empty_like would keep whatever memory held,
+    which no spec can pin). In a process of its own: two gloo ranks, forked."""
+    pytest.importorskip("torch")
+    code = (
+        "import os, torch, torch.distributed as dist, torch.multiprocessing as mp\n"
+        "def rank(r, port):\n"
+        "    dist.init_process_group('gloo', init_method=f'tcp://127.0.0.1:{port}', rank=r, world_size=2)\n"
+        "    x, out = torch.tensor([1.0, 2.0]) + 10 * r, torch.full((2,), 7.0)\n"
+        "    ops = [dist.P2POp(dist.isend, x, 1)] if r == 0 else [dist.P2POp(dist.irecv, out, 0)]\n"
+        "    for work in dist.batch_isend_irecv(ops):\n"
+        "        work.wait()\n"
+        "    print(f'rank {r}: {out.tolist()}', flush=True)\n"
+        "    dist.destroy_process_group()\n"
+        "import socket\n"
+        "s = socket.socket(); s.bind(('127.0.0.1', 0)); port = s.getsockname()[1]; s.close()\n"
+        "mp.start_processes(rank, args=(port,), nprocs=2, start_method='fork')\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "rank 0: [7.0, 7.0]" in run.stdout and "rank 1: [1.0, 2.0]" in run.stdout

@@ -158,12 +158,11 @@ def _to_dim0(x, axis, world):
 
 def _reduce_scatter(replica, x, keys, axis=0, op="sum", tiled=True):
     """CollectiveReduceScatterV2 scatters blocks of dim 0 (its one layout, so the default): the
-    axis is moved there and back; untiled, each block of one entry loses the axis."""
+    axis is moved there and back; untiled is a port's composition, as torch's (each block's first
+    entry, unchecked)."""
     import tensorflow as tf
 
     moved = _to_dim0(x, axis, keys["group_size"])
-    if not tiled and moved.shape[0] != keys["group_size"]:
-        raise ValueError(f"untiled: axis {axis} of size {moved.shape[0]} is not the world size {keys['group_size']}")
     out = tf.raw_ops.CollectiveReduceScatterV2(input=moved, ordering_token=[], merge_op="Add",
                                                final_op="Div" if op == "mean" else "Id", **keys)  # sum or mean
     return tf.experimental.numpy.moveaxis(out, 0, axis) if tiled else out[0]

@@ -94,13 +94,13 @@ def _to_dim0(x, axis, world):
 
 def _reduce_scatter(x, dist, axis=0, op="sum", tiled=True):
     """reduce_scatter_single scatters blocks of dim 0 (torch's one layout, so the default): the
-    axis is moved there and back; untiled, each rank's block of one entry loses that axis."""
+    axis is moved there and back. Untiled is a port's composition (torch has no such form): each
+    rank's block loses that axis by taking its first entry, and nothing checks that the block
+    has one entry (jax's psum_scatter raises: reduce-scatter-untiled shows what the port gets)."""
     import torch
 
     world = dist.get_world_size()
     moved = _to_dim0(x, axis, world)
-    if not tiled and moved.shape[0] != world:
-        raise ValueError(f"untiled: axis {axis} of size {moved.shape[0]} is not the world size {world}")
     out = torch.empty((moved.shape[0] // world, *moved.shape[1:]), dtype=x.dtype, device=x.device)
     dist.reduce_scatter_single(out, moved, op=_reduce_op(dist, op))
     return out.movedim(0, axis) if tiled else out[0]
@@ -119,7 +119,9 @@ def _all_to_all(x, dist, split_axis, concat_axis):
 
 
 def _ppermute(x, dist, perm):
-    """batch_isend_irecv of the pairs this rank is in; a rank that receives nothing keeps zeros."""
+    """batch_isend_irecv of the pairs this rank is in, as a port composes jax's ppermute (torch has
+    none): the receive buffer starts as zeros, jax's value for a rank that receives nothing; torch
+    leaves such a buffer as it was (tests/test_unsupported.py), so the zeros are this choice."""
     import torch
 
     rank, out, ops = dist.get_rank(), torch.zeros_like(x), []
