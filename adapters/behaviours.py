@@ -89,7 +89,7 @@ def _keras_correlate(same_from_a: bool, squeeze: bool):
             full = full[(n + m - 1 - length) // 2:][:length]
         elif mode == "valid":
             length = max(n, m) - min(n, m) + 1 if squeeze else max(n - m + 1, 0)
-            full = full[min(n, m) - 1:][:length] if length else full[:0]
+            full = full[min(n, m) - 1:][:length]
         return np.squeeze(full) if squeeze else full
     return model
 

@@ -67,9 +67,7 @@ def dot(a, b):
 def correlate(a, v, mode="valid"):
     """numpy.correlate: computed with the longer operand first, the result reversed if v was the
     longer (numpy's rule)."""
-    a, v = tensor(a), tensor(v)
-    if a.ndim != 1 or v.ndim != 1 or not a.size or not v.size:
-        raise ValueError(f"correlate needs two non-empty 1-D operands. Received: {a.shape} and {v.shape}")
+    a, v = _sequences("correlate", a, v)
     if v.size > a.size:
         return index(_correlate_longer_first(v, a, mode), slice(None, None, -1))
     return _correlate_longer_first(a, v, mode)
@@ -77,11 +75,17 @@ def correlate(a, v, mode="valid"):
 
 def convolve(a, v, mode="full"):
     """numpy.convolve: the longer operand correlated with the shorter one reversed."""
-    a, v = tensor(a), tensor(v)
-    if a.ndim != 1 or v.ndim != 1 or not a.size or not v.size:
-        raise ValueError(f"convolve needs two non-empty 1-D operands. Received: {a.shape} and {v.shape}")
+    a, v = _sequences("convolve", a, v)
     longer, shorter = (v, a) if v.size > a.size else (a, v)
     return _correlate_longer_first(longer, index(shorter, slice(None, None, -1)), mode)
+
+
+def _sequences(op: str, a, v) -> tuple:
+    """correlate's and convolve's operands as tensors: two non-empty 1-D ones (numpy refuses the rest)."""
+    a, v = tensor(a), tensor(v)
+    if a.ndim != 1 or v.ndim != 1 or not a.size or not v.size:
+        raise ValueError(f"{op} needs two non-empty 1-D operands. Received: {a.shape} and {v.shape}")
+    return a, v
 
 
 def _correlate_longer_first(a, v, mode):
