@@ -90,6 +90,7 @@ def _options(config) -> SimpleNamespace:
     for name in requested:  # asked for by name: it must be there
         adapters.check_installed(name)
     chosen = requested or adapters.installed()
+    adapters.import_first(chosen)
     devices = _split(config.getoption("device")) or ["cpu"]
     for device in devices:
         if device not in DEVICES:

@@ -12,8 +12,8 @@ import sys
 
 from adapters.base import Adapter, Unsupported
 
-__all__ = ["Adapter", "AdapterError", "Unsupported", "check_known", "get", "installed", "load_path", "names",
-           "register"]
+__all__ = ["Adapter", "AdapterError", "Unsupported", "check_known", "get", "import_first", "installed", "load_path",
+           "names", "register"]
 
 # name -> "module:Class"; the modules import their framework only when an adapter is created.
 BUILTIN = {
@@ -23,9 +23,11 @@ BUILTIN = {
     "tensorflow": "adapters.tensorflow:TensorFlowAdapter",
     "engine": "adapters.engine:EngineAdapter",
     "keras": "adapters.keras:KerasAdapter",  # registered as keras-<backend> (KERAS_BACKEND)
+    "paddle": "adapters.paddle:PaddleAdapter",
 }
 # How to install each built-in framework, for the "not installed" message.
-INSTALL = {name: f"pip install -r requirements/{name}.txt" for name in ("torch", "jax", "tensorflow", "keras")}
+INSTALL = {name: f"pip install -r requirements/{name}.txt"
+           for name in ("torch", "jax", "tensorflow", "keras", "paddle")}
 
 _classes: dict[str, type] = {}
 _instances: dict[str, Adapter] = {}
@@ -123,6 +125,15 @@ def get(name: str) -> Adapter:
     if name not in _instances:
         _instances[name] = cls()
     return _instances[name]
+
+
+def import_first(chosen: list) -> None:
+    """Import the frameworks of the chosen adapters that must be loaded before any other in a
+    process (`import_first`: PaddlePaddle after TensorFlow dies), before any adapter is made."""
+    for name in chosen:
+        cls = _classes.get(name)
+        if cls is not None and cls.import_first and cls.available():
+            importlib.import_module(cls.module)
 
 
 def classes() -> dict[str, type]:

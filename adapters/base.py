@@ -61,6 +61,9 @@ class Adapter:
     # oracle): its gradient and training items are not collected, rather than each recorded as
     # unsupported. An adapter whose framework lacks one op's gradient keeps True (that is a finding).
     differentiates: bool = True
+    # True where the framework must be imported before the others in a process (PaddlePaddle dies
+    # when imported after TensorFlow): a run that selects the adapter imports it first (conftest.py).
+    import_first: bool = False
 
     @classmethod
     def available(cls) -> bool:

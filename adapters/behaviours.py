@@ -216,3 +216,8 @@ TF_ALL_GATHER_CONCATENATES = framework_default(
     "tf.distribute.ReplicaContext.all_gather concatenates the replicas' values along axis, its only "
     "form, where jax.lax.all_gather stacks them on a new axis by default (tiled=False)",
     "https://www.tensorflow.org/api_docs/python/tf/distribute/ReplicaContext#all_gather")
+PADDLE_MASKED_FILL_SOFTMAX = Behaviour(
+    "masked_softmax", masked_fill_softmax,
+    "the idiom Paddle's attention code writes, F.softmax(paddle.masked_fill(x, ~m, -inf)), normalises over "
+    "every position: a fully masked row is NaN (softmax of all -inf), as torch's masked_fill idiom",
+    "https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/nn/functional/softmax_en.html", "special-value")

@@ -230,3 +230,29 @@ TF_L2_NORMALIZE = Behaviour(
     "torch.nn.functional.normalize bounds the norm: the same eps 1e-12 floors the norm at 1e-6, so shorter "
     "vectors come out shorter than 1; and its axis defaults to None, every axis at once",
     "https://www.tensorflow.org/api_docs/python/tf/math/l2_normalize")
+PADDLE_NORMALIZE_AXIS_ONE = framework_default(
+    "normalize", {"axis": 1},
+    "paddle.nn.functional.normalize defaults to axis=1 (as torch's dim=1), not the last axis as keras.ops.normalize",
+    "https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/nn/functional/normalize_en.html")
+
+
+def attention_nan_where_blind(q, k, v, mask=None, bias=None, causal=False, scale=None):
+    """dot_product_attention where masked scores are -inf: a query with no key to attend to gets
+    NaN (softmax of a row of -inf); the others are the reference's."""
+    out = REFERENCE.dot_product_attention(q, k, v, mask, bias, causal, scale)
+    blind = ~attention_allowed(np.shape(out)[:-1] + (np.shape(k)[-2],), mask, causal).any(axis=-1)
+    return np.where(blind[..., None], np.nan, out)
+
+
+PADDLE_ATTENTION_NAN = Behaviour(
+    "dot_product_attention", attention_nan_where_blind,
+    "paddle.nn.functional.scaled_dot_product_attention on CPU (its math path) fills a bool mask's False scores "
+    "with -inf: a query whose mask row is all False gets NaN, where torch's sdpa gives 0",
+    "https://github.com/PaddlePaddle/Paddle/blob/v3.3.1/python/paddle/nn/functional/flash_attention.py",
+    "special-value")
+PADDLE_MULTIHEAD_MEAN_OF_V = tuple(Behaviour(
+    op, getattr(Attending("uniform"), op),
+    "paddle.nn.MultiHeadAttention turns a bool attn_mask into an additive (mask - 1) * 1e9 "
+    "(_convert_attention_mask): a query whose keys are all padding weighs every key alike and gets the mean "
+    "of V's rows", "https://github.com/PaddlePaddle/Paddle/blob/v3.3.1/python/paddle/nn/layer/transformer.py#L103",
+    "special-value") for op in MULTIHEAD_OPS)

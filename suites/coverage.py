@@ -14,6 +14,7 @@ import numpy as np
 
 from adapters.base import DTYPES, OPS, Adapter
 from adapters.vocabulary import VOCABULARY, Index, Mask, having
+from suites.outcome import one_line
 
 # From the vocabulary's records: ops without a tensor input (no dtype to ask about), and ops whose
 # dtype under test is that of their integer input (lengths, ids, classes), not of a float tensor.
@@ -66,6 +67,33 @@ def _refusal(adapter, op: str, dtype: str, device: str) -> str | None:
     except Exception as exc:  # noqa: BLE001 - any refusal (Unsupported, the framework's own error) means "does not run"
         text = str(exc).strip().splitlines()
         return f"{type(exc).__name__}: {text[0][:200] if text else ''}"
+
+
+def tested_dtype(adapter, op: str, args) -> str | None:
+    """The dtype a call of `op` is declared in (the one `declared` speaks of): that of its first
+    argument that the op's coverage sample gives the dtype under test (an index or mask argument's
+    only for the INDEX_DTYPED ops); None for an op without one."""
+    if op in NO_DTYPE:
+        return None
+    for value, arg in zip(VOCABULARY[op].sample("float32")[0], args):
+        if isinstance(value, list) and value and isinstance(value[0], np.ndarray) and arg:
+            value, arg = value[0], arg[0]
+        if isinstance(value, np.ndarray) and (op in INDEX_DTYPED or not isinstance(value, (Index, Mask))):
+            try:
+                return adapter.dtype_of(arg)
+            except Exception:  # noqa: BLE001 - a Python number where a tensor may be: no dtype to ask about
+                return None
+    return None
+
+
+def undeclared(adapter, op: str, args, exc: Exception) -> str | None:
+    """Why an error the framework raised is the framework lacking the op in that dtype (a kernel
+    not registered): the dtype is one the adapter does not declare for `op`. None where it is
+    declared (an error there is an error) or the adapter declares nothing."""
+    dtype = tested_dtype(adapter, op, args)
+    if not adapter.dtypes or dtype is None or dtype in declared(adapter).get(op, DTYPES):
+        return None
+    return f"{adapter.name} does not declare {op} in {dtype} (its `dtypes`); the framework raised {one_line(exc)}"
 
 
 def check(adapter, device: str = "cpu", seen: dict | None = None) -> list:

@@ -57,7 +57,8 @@ def crashed(case: str, diff: dict, outcome, died: str | None) -> Outcome:
     documented while the process dies; once it returns, a fail whatever its outcome, so that the
     entry is removed (and the case is judged in the item's own process again)."""
     if died:
-        return _documented(Outcome("fail", case, ""), diff, f"the process died with {died}")
+        return _documented(Outcome("fail", case, ""), diff, f"the process died with {died}" if died.isupper()
+                           else f"the process died: {died}")
     return Outcome("fail", case, f"documented crash no longer observed: the process now returns "
                    f"({outcome.status}: {outcome.message}); remove it from the spec ({diff['note']})",
                    outcome.comparison, outcome.inputs)

@@ -31,6 +31,7 @@ import time
 
 from reports.records import record
 
+CRASH_DEADLINE = 60.0  # a documented crash's process that has not answered by then hangs (isolated)
 GRACE = 30.0  # at most this long (and at most the timeout again) between SIGALRM and the watchdog's exit
 SIGNALS = {"Segmentation fault": "SIGSEGV", "Aborted": "SIGABRT", "Bus error": "SIGBUS",
            "Floating point exception": "SIGFPE", "Illegal instruction": "SIGILL"}
@@ -107,26 +108,35 @@ def _raise_timeout(signum, frame):
     raise CaseTimeout()
 
 
-def isolated(function, *args):
+def isolated(function, *args, deadline: float | None = None):
     """function(*args) in a fresh (spawned) process, for a case documented to kill its process:
-    (its result, None), or (None, the name of the signal that killed the process); an exception
-    it raised, or an exit without a result, is raised here. A hang is the caller's
-    --case-timeout; the process is killed however the call ends."""
+    (its result, None), or (None, the name of the signal that killed the process), or (None,
+    "a hang") where `deadline` seconds pass without a result (a corrupted heap may deadlock in
+    malloc rather than abort: the process is killed). An exception it raised, or an exit without
+    a result, is raised here. Without a deadline a hang is the caller's --case-timeout; the
+    process is killed however the call ends."""
     context = multiprocessing.get_context("spawn")
     receive, send = context.Pipe(duplex=False)
     process = context.Process(target=_send_result, args=(send, function, args), daemon=True)
     process.start()
     send.close()
-    result = None
+    result, hung = None, False
     try:
-        result = receive.recv()
+        if deadline is None or receive.poll(deadline):
+            result = receive.recv()
+        else:
+            hung = True
     except EOFError:  # it died before it could answer
         pass
     finally:
-        process.join(None if result is not None else GRACE)
+        if not hung:
+            process.join(None if result is not None else GRACE)
         if process.is_alive():
             process.kill()
+            process.join()
     code = process.exitcode
+    if hung:
+        return None, f"a hang (no result within {deadline:g} s; the process was ended)"
     if result is None and code is not None and code < 0:
         return None, signal.Signals(-code).name
     if result is None:

@@ -10,7 +10,7 @@ import numpy as np
 
 from adapters.base import Unsupported
 from suites import compare, differences, gradients, modes
-from suites.outcome import NoGradient, Outcome, message_of, one_line
+from suites.outcome import NoGradient, Outcome, message_of, raised_outcome
 from suites.program import widen
 
 
@@ -63,8 +63,9 @@ def _documented_gradient(ctx, case: str, inputs: dict, documented: dict) -> Outc
         outcome = _no_gradient(case, exc, inputs, f"documented: {documented['expect']}")
         return differences.gradient(outcome, diff, ctx, None, exc) if diff else outcome
     except Exception as exc:
-        outcome = Outcome("error", case, one_line(exc), inputs=inputs, raised=exc)
-        return differences.gradient(outcome, diff, ctx, None, exc) if diff else outcome
+        outcome = raised_outcome(case, exc, inputs)
+        return differences.gradient(outcome, diff, ctx, None, exc) if diff and outcome.status != "unsupported" \
+            else outcome
     actual = np.concatenate([np.ravel(grads[n]) for n in wrt])
 
     def judge(judge_ctx, _inputs=None):
@@ -100,7 +101,7 @@ def _finite_difference_check(ctx, case, inputs, rng, per_input=False) -> Outcome
         return _no_gradient(case, exc, inputs, "by finite differences of the reference: " + ", ".join(
             f"max |d/d{n}| = {v:.3g}" for n, v in largest.items()))
     except Exception as exc:
-        return Outcome("error", case, one_line(exc), inputs=inputs, raised=exc)
+        return raised_outcome(case, exc, inputs)
     if not result.ok:
         return Outcome("fail", case, f"gradient differs from finite differences: {result.summary()}", result, inputs,
                        actual)

@@ -23,6 +23,8 @@ from suites.outcome import Outcome
 from suites.program import Context
 from suites.selection import documents, gradient_examples, item_dtypes, kinds_of
 
+FRESH_RERUNS = 2  # a case that passed when hypothesis ran it again: this many more runs, each in a fresh process
+
 
 class OracleSuspect(UserWarning):
     """Every framework agrees, and the reference does not: the oracle is to be looked at."""
@@ -121,6 +123,7 @@ class SpecItem(pytest.Item):
         if not outcomes:  # an item that checks nothing is never a pass
             outcomes = [Outcome("error", "-", f"checks nothing: no example of {self.spec.name} runs in {self.dtype} "
                                 f"for the {self.kind} check (examples' dtypes), and the spec generates no cases")]
+        outcomes = [self._fresh(ctx, o) if o.flaky else o for o in outcomes]
         if self.kind not in ("collective", "training"):  # a trajectory is each framework's own
             outcomes = [suspect.questioned(ctx, o, self._again(o), self.config.parity.adapters) for o in outcomes]
         duration = (time.perf_counter() - start) / len(outcomes)
@@ -143,10 +146,28 @@ class SpecItem(pytest.Item):
     def _again(self, outcome):
         """The check that gave `outcome`, on its inputs, as a function of the context (another
         adapter's, for suites/suspect.py); gradients along the item's own random directions."""
-        example = next((e for e in self.spec.examples if e.name == outcome.case), None)
-        if self.kind != "gradient":
-            return lambda ctx: judge.check_case(ctx, outcome.case, outcome.inputs, example and example.expect)
-        return gradient_check(outcome.case, outcome.inputs, example, self.seed)
+        return check_again(self.spec, self.kind, outcome.case, outcome.inputs, self.seed)
+
+    def _fresh(self, ctx, outcome) -> Outcome:
+        """A case that failed and then passed when hypothesis ran it again in this process, run
+        FRESH_RERUNS times more, each in a fresh process: the failure stays, and its message says
+        how often it came back there (every time: it is no flake, the in-process pass was the
+        odd one; never: it depends on what ran before it in this process)."""
+        failed = 0
+        for _ in range(FRESH_RERUNS):
+            try:
+                status, died = faults.isolated(case_in_process, self.config.getoption("adapter_path"),
+                                               str(self.spec.file), self.spec.name, self.kind, self.adapter_name,
+                                               ctx.device, self.dtype, self.mode, outcome.case, outcome.inputs,
+                                               self.seed)
+            except RuntimeError:  # the check itself raised there: a failure too
+                status, died = "error", None
+            failed += died is not None or status not in PASSING
+        verdict = ("flaky" if 0 < failed < FRESH_RERUNS else "it fails in every fresh process: no flake" if failed
+                   else "it passes in a fresh process: the failure depends on what ran before it in this one")
+        outcome.message += (f" (failed again in {failed} of {FRESH_RERUNS} fresh-process reruns: {verdict}; "
+                            "it passed once when hypothesis ran it again in this process)")
+        return outcome
 
     def _examples(self, ctx):
         return [self._example(ctx, e) for e in self.spec.examples if e.runs_in(self.dtype, self.spec.dtypes)]
@@ -161,7 +182,7 @@ class SpecItem(pytest.Item):
             return example_outcome(ctx, self.kind, example, self.seed, case)
         outcome, died = faults.isolated(example_in_process, self.config.getoption("adapter_path"), str(self.spec.file),
                                         self.spec.name, self.kind, self.adapter_name, ctx.device, self.dtype,
-                                        self.mode, example.name, self.seed)
+                                        self.mode, example.name, self.seed, deadline=faults.CRASH_DEADLINE)
         return differences.crashed(example.name, diff, outcome, died)
 
     def _strategy(self):
@@ -306,14 +327,38 @@ def example_outcome(ctx, kind: str, example, seed: int, case=None) -> Outcome:
     return judge.check_case(ctx, example.name, case, example.expect)
 
 
-def example_in_process(adapter_paths: list, spec_file: str, spec_name: str, kind: str, adapter_name: str,
-                       device: str, dtype: str, mode: str, case: str, seed: int) -> Outcome:
-    """example_outcome in an isolated process (suites/faults.isolated), the spec and adapter loaded
-    afresh (the adapter from its --adapter-path file where it has one)."""
+def check_again(spec, kind: str, case: str, values: dict, seed: int):
+    """The check of one case on its inputs, as a function of the context: an example against what
+    it expects, a generated case against the reference; gradients along the seed's directions."""
+    example = next((e for e in spec.examples if e.name == case), None)
+    if kind != "gradient":
+        return lambda ctx: judge.check_case(ctx, case, values, example and example.expect)
+    return gradient_check(case, values, example, seed)
+
+
+def _fresh_context(adapter_paths: list, spec_file: str, spec_name: str, adapter_name: str, device: str, dtype: str,
+                   mode: str) -> Context:
+    """In an isolated process (suites/faults.isolated): the spec and adapter loaded afresh (the
+    adapter from its --adapter-path file where it has one)."""
     from suites.specs import load_path
 
     for path in adapter_paths:
         adapters.load_path(path)
     spec = next(s for s in load_path(pathlib.Path(spec_file)) if s.name == spec_name)
-    example = next(e for e in spec.examples if e.name == case)
-    return example_outcome(Context(spec, adapters.get(adapter_name), device, dtype, mode), kind, example, seed)
+    return Context(spec, adapters.get(adapter_name), device, dtype, mode)
+
+
+def example_in_process(adapter_paths: list, spec_file: str, spec_name: str, kind: str, adapter_name: str,
+                       device: str, dtype: str, mode: str, case: str, seed: int) -> Outcome:
+    """example_outcome in an isolated process."""
+    ctx = _fresh_context(adapter_paths, spec_file, spec_name, adapter_name, device, dtype, mode)
+    example = next(e for e in ctx.spec.examples if e.name == case)
+    return example_outcome(ctx, kind, example, seed)
+
+
+def case_in_process(adapter_paths: list, spec_file: str, spec_name: str, kind: str, adapter_name: str, device: str,
+                    dtype: str, mode: str, case: str, values: dict, seed: int) -> str:
+    """One case's check on its inputs in an isolated process: its status (an Outcome may hold
+    what cannot be pickled, a framework's exception)."""
+    ctx = _fresh_context(adapter_paths, spec_file, spec_name, adapter_name, device, dtype, mode)
+    return check_again(ctx.spec, kind, case, values, seed)(ctx).status

@@ -19,6 +19,7 @@ class Outcome:
     difference: dict | None = None  # a documented outcome's note and source, for the report
     trajectory: list | None = None  # a training check's steps: loss, the reference's loss there (suites/training.py)
     eager: dict | None = None  # a compiled outcome's eager counterpart: its status, the distance (suites/modes.py)
+    flaky: bool = False  # failed, then passed when hypothesis ran the same case again in this process
 
 
 class NoGradient(Exception):
@@ -43,6 +44,18 @@ class CaseFailure(Exception):
     def __init__(self, outcome: Outcome):
         super().__init__(outcome.message)
         self.outcome = outcome
+
+
+UNDECLARED = "parity_undeclared"  # set on an error raised in a dtype its adapter does not declare (program.caller)
+
+
+def raised_outcome(case: str, exc: BaseException, inputs: dict) -> "Outcome":
+    """The framework's error as a case's outcome: "error", or "unsupported" where the op raised in
+    a dtype its adapter does not declare for it (the framework lacks it: suites/coverage.undeclared)."""
+    undeclared = getattr(exc, UNDECLARED, None)
+    if undeclared:
+        return Outcome("unsupported", case, undeclared, inputs=inputs, raised=exc)
+    return Outcome("error", case, one_line(exc), inputs=inputs, raised=exc)
 
 
 def one_line(exc: BaseException) -> str:

@@ -8,14 +8,15 @@ Expression (a vocabulary op or an expression over it), its subclasses in suites/
 collective across ranks, suites/collectives.py), Model (suites/model.py). Each runs eager or
 compiled as its Context's mode says.
 """
+import contextlib
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from adapters.base import MODES
+from adapters.base import MODES, Adapter, Unsupported
 from adapters.reference import ReferenceAdapter
 from adapters.vocabulary import VOCABULARY, having
-from suites import compare, expr, outcome
+from suites import compare, coverage, expr, outcome
 
 ORACLE = ReferenceAdapter()
 # From the vocabulary's records: ops whose result dtype is a parameter (they get the dtype under
@@ -322,11 +323,23 @@ class Modelled:
 
 def caller(target, dtype):
     """apply(op, args, kwargs) for the expression interpreter: `target`'s method, with the dtype
-    under test for the ops whose result dtype is a parameter."""
+    under test for the ops whose result dtype is a parameter. An error an adapter's framework
+    raises in a dtype the adapter does not declare for the op is marked so (UNDECLARED): where no
+    error is expected, the case is unsupported, not an error (outcome.raised_outcome); declared
+    or not, a value the op returns is judged."""
     def apply(op, args, kwargs):
         if op in DTYPED_OPS:
             kwargs = {**kwargs, "dtype": dtype}
-        return getattr(target, op)(*args, **kwargs)
+        try:
+            return getattr(target, op)(*args, **kwargs)
+        except Unsupported:
+            raise
+        except Exception as exc:
+            note = coverage.undeclared(target, op, args, exc) if isinstance(target, Adapter) else None
+            if note:
+                with contextlib.suppress(AttributeError):  # an exception type without a __dict__ stays an error
+                    setattr(exc, outcome.UNDECLARED, note)
+            raise
     return apply
 
 

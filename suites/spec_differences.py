@@ -15,16 +15,21 @@ from suites.yamlfile import where as locate
 SCHEMA_PATH = pathlib.Path(__file__).resolve().parent.parent / "specs" / "schema.json"  # specs and entries
 
 
-def drawn(examples: list) -> set:
-    """The examples (dicts of inputs by name) some of whose values are drawn (a `shape` filled
-    normal or uniform): like generated cases, their values appear nowhere in the spec."""
-    return {name for name, inputs in examples
-            if any("values" not in i and i.get("fill", "normal") in ("normal", "uniform") for i in inputs.values())}
+def drawn(examples: list) -> dict:
+    """The examples (name, dict of inputs by name, documented gradients or None) whose check draws
+    what it compares, by kind, so that `differs` may document them as a generated case: "value",
+    those some of whose values are drawn (a `shape` filled normal or uniform: like generated cases,
+    their values appear nowhere in the spec); "gradient", those too and every example without
+    documented gradients (finite differences along random directions, drawn from the run's seed)."""
+    values = {name for name, inputs, _ in examples
+              if any("values" not in i and i.get("fill", "normal") in ("normal", "uniform") for i in inputs.values())}
+    return {"value": values, "gradient": values | {name for name, _, grad in examples if not grad}}
 
 
-def check_differences(entries: list, cases: set, where, drawn_cases: set = frozenset()) -> None:
+def check_differences(entries: list, cases: set, where, drawn_cases: dict | None = None) -> None:
     """What a schema cannot say of difference entries; `where(j, *keys)` locates entry j;
-    `drawn_cases`: the examples with drawn values, which `differs` may document."""
+    `drawn_cases`: the examples whose checks draw their values, by kind (drawn()), which `differs`
+    may document."""
     for j, diff in enumerate(entries):
         diff["note"] = diff["note"].strip()  # a folded note (>) ends in a newline
         if "case" in diff and diff["case"] not in cases:
@@ -32,10 +37,12 @@ def check_differences(entries: list, cases: set, where, drawn_cases: set = froze
         if diff["observed"].get("crashes") and diff.get("case") in (None, "hypothesis"):
             raise SpecError(f"{where(j, 'observed', 'crashes')}: names the example that kills the process (case:), "
                             "which then runs in a process of its own; keep the generated cases off it")
-        if diff["observed"].get("differs") and diff.get("case") not in {"hypothesis", *drawn_cases}:
-            raise SpecError(f"{where(j, 'observed', 'differs')}: is for case: hypothesis (generated inputs) or an "
-                            "example whose values are drawn (a shape filled normal or uniform); an example with "
-                            "values documents the value it observes")
+        drawn_here = (drawn_cases or {}).get("gradient" if diff.get("kind") == "gradient" else "value", set())
+        if diff["observed"].get("differs") and diff.get("case") not in {"hypothesis", *drawn_here}:
+            raise SpecError(f"{where(j, 'observed', 'differs')}: is for case: hypothesis (generated inputs), an "
+                            "example whose values are drawn (a shape filled normal or uniform), or the gradient of an "
+                            "example without documented gradients (random directions); an example with values "
+                            "documents the value it observes")
         if "defaults" in diff["observed"] and (diff.get("case") in (None, "hypothesis") or len(diff["observed"]) > 1
                                                or diff.get("kind", "value") != "value"):
             raise SpecError(f"{where(j, 'observed', 'defaults')}: names an example the default shows in (case:; "
@@ -111,6 +118,6 @@ def _read_differences(path, adapter: str, by_name: dict) -> tuple:
             continue  # a spec this run does not load (another --spec)
         cases = {e.name for e in by_name[name].examples} | ({"hypothesis"} if by_name[name].generated else set())
         check_differences(entries, cases, lambda j, *keys: locate(path, node, [name, j, *keys]),
-                          drawn([(e.name, e.inputs) for e in by_name[name].examples]))
+                          drawn([(e.name, e.inputs, e.grad) for e in by_name[name].examples]))
         shipped[name] = entries
     return shipped, everywhere

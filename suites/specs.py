@@ -198,7 +198,7 @@ def _build(path, raw, node, i, where) -> Spec:
     cases = {e["name"] for e in raw.get("examples", [])} | ({"hypothesis"} if "hypothesis" in raw or "shards" in raw
                                                              else set())
     check_differences(raw.get("differences", []), cases, lambda j, *keys: where("differences", j, *keys),
-                      drawn([(e["name"], e["inputs"]) for e in raw.get("examples", [])]))
+                      drawn([(e["name"], e["inputs"], e.get("grad")) for e in raw.get("examples", [])]))
     for block in ("hypothesis", "model"):
         for name, override in raw.get(block, {}).get("inputs", {}).items():
             if name not in args or override.get("index_of", {}).get("arg", name) not in args:

@@ -288,6 +288,15 @@ def test_differs_documents_an_example_whose_values_are_drawn(tmp_path):
     ctx = Context(spec, OffByOneExp(), "cpu", "float64")
     outcome = judge.check_case(ctx, "drawn", {"x": np.array([0.1, -0.3, 1.2, 0.0])})
     assert outcome.status == "documented", outcome.message
-    with pytest.raises(SpecError, match=r"is for case: hypothesis \(generated inputs\) or an example whose values "
+    valued = DRAWN.replace("{shape: [4]}", "{values: [0.1, -0.3]}")
+    with pytest.raises(SpecError, match=r"is for case: hypothesis \(generated inputs\), an example whose values "
                                         r"are drawn"):
-        first_spec(tmp_path, DRAWN.replace("{shape: [4]}", "{values: [0.1, -0.3]}"), "valued.yaml")
+        first_spec(tmp_path, valued, "valued.yaml")
+    # its gradient is checked along random directions: differs may document that, unless the
+    # example documents its gradients
+    gradient = valued.replace("      observed:", "      kind: gradient\n      observed:")
+    assert first_spec(tmp_path, gradient, "gradient.yaml").differences[0]["kind"] == "gradient"
+    with pytest.raises(SpecError, match="or the gradient of an example without documented gradients"):
+        first_spec(tmp_path, gradient.replace("{values: [0.1, -0.3]}}", "{values: [0.1, -0.3]}}\n"
+                                              "      grad: {expect: {x: [1, 1]}}\n  gradient: {wrt: [x]}"),
+                   "documented.yaml")

@@ -64,6 +64,12 @@ def test_a_documented_crash_runs_in_its_own_process(tmp_path):
 def test_isolated_returns_the_result_or_the_signal():
     assert faults.isolated(int, "3") == (3, None)
     assert faults.isolated(os.abort) == (None, "SIGABRT")
+    # a process that neither answers nor dies by the deadline (a heap corruption that deadlocks in
+    # malloc) is ended, and said to hang
+    start = time.monotonic()
+    assert faults.isolated(time.sleep, 600, deadline=3) == (None, "a hang (no result within 3 s; the process "
+                                                                   "was ended)")
+    assert time.monotonic() - start < 60
     try:
         faults.isolated(int, "three")
     except RuntimeError as exc:
@@ -112,3 +118,23 @@ def test_same_seed_same_results(tmp_path):
                       for r in read_records([folder])[0])
     first, second = run(tmp_path / "a"), run(tmp_path / "b")
     assert len(first) > 50 and first == second
+
+
+RELU_GENERATED = ROOT / "tests" / "specs" / "relu-generated.yaml"
+
+
+def test_a_case_that_passes_when_hypothesis_runs_it_again_is_rerun_in_fresh_processes(tmp_path):
+    """"flaky" is a finding of fresh-process reruns, with their count: a case wrong on the first
+    call of every process fails there each time (no flake); one wrong on a later call only passes
+    there (it depends on what ran before it). Both stay failures."""
+    cmd = [sys.executable, "-m", "pytest", str(RELU_GENERATED), "--results-dir", str(tmp_path), "-q",
+           "-p", "no:cacheprovider", "--adapter-path", str(FAULTY), "--adapter", "wrong-first-call,wrong-second-call",
+           "--mode", "eager", "--hypothesis-profile=ci"]
+    run = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 1, run.stdout + run.stderr
+    records = {r["adapter"]: r for r in read_records([tmp_path])[0]}
+    assert records["wrong-first-call"]["status"] == records["wrong-second-call"]["status"] == "fail"
+    assert "failed again in 2 of 2 fresh-process reruns: it fails in every fresh process" \
+        in records["wrong-first-call"]["message"]
+    assert "failed again in 0 of 2 fresh-process reruns: it passes in a fresh process" \
+        in records["wrong-second-call"]["message"]

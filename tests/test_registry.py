@@ -104,3 +104,21 @@ def test_a_name_already_registered_is_a_one_line_error_and_replaces_nothing(tmp_
 def test_the_same_file_loads_twice():
     path = ROOT / "tests" / "adapters" / "broken_matmul.py"
     assert adapters.load_path(path) == adapters.load_path(path) == ["broken-matmul"]
+
+
+@pytest.mark.skipif(not {"paddle", "tensorflow"} <= set(adapters.installed()), reason="needs paddle and tensorflow")
+def test_paddle_runs_beside_tensorflow_in_one_process(tmp_path):
+    """PaddlePaddle dies when it runs after TensorFlow was imported (adapters/paddle/repro/
+    import_after_tensorflow.py): a run that selects paddle imports it first, so both run, in
+    the order asked for, in one process."""
+    import json
+    import subprocess
+    import sys
+
+    cmd = [sys.executable, "-m", "pytest", "specs/autograd.yaml", "--adapter", "tensorflow,paddle", "--mode", "eager",
+           "--dtype", "float32", "-k", "sum-docs and not gradient", "--results-dir", str(tmp_path), "-q",
+           "-p", "no:cacheprovider", "-p", "no:xdist"]
+    run = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    records = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
+    assert {(r["adapter"], r["status"]) for r in records} == {("tensorflow", "pass"), ("paddle", "pass")}

@@ -13,6 +13,8 @@ import pytest
 from tests.test_wrong_adapter import run_suite
 
 REFUSING = pathlib.Path(__file__).resolve().parent / "adapters" / "refusing.py"
+KERNEL_LESS = pathlib.Path(__file__).resolve().parent / "adapters" / "kernel_less.py"
+EXP_INTEGERS = pathlib.Path(__file__).resolve().parent / "specs" / "exp-integers.yaml"
 
 
 def records(tmp_path) -> list:
@@ -169,3 +171,21 @@ def test_a_rank_that_torch_sends_nothing_keeps_its_receive_buffer():
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr[-2000:]
     assert "rank 0: [7.0, 7.0]" in run.stdout and "rank 1: [1.0, 2.0]" in run.stdout
+
+
+def test_an_error_in_a_dtype_the_adapter_does_not_declare_is_unsupported(tmp_path):
+    """A framework without an op's kernel for a dtype raises its own error; where the adapter's
+    `dtypes` leaves that dtype out, the case is unsupported in the framework's words, and where it
+    declares it, an error. The declared dtypes of the same op still pass."""
+    cmd = [sys.executable, "-m", "pytest", str(EXP_INTEGERS), "--adapter-path", str(KERNEL_LESS), "--adapter",
+           "kernel-less,kernel-less-declared", "--mode", "eager", "--results-dir", str(tmp_path), "-q",
+           "-p", "no:cacheprovider"]
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=pathlib.Path(__file__).parent.parent)
+    assert run.returncode == 1, run.stdout + run.stderr
+    status = {(r["adapter"], r["dtype"]): r for r in records(tmp_path)}
+    undeclared = status["kernel-less", "int32"]
+    assert undeclared["status"] == "unsupported"
+    assert undeclared["message"].startswith("kernel-less does not declare exp in int32 (its `dtypes`); "
+                                            "the framework raised RuntimeError: exp: no kernel registered")
+    assert status["kernel-less-declared", "int32"]["status"] == "error"
+    assert status["kernel-less", "float64"]["status"] == status["kernel-less-declared", "float64"]["status"] == "pass"

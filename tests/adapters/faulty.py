@@ -31,3 +31,23 @@ class StuckAdapter(ReferenceAdapter):
         # thread can end it
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
         ctypes.PyDLL(None).sleep(3600)
+
+
+class WrongFirstCallAdapter(ReferenceAdapter):
+    """relu is wrong on its first call in each process (on a non-empty input), as state a process
+    builds up can make a kernel right (a compiler's cache, a counter): hypothesis's in-process
+    rerun passes, and every fresh process fails again."""
+    name = "wrong-first-call"
+    wrong_call = 1
+    calls = 0
+
+    def relu(self, x):
+        type(self).calls += x.size > 0
+        return super().relu(x) + (1.0 if type(self).calls == self.wrong_call and x.size else 0.0)
+
+
+class WrongSecondCallAdapter(WrongFirstCallAdapter):
+    """relu is wrong on its second call in a process only: a fresh process's first call passes."""
+    name = "wrong-second-call"
+    wrong_call = 2
+    calls = 0

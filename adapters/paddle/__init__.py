@@ -1,0 +1,241 @@
+"""PaddlePaddle: paddle.* ops as Paddle's users call them (dygraph, its default), paddle.grad for
+gradients, paddle.jit.to_static for the compiled mode (how Paddle's users deploy a function), on
+CPU.
+
+PaddlePaddle 3.3.1 dies (SIGSEGV) when it is imported after TensorFlow in one process
+(adapters/paddle/repro/import_after_tensorflow.py); imported first, both run. A run that selects
+paddle imports it before any other framework (conftest.py, `import_first`); where TensorFlow is
+already loaded the adapter refuses with that reason rather than take the process down."""
+import sys
+
+from adapters import AdapterError
+from adapters.base import DTYPES, Adapter, dtypes_except, no_rounding_mode, own_code
+from adapters.behaviours import PADDLE_MASKED_FILL_SOFTMAX
+from adapters.layer_behaviours import PADDLE_ATTENTION_NAN, PADDLE_MULTIHEAD_MEAN_OF_V, PADDLE_NORMALIZE_AXIS_ONE
+from adapters.paddle.idioms import PaddleIdioms
+from adapters.paddle.layers import PaddleLayers
+
+FLOATS_INTS = ("float32", "float64", "int32", "int64")
+AFTER_TENSORFLOW = ("PaddlePaddle 3.3.1 segfaults when imported after TensorFlow in one process "
+                    "(adapters/paddle/repro/import_after_tensorflow.py): run paddle in a process of its own "
+                    "(tox -e paddle) or select it with --adapter, which imports it first")
+
+
+class PaddleAdapter(PaddleLayers, PaddleIdioms, Adapter):
+    name = "paddle"
+    module = "paddle"
+    import_first = True
+    behaviours = (PADDLE_MASKED_FILL_SOFTMAX, PADDLE_NORMALIZE_AXIS_ONE, PADDLE_ATTENTION_NAN,
+                  *PADDLE_MULTIHEAD_MEAN_OF_V)
+    # What Paddle's CPU kernels take (python -m suites coverage --adapter paddle --check): float32 and
+    # float64 nearly everywhere, few float16 and bfloat16 kernels on CPU.
+    dtypes = {"*": ("float32", "float64"), "correlate": (), "convolve": (), "one_hot": ("int32", "int64"),
+              **dict.fromkeys(("matmul", "mm", "tensordot", "dot", "clip", "abs", "square", "round", "trunc",
+                               "unique", "max", "sequence_mask", "linear", "dot_product_attention"), FLOATS_INTS),
+              **dict.fromkeys(("add", "div"), dtypes_except("float16", "bfloat16")),
+              **dict.fromkeys(("sub", "maximum", "minimum", "pow", "pad", "pad_sequences"),
+                              ("bfloat16", *FLOATS_INTS)),
+              "mul": ("bfloat16", *FLOATS_INTS, "bool"),
+              **dict.fromkeys(("greater", "neg", "cast", "sum", "reshape", "transpose", "concat", "stack",
+                               "segment_mask", "masked_fill", "index", "index_set", "index_add", "stop_gradient"),
+                              DTYPES),
+              **dict.fromkeys(("exp", "topk", "topk_indices"), ("float16", *FLOATS_INTS)),
+              "log": ("float16", "bfloat16", *FLOATS_INTS),
+              **dict.fromkeys(("tanh", "sigmoid", "sqrt", "sign", "cumsum"),
+                              dtypes_except("float16", "bfloat16", "bool")),
+              **dict.fromkeys(("floor", "ceil"), dtypes_except("bool")),
+              **dict.fromkeys(("sort", "argsort"), dtypes_except("int8", "bool")),
+              **dict.fromkeys(("mean", "where"), (*FLOATS_INTS, "bool")),
+              **dict.fromkeys(("argmin", "gather", "scatter", "scatter_add", "scatter_reduce", "scatter_nd"),
+                              ("float32", "float64", "uint8", "int32", "int64")),
+              "embedding": ("float16", "bfloat16", "float32", "float64", "int8"),
+              **dict.fromkeys(("max_pool2d", "avg_pool2d", "max_pool1d", "avg_pool1d"),
+                              ("float16", "float32", "float64"))}
+
+    def __init__(self):
+        if "paddle" not in sys.modules and "tensorflow" in sys.modules:
+            raise AdapterError(AFTER_TENSORFLOW)
+        import paddle
+
+        self.paddle = paddle
+        self.F = paddle.nn.functional
+        paddle.set_device("cpu")
+        # Paddle's C++ handlers of fatal signals print a stack with malloc: after a heap corruption
+        # they deadlock instead of letting the process die (Parity's faulthandler records the stack)
+        paddle.disable_signal_handler()
+
+    def version(self):
+        return self.paddle.__version__
+
+    def asarray(self, x, dtype, device):
+        paddle = self.paddle
+        if dtype == "bfloat16":  # NumPy has no bfloat16: through float32, rounded by Paddle's cast
+            return paddle.to_tensor(x, dtype="float32").astype("bfloat16")
+        return paddle.to_tensor(x, dtype=dtype)
+
+    def to_numpy(self, x):
+        if x.dtype == self.paddle.bfloat16:
+            x = x.astype("float32")
+        return x.numpy()
+
+    def dtype_of(self, x):
+        return str(x.dtype).removeprefix("paddle.")
+
+    def matmul(self, a, b):
+        return self.paddle.matmul(a, b)
+
+    def mm(self, a, b):
+        return self.paddle.mm(a, b)
+
+    # Arithmetic is Python's operators, as models write it (a Python number on either side goes
+    # through Paddle's own scalar rules).
+    def add(self, a, b):
+        return a + b
+
+    def sub(self, a, b):
+        return a - b
+
+    def mul(self, a, b):
+        return a * b
+
+    def div(self, a, b):
+        return a / b
+
+    def maximum(self, a, b):
+        return self.paddle.maximum(a, b)
+
+    def minimum(self, a, b):
+        return self.paddle.minimum(a, b)
+
+    def pow(self, a, b):
+        return a ** b
+
+    def greater(self, a, b):
+        return a > b
+
+    def clip(self, x, lo, hi):
+        return self.paddle.clip(x, lo, hi)
+
+    def neg(self, x):
+        return self.paddle.neg(x)
+
+    def exp(self, x):
+        return self.paddle.exp(x)
+
+    def log(self, x):
+        return self.paddle.log(x)
+
+    def tanh(self, x):
+        return self.paddle.tanh(x)
+
+    def sigmoid(self, x):
+        return self.F.sigmoid(x)
+
+    def relu(self, x):
+        return self.F.relu(x)
+
+    def abs(self, x):
+        return self.paddle.abs(x)
+
+    def sqrt(self, x):
+        return self.paddle.sqrt(x)
+
+    def square(self, x):
+        return self.paddle.square(x)
+
+    def round(self, x, half="even"):
+        return self.paddle.round(x) if half == "even" else no_rounding_mode("paddle.round")
+
+    def sign(self, x):
+        return self.paddle.sign(x)
+
+    def sum(self, x, axis=None, keepdims=False):
+        return self.paddle.sum(x, axis=axis, keepdim=keepdims)
+
+    def mean(self, x, axis=None, keepdims=False):
+        return self.paddle.mean(x, axis=axis, keepdim=keepdims)
+
+    def max(self, x, axis=None, keepdims=False):
+        return self.paddle.max(x, axis=axis, keepdim=keepdims)
+
+    def reshape(self, x, shape):
+        return self.paddle.reshape(x, list(shape))
+
+    def transpose(self, x, axes):
+        return self.paddle.transpose(x, list(axes))
+
+    def concat(self, xs, axis):
+        return self.paddle.concat(list(xs), axis=axis)
+
+    def stack(self, xs, axis):
+        return self.paddle.stack(list(xs), axis=axis)
+
+    # Defaults are Paddle's own (a parameter a spec leaves out): softmax's axis is -1.
+    def softmax(self, x, axis=None):
+        return self.F.softmax(x) if axis is None else self.F.softmax(x, axis=axis)
+
+    def log_softmax(self, x, axis=None):
+        return self.F.log_softmax(x) if axis is None else self.F.log_softmax(x, axis=axis)
+
+    def where(self, cond, x, y):
+        return self.paddle.where(cond, x, y)
+
+    def argmin(self, x, axis):
+        return self.paddle.argmin(x, axis=axis)
+
+    def sequence_mask(self, lengths, max_len):
+        return self.F.sequence_mask(lengths, max_len).astype("bool")
+
+    def causal_mask(self, size):
+        return self.paddle.tril(self.paddle.ones([size, size])).astype("bool")
+
+    def segment_mask(self, segment_ids):
+        return (segment_ids[:, :, None] == segment_ids[:, None, :]) & (segment_ids != 0)[:, :, None]
+
+    def masked_fill(self, x, mask, value):
+        return self.paddle.masked_fill(x, mask, value)
+
+    def masked_softmax(self, x, mask, axis=-1):
+        # the idiom Paddle's attention code writes: -inf at masked positions, then softmax
+        return self.F.softmax(self.paddle.masked_fill(x, ~mask, float("-inf")), axis=axis)
+
+    def stop_gradient(self, x):
+        return x.detach()
+
+    def compile(self, fn):
+        fn = own_code(fn)
+
+        def program(env):  # Parity's programs take one dict of tensors
+            return fn(env)
+
+        return self._to_static(program)
+
+    def compile_grad(self, fn, wrt):
+        # to_static traces the forward; paddle.grad runs the backward program it built with it
+        fn = own_code(fn)
+
+        def program(env):
+            return fn(**env)
+
+        compiled = self._to_static(program)
+        return lambda args, cotangent: self.grad(lambda **env: compiled(env), args, wrt, cotangent)
+
+    def _to_static(self, program):
+        """A named function as Paddle's users deploy one: paddle.jit.to_static with full_graph=True
+        (the AST translation to a static program). Paddle's default, SOT (bytecode simulation),
+        raises InnerError on a dataclass instance's method (repro/to_static_dataclass_method.py),
+        which Parity's programs call; full_graph=True of a lambda raises IndexError
+        (repro/to_static_lambda.py)."""
+        return self.paddle.jit.to_static(program, full_graph=True)
+
+    def grad(self, fn, args, wrt, cotangent):
+        """(fn(**args), gradients) by paddle.grad with grad_outputs; an input the output does not
+        depend on gets None (allow_unused): "no gradient", as Paddle says it."""
+        paddle = self.paddle
+        leaves = {n: args[n].detach() for n in wrt}
+        for leaf in leaves.values():
+            leaf.stop_gradient = False
+        value = fn(**{**args, **leaves})
+        grads = paddle.grad([value], list(leaves.values()), grad_outputs=[cotangent.astype(value.dtype)],
+                            allow_unused=True)
+        return value.detach(), dict(zip(wrt, grads))
