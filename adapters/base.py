@@ -64,6 +64,10 @@ class Adapter:
     # True where the framework must be imported before the others in a process (PaddlePaddle dies
     # when imported after TensorFlow): a run that selects the adapter imports it first (conftest.py).
     import_first: bool = False
+    # Why the compiled mode calls an op only in the dtypes the adapter declares for it (None: in
+    # every dtype, as eager): a compiler that kills the process where eager raises for want of a
+    # kernel (paddle.jit.to_static). Such a call is unsupported, with this reason (suites/program.py).
+    compiled_declared_only: str | None = None
 
     @classmethod
     def available(cls) -> bool:

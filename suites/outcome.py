@@ -52,7 +52,11 @@ UNDECLARED = "parity_undeclared"  # set on an error raised in a dtype its adapte
 def raised_outcome(case: str, exc: BaseException, inputs: dict) -> "Outcome":
     """The framework's error as a case's outcome: "error", or "unsupported" where the op raised in
     a dtype its adapter does not declare for it (the framework lacks it: suites/coverage.undeclared)."""
-    undeclared = getattr(exc, UNDECLARED, None)
+    chain, error = [], exc
+    while error is not None and error not in chain:  # a compiler re-raises the op's error as its own
+        chain.append(error)
+        error = error.__cause__ or error.__context__
+    undeclared = next((getattr(e, UNDECLARED) for e in chain if getattr(e, UNDECLARED, None)), None)
     if undeclared:
         return Outcome("unsupported", case, undeclared, inputs=inputs, raised=exc)
     return Outcome("error", case, one_line(exc), inputs=inputs, raised=exc)
@@ -77,7 +81,11 @@ def message_of(exc: BaseException) -> str:
     text = [line.strip() for line in message.splitlines() if line.strip()]
     if text and text[0] == "in user code:":
         return text[-1].split(": ", 1)[-1] if text[-1].startswith(f"{type(exc).__name__}:") else text[-1]
+    if text and text[0] in ("In transformed code:", "In user code:"):  # paddle: the trace, the error, hints
+        errors = [line for line in text if ERROR_LINE.match(line)]
+        return errors[-1].split(": ", 1)[-1] if errors else text[-1]
     return message
 
 
+ERROR_LINE = re.compile(r"^\w+(?:Error|Exception): ")  # "RuntimeError: ..." in a trace's text
 ANSI = re.compile(r"\x1b\[[0-9;]*m")  # the terminal styles Keras puts around the error it wraps

@@ -148,7 +148,8 @@ class Expression(Program):
         inside the device scope (Program.run, pullback), which a compiler does not trace."""
         adapter = ctx.adapter
         # a number in the expression stays a Python number, as users write it
-        out = expr.evaluate(tree or self.tree, env, caller(adapter, ctx.dtype), lambda c: c)
+        gate = ctx.mode == "compiled" and adapter.compiled_declared_only
+        out = expr.evaluate(tree or self.tree, env, caller(adapter, ctx.dtype, declared_only=gate), lambda c: c)
         if flat and isinstance(out, tuple):
             out = adapter.concat([adapter.reshape(p, (-1,)) for p in out], 0)
         return out
@@ -321,15 +322,22 @@ class Modelled:
         return ORACLE.collective(name, shards, **params)
 
 
-def caller(target, dtype):
+def caller(target, dtype, declared_only=False):
     """apply(op, args, kwargs) for the expression interpreter: `target`'s method, with the dtype
     under test for the ops whose result dtype is a parameter. An error an adapter's framework
     raises in a dtype the adapter does not declare for the op is marked so (UNDECLARED): where no
     error is expected, the case is unsupported, not an error (outcome.raised_outcome); declared
-    or not, a value the op returns is judged."""
+    or not, a value the op returns is judged. `declared_only` (an adapter's compiled mode whose
+    compiler kills the process on an undeclared kernel, Adapter.compiled_declared_only): such a
+    call is unsupported before the framework sees it."""
     def apply(op, args, kwargs):
         if op in DTYPED_OPS:
             kwargs = {**kwargs, "dtype": dtype}
+        if declared_only:
+            tested = coverage.tested_dtype(target, op, args)
+            if tested is not None and tested not in coverage.declared(target).get(op, ()):
+                raise Unsupported(f"{target.name} does not declare {op} in {tested}, and its compiled mode runs "
+                                  f"declared dtypes only: {target.compiled_declared_only}")
         try:
             return getattr(target, op)(*args, **kwargs)
         except Unsupported:

@@ -40,6 +40,9 @@ def train(ctx, case: str, inputs: dict, seed: int) -> Outcome:
             return Outcome(checked.status, case, f"step {step}: {what}: {checked.message}", checked.comparison,
                            values, forward.actual, trajectory=trajectory)
         documented = documented or next((o for o in (forward, checked) if o.status == "documented"), None)
+        if forward.actual is None:  # a documented error where the loss would be: no step to take
+            return Outcome(forward.status, case, f"step {step}: forward: {forward.message}", None, values,
+                           difference=forward.difference, trajectory=trajectory)
         try:  # the checks above ran the same reverse pass: what raises here raised there
             grads = model.pullback(ctx, ctx.tensors(values), weights)(np.ones(()))
         except Exception as exc:

@@ -47,9 +47,32 @@ def _compose(text: str, path) -> tuple:
     try:
         node = loader.get_single_node()
         _check_expansion(node, path)
+        _check_duplicate_keys(node, path)
         return node, (loader.construct_document(node) if node is not None else None)
     finally:
         loader.dispose()
+
+
+def _check_duplicate_keys(root, path) -> None:
+    """Refuse a mapping that names a key twice: YAML's loader keeps the later silently, so a
+    difference or an example written twice would vanish without a word."""
+    seen, stack = set(), [root] if root is not None else []
+    while stack:
+        node = stack.pop()
+        if id(node) in seen or not isinstance(node, yaml.CollectionNode):
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            keys = set()
+            for key, value in node.value:
+                name = key.value if isinstance(key, yaml.ScalarNode) else None
+                if name is not None and name != "<<" and name in keys:
+                    raise SpecError(f"{path}:{key.start_mark.line + 1}: {name!r} appears twice in one mapping (the "
+                                    "later would replace the earlier)")
+                keys.add(name)
+                stack += [key, value]
+        else:
+            stack += node.value
 
 
 def _check_nesting(text: str, path) -> None:

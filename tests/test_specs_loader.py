@@ -155,3 +155,12 @@ def test_lstm_specs_derive_state_and_weights_in_pytorch_names(tmp_path):
     assert shapes["h0"] == shapes["c0"] == (4, 2, 4)  # D * num_layers, B, H
     assert shapes["weight_ih_l1_reverse"] == (16, 8)  # layer 1 reads both directions
     assert spec.wrt == ["x"] + [n for n in shapes if n.startswith(("weight", "bias"))]
+
+
+def test_a_key_written_twice_in_one_mapping_is_an_error_naming_its_line(tmp_path):
+    """YAML keeps the later of two equal keys silently: a second `differences:` under one spec
+    once replaced the entries above it. Merge keys (<<) may repeat."""
+    twice = VALID + "  differences: []\n  differences: []\n"
+    message = error_of(tmp_path, twice)
+    assert message == f"{tmp_path / 'spec.yaml'}:10: 'differences' appears twice in one mapping (the later would " \
+                      "replace the earlier)"

@@ -189,3 +189,25 @@ def test_an_error_in_a_dtype_the_adapter_does_not_declare_is_unsupported(tmp_pat
                                             "the framework raised RuntimeError: exp: no kernel registered")
     assert status["kernel-less-declared", "int32"]["status"] == "error"
     assert status["kernel-less", "float64"]["status"] == status["kernel-less-declared", "float64"]["status"] == "pass"
+
+
+def test_a_compilers_wrapped_error_reads_as_the_error_and_keeps_the_undeclared_mark():
+    """paddle.jit.to_static re-raises an op's error inside its own ("In transformed code:", the
+    trace, the error, hints): the record reads as the error, and an error the op raised in an
+    undeclared dtype stays unsupported through the re-raise."""
+    from suites.outcome import UNDECLARED, message_of, raised_outcome
+
+    inner = TypeError("(InvalidType) Check data type error for op: einsum, x.dtype: bfloat16")
+    setattr(inner, UNDECLARED, "paddle does not declare einsum in bfloat16")
+    text = ('In transformed code:\n\n    File "program.py", line 3, in program\n\treturn einsum(x)\n\n'
+            "    TypeError: (InvalidType) Check data type error for op: einsum, x.dtype: bfloat16\n"
+            "  [Hint: ...] (at utils.cc:324)\n")
+    try:
+        try:
+            raise inner
+        except TypeError:
+            raise TypeError(text)  # noqa: B904 - as the compiler does: the op's error is its context
+    except TypeError as wrapped:
+        assert message_of(wrapped) == "(InvalidType) Check data type error for op: einsum, x.dtype: bfloat16"
+        outcome = raised_outcome("docs", wrapped, {})
+    assert outcome.status == "unsupported" and outcome.message == "paddle does not declare einsum in bfloat16"

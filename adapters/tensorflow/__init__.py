@@ -23,6 +23,7 @@ from adapters.base import (
 )
 from adapters.behaviours import KERAS_MASKED_SOFTMAX, TENSORFLOW_BOOL_MUL, TF_ALL_GATHER_CONCATENATES
 from adapters.layer_behaviours import TF_GELU_FLOAT32_CONSTANTS, TF_L2_NORMALIZE, TF_PER_EXAMPLE_LOSS
+from adapters.operators import PythonOperators
 from adapters.tensorflow.collectives import COLLECTIVE_OPS, TF_COLLECTIVES, collective_rank
 from adapters.tensorflow.idioms import TensorFlowIdioms
 from adapters.tensorflow.layers import TensorFlowLayers
@@ -32,7 +33,7 @@ from adapters.tensorflow.layers import TensorFlowLayers
 XLA_REFUSES = "Detected unsupported operations when trying to compile graph"
 
 
-class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, Adapter):
+class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, PythonOperators, Adapter):
     name = "tensorflow"
     module = "tensorflow"
     behaviours = (KERAS_MASKED_SOFTMAX,  # masked_softmax is tf.keras.layers.Softmax(mask=)
@@ -99,31 +100,11 @@ class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, Adapter):
         refuse_corrupting_matmul(self.tf, a, b)
         return self.tf.linalg.matmul(a, b)
 
-    # Arithmetic is Python's operators, as models write it: a Python number on either side (x + 1.5,
-    # 2 * x) goes through the framework's own scalar rules; the functional form refuses a number first.
-    def add(self, a, b):
-        return a + b
-
-    def sub(self, a, b):
-        return a - b
-
-    def mul(self, a, b):
-        return a * b
-
-    def div(self, a, b):
-        return a / b
-
     def maximum(self, a, b):
         return self.tf.maximum(a, b)
 
     def minimum(self, a, b):
         return self.tf.minimum(a, b)
-
-    def pow(self, a, b):
-        return a ** b
-
-    def greater(self, a, b):
-        return a > b  # a Python number on the left: Python asks the tensor's __lt__
 
     def clip(self, x, lo, hi):
         return self.tf.clip_by_value(x, lo, hi)

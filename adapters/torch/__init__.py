@@ -21,12 +21,13 @@ from adapters.behaviours import (
     TORCH_SOFTMAX_IMPLICIT_DIM,
 )
 from adapters.layer_behaviours import TORCH_MULTIHEAD_TIME_MAJOR, TORCH_MULTIHEAD_WEIGHTS_NAN, TORCH_NORMALIZE_DIM_ONE
+from adapters.operators import PythonOperators
 from adapters.torch.collectives import IN_PLACE, OUT_OF_PLACE, TORCH_COLLECTIVES, TORCH_GRADIENTS, collective_rank
 from adapters.torch.idioms import TorchIdioms
 from adapters.torch.layers import TorchLayers
 
 
-class TorchAdapter(TorchLayers, TorchIdioms, Adapter):
+class TorchAdapter(TorchLayers, TorchIdioms, PythonOperators, Adapter):
     name = "torch"
     module = "torch"
     dtypes = {"*": DTYPES, "scatter_nd": (), "correlate": (), "convolve": (),
@@ -84,31 +85,11 @@ class TorchAdapter(TorchLayers, TorchIdioms, Adapter):
     def mm(self, a, b):
         return self.torch.mm(a, b)
 
-    # Arithmetic is Python's operators, as models write it: a Python number on either side (x + 1.5,
-    # 2 * x) goes through the framework's own scalar rules; the functional form refuses a number first.
-    def add(self, a, b):
-        return a + b
-
-    def sub(self, a, b):
-        return a - b
-
-    def mul(self, a, b):
-        return a * b
-
-    def div(self, a, b):
-        return a / b
-
     def maximum(self, a, b):
         return self.torch.maximum(a, b)
 
     def minimum(self, a, b):
         return self.torch.minimum(a, b)
-
-    def pow(self, a, b):
-        return a ** b
-
-    def greater(self, a, b):
-        return a > b  # a Python number on the left: Python asks the tensor's __lt__
 
     def clip(self, x, lo, hi):
         return self.torch.clamp(x, lo, hi)
