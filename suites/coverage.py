@@ -86,12 +86,21 @@ def tested_dtype(adapter, op: str, args) -> str | None:
     return None
 
 
+def undeclared_dtype(adapter, op: str, args) -> str | None:
+    """The dtype of this call of `op` where the adapter does not declare the op in it; None where
+    it does, where the call has no dtype, or where the adapter declares nothing at all."""
+    dtype = tested_dtype(adapter, op, args)
+    if not adapter.dtypes or dtype is None or dtype in adapter.dtypes.get(op, adapter.dtypes.get("*", ())):
+        return None
+    return dtype
+
+
 def undeclared(adapter, op: str, args, exc: Exception) -> str | None:
     """Why an error the framework raised is the framework lacking the op in that dtype (a kernel
     not registered): the dtype is one the adapter does not declare for `op`. None where it is
     declared (an error there is an error) or the adapter declares nothing."""
-    dtype = tested_dtype(adapter, op, args)
-    if not adapter.dtypes or dtype is None or dtype in declared(adapter).get(op, DTYPES):
+    dtype = undeclared_dtype(adapter, op, args)
+    if dtype is None:
         return None
     return f"{adapter.name} does not declare {op} in {dtype} (its `dtypes`); the framework raised {one_line(exc)}"
 

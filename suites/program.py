@@ -333,11 +333,10 @@ def caller(target, dtype, declared_only=False):
     def apply(op, args, kwargs):
         if op in DTYPED_OPS:
             kwargs = {**kwargs, "dtype": dtype}
-        if declared_only:
-            tested = coverage.tested_dtype(target, op, args)
-            if tested is not None and tested not in coverage.declared(target).get(op, ()):
-                raise Unsupported(f"{target.name} does not declare {op} in {tested}, and its compiled mode runs "
-                                  f"declared dtypes only: {target.compiled_declared_only}")
+        undeclared = coverage.undeclared_dtype(target, op, args) if declared_only else None
+        if undeclared:
+            raise Unsupported(f"{target.name} does not declare {op} in {undeclared}, and its compiled mode runs "
+                              f"declared dtypes only: {target.compiled_declared_only}")
         try:
             return getattr(target, op)(*args, **kwargs)
         except Unsupported:
