@@ -187,6 +187,18 @@ def pytest_configure_node(node):
 
 
 @pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """xdist: `-n N` steals work (--dist worksteal) where it would load-balance by fixed queues, so
+    that a worker held by a native hang (up to the case timeout) leaves its queued items to the
+    others instead of keeping them while they idle; an explicit --dist other than load stays."""
+    if config.getoption("dist") != "load":
+        return None
+    from xdist.scheduler import WorkStealingScheduling
+
+    return WorkStealingScheduling(config, log)
+
+
+@pytest.hookimpl(optionalhook=True)
 def pytest_handlecrashitem(crashitem, report, sched):
     """xdist: a worker died in the middle of an item; record it as a crash or timeout (the
     worker's own note says which item, its fault log how it died) and let xdist replace it."""

@@ -203,11 +203,11 @@ class Adapter:
 
     def collective_grad(self, name, shards, cotangents, device="cpu", replicated=False, **params):
         """The reverse pass of collective `name` through the framework's own autodiff: rank r's
-        output cotangent is cotangents[r]; returns each rank's input gradient, in rank order.
-        `replicated`: the result is one value every rank holds (an all-reduced loss, every rank
-        given the same cotangent), differentiated as the framework's users take such a loss's
-        gradient on each rank: a framework that tracks which values are replicated
-        (jax.shard_map) counts its cotangent once; one with a rank's reverse pass alone
+        output cotangent is cotangents[r]; returns each rank's input gradient, in rank order (None
+        where the framework gives none). `replicated`: the result is one value every rank holds
+        (an all-reduced loss, every rank given the same cotangent), differentiated as the
+        framework's users take such a loss's gradient on each rank: a framework that tracks
+        which values are replicated (jax.shard_map) counts its cotangent once; one with a rank's reverse pass alone
         (torch.distributed.nn, tf.distribute) runs the same reverse pass as without it."""
         self.unsupported(f"the gradient of collective {name}")
 

@@ -216,6 +216,12 @@ TF_ALL_GATHER_CONCATENATES = framework_default(
     "tf.distribute.ReplicaContext.all_gather concatenates the replicas' values along axis, its only "
     "form, where jax.lax.all_gather stacks them on a new axis by default (tiled=False)",
     "https://www.tensorflow.org/api_docs/python/tf/distribute/ReplicaContext#all_gather")
+PADDLE_ALL_GATHER_CONCATENATES = framework_default(
+    "all_gather", {"tiled": True},
+    "paddle.distributed.all_gather fills a list with the ranks' tensors; a port joins them with paddle.concat "
+    "along the axis (torch's and TF's layout), where jax.lax.all_gather stacks them on a new axis by default "
+    "(tiled=False): [1, 2] and [3, 4] give [1, 2, 3, 4]",
+    "https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/distributed/all_gather_en.html")
 PADDLE_MASKED_FILL_SOFTMAX = Behaviour(
     "masked_softmax", masked_fill_softmax,
     "the idiom Paddle's attention code writes, F.softmax(paddle.masked_fill(x, ~m, -inf)), normalises over "

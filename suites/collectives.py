@@ -4,7 +4,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from adapters.base import MODES
-from suites import compare
+from suites import compare, outcome
 from suites.program import ORACLE, Program, widen
 
 
@@ -54,14 +54,15 @@ class Collective(Program):
         return MODES[:1]  # a collective runs on the adapter's workers or devices as it runs it
 
     def pullback(self, ctx, inputs, wrt):
-        """The reverse pass on the workers: stacked cotangents in, stacked gradients out; a
-        replicated result's one cotangent goes to every rank, as each rank holds the value."""
+        """The reverse pass on the workers: stacked cotangents in, stacked gradients out (no
+        gradient where a rank's framework gives None); a replicated result's one cotangent goes
+        to every rank, as each rank holds the value."""
         shards = [np.asarray(s).astype(ctx.dtype) for s in inputs["shards"]]
 
         def vjp(cotangent) -> dict:
             cotangents = [np.asarray(c).astype(ctx.dtype) for c in cotangent] * (len(shards) if self.replicated else 1)
             grads = ctx.adapter.collective_grad(self.name, shards, cotangents, device=ctx.device,
                                                 **({"replicated": True} if self.replicated else {}), **self.params)
-            return {"shards": np.stack(grads)}
+            return outcome.gradients_of({"shards": None if any(g is None for g in grads) else np.stack(grads)})
 
         return vjp

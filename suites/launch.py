@@ -85,13 +85,21 @@ def rank_argv(args, start: int) -> list:
 def launch(args, cases) -> int:
     """Run the ranks, then judge and record every case; the exit status (see suites.multihost).
     Where a runtime aborts after a failed collective (TF's collective executor fails every later
-    one), the ranks stop after that case and a fresh group runs the rest."""
+    one), the ranks stop after that case and a fresh group runs the rest; so too where a rank's
+    process dies of a signal, and the case it died on raised that death."""
     lines, unfinished, start = [[] for _ in range(args.processes)], [], 0
     while start < len(cases) and not unfinished:
         codes, outs, errs = run_ranks(args, start, len(cases) - start)
         now = [[json.loads(t) for t in out.splitlines() if t.startswith("{")] for out in outs]
         for rank, per in enumerate(now):
             lines[rank] += per
+        died = [rank for rank, code in enumerate(codes) if code is not None and code < 0]
+        if died:  # a runtime that kills its process on one case (a signal): that case raised it
+            start = min(now[rank][-1]["index"] + 1 if now[rank] else start for rank in died)
+            if start < len(cases):
+                died_on(cases[start], lines, "; ".join(why(rank, codes[rank], errs[rank]) for rank in died))
+            start += 1  # and a fresh group runs the rest
+            continue
         unfinished = [why(rank, code, err) for rank, (code, err) in enumerate(zip(codes, errs))
                       if code not in (0, 1, STOPPED)]
         stopped = [per[-1]["index"] for per, code in zip(now, codes) if code == STOPPED and per]
@@ -104,6 +112,15 @@ def launch(args, cases) -> int:
     if unfinished:
         return UNFINISHED
     return 0 if all(o.status in PASSING or o.status == "unsupported" for *_, o in outcomes) else 1
+
+
+def died_on(case, lines: list, how: str) -> None:
+    """Case `case` raised the death of a rank's process, on every rank that did not answer it."""
+    spec, example, dtype = case
+    for rank, per in enumerate(lines):
+        if not any((line["spec"], line["case"], line["dtype"]) == (spec.name, example.name, dtype) for line in per):
+            per.append({"spec": spec.name, "case": example.name, "dtype": dtype, "rank": rank, "status": "raised",
+                        "error": f"ProcessDied: {how}"})
 
 
 def run_ranks(args, start: int, count: int) -> tuple[list, list, list]:

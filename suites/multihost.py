@@ -38,6 +38,7 @@ from adapters import workers
 from adapters.base import Unsupported
 from suites import compare, inputs, specs
 from suites.program import ORACLE, widen
+from suites.spec_differences import load_differences
 
 UNFINISHED = 3  # the exit status of a rank that did not finish, and of a launch with one
 STOPPED = 4  # a rank the launcher started, stopped where its runtime aborted: the launcher starts afresh
@@ -107,10 +108,16 @@ def check(args) -> None:
         args.processes, args.rank = args.launch, None
 
 
+def shipped_differences(adapter: str, loaded: list) -> list:
+    """The specs with the differences the adapter ships beside its module, as pytest runs them."""
+    path = adapters.classes()[adapter].differences_file() if adapter in adapters.classes() else None
+    return loaded if path is None else load_differences(path, adapter, loaded)
+
+
 def cases_of(args) -> list:
     """(spec, example, dtype) of every case for this world size, in spec-file order."""
     world = args.processes * args.devices_per_process
-    collective = [s for s in specs.load_path(args.spec) if s.collective]
+    collective = [s for s in shipped_differences(args.adapter, specs.load_path(args.spec)) if s.collective]
     if args.spec_id is not None:
         collective = [s for s in collective if s.id == args.spec_id]
         if not collective:
@@ -207,6 +214,8 @@ def run_case(adapter, serve, spec, example, dtype: str, rank: int, local: int) -
         return {**line, "unsupported": str(exc), "status": "unsupported"}
     try:
         outputs = serve(spec.collective, [s.astype(dtype) for s in shards[mine]], spec.params)
+    except Unsupported as exc:  # the runtime's own refusal, in its words
+        return {**line, "unsupported": str(exc), "status": "unsupported"}
     except Exception as exc:  # the framework's own error is data here
         return {**line, "error": one_line(exc), "status": "raised"}
     returned = {"outputs": [o.tolist() for o in outputs], "output_dtype": outputs[0].dtype.name}

@@ -138,3 +138,44 @@ def test_a_case_that_passes_when_hypothesis_runs_it_again_is_rerun_in_fresh_proc
         in records["wrong-first-call"]["message"]
     assert "failed again in 0 of 2 fresh-process reruns: it passes in a fresh process" \
         in records["wrong-second-call"]["message"]
+
+
+HELD = """\
+import pathlib, time
+
+import pytest
+
+
+@pytest.mark.parametrize("index", range(200))
+def test_item(index):
+    if index == 0:
+        time.sleep(8)  # a worker held, as by a native hang
+    pathlib.Path("done").joinpath(str(index)).write_text(str(time.monotonic()))
+"""
+
+
+PARITYS_SCHEDULER = """\
+import importlib.util
+
+spec = importlib.util.spec_from_file_location("parity_conftest", %r)
+parity = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(parity)
+pytest_xdist_make_scheduler = parity.pytest_xdist_make_scheduler
+"""
+
+
+def test_a_worker_held_by_one_item_leaves_its_queue_to_the_others(tmp_path):
+    """Under `-n 2` a worker stuck in one item (a native hang, until the case timeout) used to keep
+    the items xdist had queued for it while the other idled: the others now take them (worksteal),
+    so every other item but the one after it is done before the held one ends."""
+    (tmp_path / "done").mkdir()
+    (tmp_path / "conftest.py").write_text(PARITYS_SCHEDULER % str(ROOT / "conftest.py"))
+    (tmp_path / "test_held.py").write_text(HELD)
+    run = subprocess.run([sys.executable, "-m", "pytest", "-n", "2", "-q", "-p", "no:cacheprovider", "test_held.py"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert run.returncode == 0, run.stdout[-2000:]
+    done = {int(p.name): float(p.read_text()) for p in (tmp_path / "done").iterdir()}
+    after = sorted(i for i, t in done.items() if t > done[0])
+    # the next item stays with the held worker: xdist runs an item once it knows the next
+    assert len(done) == 200 and len(after) <= 1, after

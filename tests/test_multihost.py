@@ -178,3 +178,62 @@ def test_a_rank_whose_runtime_computes_what_the_reference_refuses_reports_its_ou
 
     line = run_case(ReferenceAdapter(), serve, spec, example, "float32", rank=0, local=1)
     assert line["status"] == "fail" and line["outputs"] == [6.0] and "ValueError" in line["reference"]
+
+
+def test_a_case_that_kills_a_rank_raised_its_death_and_a_fresh_group_runs_the_rest(tmp_path, monkeypatch, capsys):
+    """A runtime that dies of a signal on one case (Paddle's gloo on a send to its own rank:
+    SIGSEGV): that case raised the death, on the ranks that did not answer it, and a fresh group
+    runs the cases after it, where every later case used to end as a timeout."""
+    import argparse
+
+    from adapters.reference import ReferenceAdapter
+    from tests.spec_text import first_spec
+
+    spec = first_spec(tmp_path, """\
+    - id: summed
+      collective: all_reduce
+      args: [shards]
+      params: {op: sum}
+      dtypes: [float32]
+      examples:
+        - {name: first, inputs: {shards: {values: [[1, 2], [3, 4]]}}}
+        - {name: kills, inputs: {shards: {values: [[5, 6], [7, 8]]}}}
+        - {name: after, inputs: {shards: {values: [[1, 1], [2, 2]]}}}
+    """)
+    cases = [(spec, example, "float32") for example in spec.examples]
+
+    def answer(index, rank):
+        shards = [[1, 2], [3, 4]] if index == 0 else [[1, 1], [2, 2]]
+        total = [sum(column) for column in zip(*shards)]
+        return json.dumps({"spec": spec.name, "case": spec.examples[index].name, "dtype": "float32", "rank": rank,
+                           "outputs": [total], "output_dtype": "float32", "status": "pass", "index": index})
+
+    starts = []
+
+    def run_ranks(args, start, count):
+        starts.append(start)
+        if start == 0:  # rank 0 answers the first case and dies on the second; the launcher kills rank 1
+            return [-11, None], [answer(0, 0), answer(0, 1)], ["Segmentation fault", ""]
+        return [0, 0], [answer(2, 0), answer(2, 1)], ["", ""]
+
+    monkeypatch.setattr(launch, "run_ranks", run_ranks)
+    monkeypatch.setattr(launch.adapters, "get", lambda name: ReferenceAdapter())
+    args = argparse.Namespace(processes=2, devices_per_process=1, device="cpu", adapter="reference", results_dir=None)
+    status = launch.launch(args, cases)
+    verdicts = capsys.readouterr().out.splitlines()
+    assert starts == [0, 2]
+    assert [line.split()[:2] for line in verdicts] == [
+        ["PASS", "inline/summed/first"], ["ERROR", "inline/summed/kills"], ["PASS", "inline/summed/after"]]
+    assert "ProcessDied: rank 0 exit code -11: Segmentation fault" in verdicts[1]
+    assert status == 1  # the case that killed a rank is an error nobody documented
+
+
+def test_a_multihost_run_judges_with_the_differences_the_adapter_ships():
+    """The launcher judges with an adapter's shipped differences file as pytest does (Paddle's
+    documented SIGSEGV on a send to its own rank), not with the spec's own entries alone."""
+    from suites import specs
+    from suites.multihost import shipped_differences
+
+    loaded = {s.name: s for s in shipped_differences("paddle", specs.load_path("specs/collectives.yaml"))}
+    notes = [d["note"] for d in loaded["collectives/ppermute-identity-pair"].differences if d["adapter"] == "paddle"]
+    assert notes == ["on gloo, a rank's isend to itself kills the process (SIGSEGV)"]

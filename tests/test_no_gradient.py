@@ -47,3 +47,35 @@ def test_none_is_a_fail_that_says_so(tmp_path):
 def test_documented_for_exactly_those_args(tmp_path, args, status):
     outcome = judged(tmp_path, SPEC + DOCUMENTED % args)
     assert outcome.status == status, outcome.message
+
+
+GATHER = """\
+- id: gathered
+  collective: all_gather
+  args: [shards]
+  params: {axis: 0, tiled: true}
+  dtypes: [float64]
+  examples:
+    - name: case
+      inputs: {shards: {values: [[1.0, 2.0], [3.0, 4.0]]}}
+  gradient: {wrt: [shards]}
+"""
+
+
+class UnconnectedGather(EngineAdapter):
+    """A collective autograd does not record (paddle.distributed.all_gather's list): no gradient."""
+    name = "unconnected-gather"
+
+    def collective_grad(self, name, shards, cotangents, device="cpu", **params):
+        return [None] * len(shards)
+
+
+@pytest.mark.parametrize("documented, status", [(False, "fail"), (True, "documented")])
+def test_a_collective_without_a_gradient_is_no_gradient(tmp_path, documented, status):
+    documenting = DOCUMENTED.replace("adapter: engine", "adapter: unconnected-gather") % "shards"
+    text = GATHER + (documenting if documented else "")
+    ctx = Context(first_spec(tmp_path, text, "gathered.yaml"), UnconnectedGather(), "cpu", "float64")
+    outcome = gradcheck.check_gradient(ctx, "case", {"shards": np.array([[1.0, 2.0], [3.0, 4.0]])},
+                                       np.random.default_rng(0))
+    assert outcome.status == status, outcome.message
+    assert documented or outcome.message.startswith("no gradient: the framework returns None for d/dshards")

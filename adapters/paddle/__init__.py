@@ -8,11 +8,12 @@ paddle imports it before any other framework (conftest.py, `import_first`); wher
 already loaded the adapter refuses with that reason rather than take the process down."""
 import sys
 
-from adapters import AdapterError
-from adapters.base import DTYPES, Adapter, dtypes_except, no_rounding_mode, own_code
-from adapters.behaviours import PADDLE_MASKED_FILL_SOFTMAX
+from adapters import AdapterError, workers
+from adapters.base import DTYPES, Adapter, Unsupported, dtypes_except, no_rounding_mode, own_code
+from adapters.behaviours import PADDLE_ALL_GATHER_CONCATENATES, PADDLE_MASKED_FILL_SOFTMAX
 from adapters.layer_behaviours import PADDLE_ATTENTION_NAN, PADDLE_MULTIHEAD_MEAN_OF_V, PADDLE_NORMALIZE_AXIS_ONE
 from adapters.operators import PythonOperators
+from adapters.paddle.collectives import IN_PLACE, PADDLE_COLLECTIVES, collective_rank
 from adapters.paddle.idioms import PaddleIdioms
 from adapters.paddle.layers import PaddleLayers
 
@@ -29,8 +30,8 @@ class PaddleAdapter(PaddleLayers, PaddleIdioms, PythonOperators, Adapter):
     compiled_declared_only = ("inside paddle.jit.to_static a kernel Paddle lacks may kill the process (bfloat16 matmul "
                               "and linear: SIGSEGV, adapters/paddle/repro/to_static_matmul_bfloat16.py) where eager "
                               "raises")
-    behaviours = (PADDLE_MASKED_FILL_SOFTMAX, PADDLE_NORMALIZE_AXIS_ONE, PADDLE_ATTENTION_NAN,
-                  *PADDLE_MULTIHEAD_MEAN_OF_V)
+    behaviours = (PADDLE_MASKED_FILL_SOFTMAX, PADDLE_ALL_GATHER_CONCATENATES, PADDLE_NORMALIZE_AXIS_ONE,
+                  PADDLE_ATTENTION_NAN, *PADDLE_MULTIHEAD_MEAN_OF_V)
     # What Paddle's CPU kernels take (python -m suites coverage --adapter paddle --check): float32 and
     # float64 nearly everywhere, few float16 and bfloat16 kernels on CPU.
     dtypes = {"*": ("float32", "float64"), "correlate": (), "convolve": (), "one_hot": ("int32", "int64"),
@@ -211,6 +212,48 @@ class PaddleAdapter(PaddleLayers, PaddleIdioms, PythonOperators, Adapter):
         which Parity's programs call; full_graph=True of a lambda raises IndexError
         (repro/to_static_lambda.py)."""
         return self.paddle.jit.to_static(program, full_graph=True)
+
+    def collective_supported(self, name, params):
+        if name not in PADDLE_COLLECTIVES:
+            raise Unsupported(f"paddle.distributed has no collective {name!r}")
+
+    def collective(self, name, shards, device="cpu", **params):
+        self.collective_supported(name, params)
+        return self._collective_call(name, shards, params)
+
+    def collective_grad(self, name, shards, cotangents, device="cpu", replicated=False, **params):
+        self.collective_supported(name, params)
+        return self._collective_call(name, shards, params, cotangents=cotangents)
+
+    def time_collective(self, name, shards, rounds, device="cpu", placement="out-of-place", **params):
+        self.collective_supported(name, params)
+        if (name in IN_PLACE) != (placement == "in-place"):
+            raise Unsupported(f"paddle.distributed's {name} has no {placement} form")
+        return workers.slowest(self._collective_call(name, shards, params, rounds=rounds))
+
+    def collective_rank(self, rank, processes, announce, device="cpu", **launch):
+        return collective_rank(rank, processes, announce, device=device, **launch)
+
+    def _collective_call(self, name, shards, params, **call):
+        """The call on one rank per process; a collective the process group refuses in Paddle's
+        own words (gloo's "does not support ... (Unimplemented)": the worker raises Unsupported)
+        is unsupported with them. gloo tags a point-to-point send by its rank's count of past ones
+        and closes its pairs after a timeout (every later call fails "Application timeout caused
+        pair closure"), so ppermute runs in a group of its own, as does whatever follows a timeout."""
+        pool = workers.pool("adapters.paddle.collectives", len(shards), len(shards), {"device": "cpu"})
+        if name == "ppermute":
+            pool.close()
+        try:
+            return pool.call(name, shards, params, **call)
+        except workers.WorkerError as error:
+            if f"raised {Unsupported.__name__}" in str(error):
+                raise Unsupported(str(error)) from error
+            if "timeout" in str(error).lower():
+                pool.close()
+            raise
+        finally:
+            if name == "ppermute":
+                pool.close()
 
     def grad(self, fn, args, wrt, cotangent):
         """(fn(**args), gradients) by paddle.grad with grad_outputs; an input the output does not
