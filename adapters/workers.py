@@ -89,10 +89,10 @@ class Pool:
         return process, Connection(to_child_w, readable=False), Connection(from_child_r, writable=False), log
 
     def call(self, name: str, shards: list, params: dict, cotangents: list | None = None, rounds: int = 0,
-             placement: str = "out-of-place", replicated: bool = False) -> list:
+             placement: str = "out-of-place", replicated: bool = False, timeout: float | None = None) -> list:
         """Every worker runs the collective on its shards (its reverse pass with cotangents, of a
         replicated result where a worker asks; or `rounds` timed calls, in place or out of place);
-        the replies in rank order."""
+        the replies in rank order. `timeout`: this call's seconds, where not the pool's."""
         if not self.workers:
             self.start()
         per = self.world_size // self.processes
@@ -101,7 +101,8 @@ class Pool:
             extra = {**({"rounds": rounds, "placement": placement} if rounds else {}),
                      **({"replicated": True} if replicated else {})}
             inbox.send((name, shards[mine], params, {"cotangents": cotangents[mine] if cotangents else None, **extra}))
-        deadline = time.monotonic() + self.timeout
+        seconds = timeout or self.timeout
+        deadline = time.monotonic() + seconds
         replies, failure = {}, None
         while len(replies) < self.processes:
             waiting = {self.workers[i][2]: i for i in range(self.processes) if i not in replies}
@@ -109,7 +110,7 @@ class Pool:
             if not ready:
                 names = ", ".join(self.label(i) for i in sorted(waiting.values()))
                 self.close()
-                raise WorkerError(failure or f"{names} did not answer within {self.timeout:g} s (hung, or waiting "
+                raise WorkerError(failure or f"{names} did not answer within {seconds:g} s (hung, or waiting "
                                   "on a rank that did)")
             for conn in ready:
                 index = waiting[conn]

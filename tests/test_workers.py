@@ -74,6 +74,19 @@ def test_a_hanging_rank_fails_within_the_timeout():
         pool.close()
 
 
+def test_a_call_may_end_sooner_than_the_pool():
+    """A call's own timeout (Paddle's ppermute, which gloo leaves hanging for 30 s) bounds it
+    where the pool's would wait longer."""
+    pool = Pool("tests.fault_worker", 2, 2, timeout=30)
+    try:
+        start = time.monotonic()
+        with pytest.raises(WorkerError, match=r"rank 1 did not answer within 1 s"):
+            pool.call("echo", SHARDS[:2], {"fault": {"rank": 1, "kind": "hang"}}, timeout=1)
+        assert time.monotonic() - start < 15  # the start, then 1 s: not the pool's 30
+    finally:
+        pool.close()
+
+
 def test_a_rank_that_cannot_start_is_named():
     pool = Pool("tests.fault_worker", 2, 2, setup={"fail_at_start": 1}, timeout=10)
     with pytest.raises(WorkerError, match="rank 1 failed to start: raised RuntimeError: cannot start"):

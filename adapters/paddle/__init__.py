@@ -18,6 +18,7 @@ from adapters.paddle.idioms import PaddleIdioms
 from adapters.paddle.layers import PaddleLayers
 
 FLOATS_INTS = ("float32", "float64", "int32", "int64")
+P2P_TIMEOUT = 10  # seconds a ppermute may take before it counts as hung: gloo itself waits 30
 AFTER_TENSORFLOW = ("PaddlePaddle 3.3.1 segfaults when imported after TensorFlow in one process "
                     "(adapters/paddle/repro/import_after_tensorflow.py): run paddle in a process of its own "
                     "(tox -e paddle) or select it with --adapter, which imports it first")
@@ -239,10 +240,12 @@ class PaddleAdapter(PaddleLayers, PaddleIdioms, PythonOperators, Adapter):
         own words (gloo's "does not support ... (Unimplemented)": the worker raises Unsupported)
         is unsupported with them. gloo tags a point-to-point send by its rank's count of past ones
         and closes its pairs after a timeout (every later call fails "Application timeout caused
-        pair closure"), so ppermute runs in a group of its own, as does whatever follows a timeout."""
+        pair closure"), so the ranks are started afresh after each ppermute (collectives advance
+        every rank's count alike) and after a timeout; a ppermute that has not answered in
+        P2P_TIMEOUT s is hung (a healthy one takes ms)."""
         pool = workers.pool("adapters.paddle.collectives", len(shards), len(shards), {"device": "cpu"})
         if name == "ppermute":
-            pool.close()
+            call["timeout"] = P2P_TIMEOUT
         try:
             return pool.call(name, shards, params, **call)
         except workers.WorkerError as error:

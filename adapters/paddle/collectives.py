@@ -26,7 +26,8 @@ def collective_rank(rank, processes, announce, device="cpu", host="127.0.0.1", p
 def collective_worker(rank, world_size, announce, device="cpu", port=None, host="127.0.0.1",
                       timeout=workers.TIMEOUT):
     """Join the process group: rank 0 hosts the TCP store on a free port it announces to the
-    other ranks unless `port` is given (paddle's store takes no port 0)."""
+    other ranks unless `port` is given (paddle's store takes no port 0). gloo's own timeout (30 s)
+    is fixed in Paddle (ProcessGroupGloo.create takes none); `timeout` is the pool's."""
     import os
 
     if device != "cpu":
@@ -37,8 +38,7 @@ def collective_worker(rank, world_size, announce, device="cpu", port=None, host=
     store = f"{host}:{port}"  # the one endpoint gloo's process group uses
     os.environ.update({"PADDLE_TRAINER_ID": str(rank), "PADDLE_TRAINERS_NUM": str(world_size),
                        "PADDLE_CURRENT_ENDPOINT": store, "PADDLE_TRAINER_ENDPOINTS": ",".join([store] * world_size),
-                       "PADDLE_MASTER": store,
-                       "PADDLE_DISTRI_BACKEND": "gloo", "PADDLE_PG_TIMEOUT": str(int(timeout * 1000))})
+                       "PADDLE_MASTER": store, "PADDLE_DISTRI_BACKEND": "gloo"})
     import paddle
     import paddle.distributed as dist
 
@@ -57,8 +57,7 @@ def collective_worker(rank, world_size, announce, device="cpu", port=None, host=
         [shard] = shards
         x = paddle.to_tensor(shard)
         if rounds:
-            call = lambda: PADDLE_COLLECTIVES[name](x, dist, **params)  # noqa: E731
-            return [workers.time_rounds(call, rounds, dist.barrier)]
+            return [workers.time_rounds(lambda: PADDLE_COLLECTIVES[name](x, dist, **params), rounds, dist.barrier)]
         if cotangents is not None:
             grad = _gradient(name, x, paddle.to_tensor(cotangents[0]), dist, params)
             return [None if grad is None else grad.numpy()]
