@@ -1,7 +1,9 @@
 """python -m reports build RESULTS_DIR... [-o OUT] [--baseline BASE] [--history RUN...]: write
 OUT/index.html from result records; with a baseline (an earlier run's results, e.g. main's last
 CI run) the page opens with what changed since it; with earlier runs (oldest first) it charts
-each adapter's outcomes by commit and by framework version.
+each adapter's outcomes by commit and by framework version. It ends with the totals per status
+and the failing items with their rerun commands, and exits 1 when any item failed (the page is
+written either way), 2 on bad input.
 
 python -m reports diff BASE NEW: what changed between two runs, outcome by outcome (keyed by
 spec, case, kind, adapter, device, dtype, mode): new failures, documented differences no longer
@@ -12,7 +14,7 @@ a slower benchmark is listed, not gated: CI machines differ), 2 on bad input.
 import argparse
 import sys
 
-from reports import changes, perf
+from reports import changes, perf, summary
 from reports.build import bench_files, build, read_records
 
 
@@ -36,8 +38,9 @@ def main(argv=None) -> int:
     except FileNotFoundError as exc:
         print(f"reports: {exc}", file=sys.stderr)
         return 2
-    print(f"report: {page.resolve()}")
-    return 0
+    ending = summary.ending(read_records(args.inputs)[0])
+    print("\n".join([*ending, f"report: {page.resolve()}"]))
+    return 1 if len(ending) > 1 else 0
 
 
 def _diff(base: str, new: str) -> int:

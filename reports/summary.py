@@ -1,7 +1,8 @@
 """What a team lead reads in ten seconds, and how it moved: per adapter and mode, the share of
 specs it passes, its documented differences, its failures, its speed relative to the fastest on
 the headline workloads (the benchmarks the run timed) and the models' first divergent layer;
-then, given earlier runs, the same counts charted by commit and by framework version.
+then, given earlier runs, the same counts charted by commit and by framework version; and the
+terminal's ending of a report run (`ending`): the totals per status and the failures.
 """
 import collections
 import math
@@ -86,3 +87,24 @@ def history(runs: list) -> list:
                                        colours=COUNTED),
         })
     return out
+
+
+SCREEN = 12  # failures the terminal lists, each with its rerun command: one screen
+
+
+def ending(records: list) -> list:
+    """The last lines a report run prints: the totals per status, then each failing item (its
+    test id, status and message, its rerun command), SCREEN at most and a count of the rest."""
+    records = standing(records)
+    totals = collections.Counter(str(r.get("status")) for r in records)
+    lines = ["results: " + ", ".join(f"{n} {status}" for status, n in totals.most_common()) if totals
+             else "results: none"]
+    failing = [r for r in records if r.get("status") in FAILING]
+    for r in failing[:SCREEN]:
+        message = " ".join(str(r.get("message") or "").split())[:160]
+        lines.append(f"{str(r.get('status')).upper()} {r.get('test') or r.get('spec')}: {message}")
+        if r.get("rerun"):
+            lines.append(f"  run again: {r['rerun']}")
+    if len(failing) > SCREEN:
+        lines.append(f"... and {len(failing) - SCREEN} more failing items: every one is on the page")
+    return lines

@@ -195,7 +195,8 @@ def write(args, outcomes) -> None:
     for spec, example, dtype, outcome in outcomes:
         fields = outcome_fields(outcome, dtype)
         fields["message"] = f"{args.processes} processes x {args.devices_per_process} device(s): {fields['message']}"
-        rerun = (f"python -m suites.multihost --launch {args.processes} --devices-per-process "
+        rerun = (f"{shlex.quote(results.interpreter())} -m suites.multihost --launch {args.processes} "
+                 f"--devices-per-process "
                  f"{args.devices_per_process} --adapter {args.adapter} --dtype {dtype} --device {args.device} "
                  f"--spec {shlex.quote(args.spec)} {spec.id} {shlex.quote(example.name)}")
         # the test id names the world: a 2- and a 3-process run of one case are two items, each

@@ -96,6 +96,17 @@ def output_values(actual, kind: str) -> list | None:
     return np.asarray(actual, dtype=np.float64).ravel().tolist()
 
 
+def interpreter() -> str:
+    """The Python that runs this, as a rerun command names it: relative to the working folder
+    where it lies under it (a tox env's .tox/test/bin/python), so that a rerun after tox is not
+    a bare `pytest` that another environment answers."""
+    path = pathlib.Path(sys.executable)
+    try:
+        return str(path.relative_to(pathlib.Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
 def environment() -> dict:
     return {"python": platform.python_version(), "numpy": np.__version__, "machine": platform.node(),
             "platform": f"{sys.platform}-{platform.machine()}", "commit": commit()}

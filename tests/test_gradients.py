@@ -59,3 +59,20 @@ def test_cancellation_is_no_false_alarm():
     jac, err = gradients.jacobian(f, {"x": np.array(0.0), "y": np.array(0.65625)}, "x")
     assert abs(jac[0, 0] - 0.43897614524459555) <= err[0, 0]
     assert err[0, 0] < 1e-9  # and still sharp
+
+
+def test_the_error_estimate_covers_a_shift_invariant_function():
+    """Cross-entropy of logits [-4, 0] with label 1 is the same for x and x + c: moving every
+    element at once shows none of its rounding noise (the sum 1 + e^-4 rounds at 1's ulp), which
+    made the difference quotient's error estimate 3e-12 where its error is 1e-11, and Paddle's
+    exact gradient p - onehot a fail. The noise is measured along alternating signs too."""
+    def cross_entropy(inputs):
+        x = inputs["x"]
+        shifted = x - x.max()
+        return np.log(np.exp(shifted).sum()) - shifted[1]
+
+    x = np.array([-4.0, 0.0])
+    jac, err = gradients.jacobian(cross_entropy, {"x": x}, "x")
+    exact = np.exp(x) / np.exp(x).sum() - np.array([0.0, 1.0])
+    assert (np.abs(jac - exact) <= err).all(), (jac - exact, err)
+    assert (err < 1e-9).all()  # still a float64 check: an error of 1e-9 fails it

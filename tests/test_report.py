@@ -220,3 +220,23 @@ def test_a_documented_model_layer_is_not_shown_in_red(tmp_path):
     overview = page[page.index('class="sortable-table overview"'):page.index("</table>", page.index("overview"))]
     assert overview.count('<span class="documented">head</span>') == 1
     assert overview.count('<span class="fail">head</span>') == 1
+
+
+def test_a_report_run_ends_with_its_totals_and_failures_and_exit_1(tmp_path):
+    """The report command's last lines give the totals per status and every failing item with its
+    rerun command, and its exit code says whether anything failed; the page is written either way
+    (a planted failure among passes; `tox -e report` used to end "OK" while a suite had failed)."""
+    (tmp_path / "r.jsonl").write_text("\n".join([
+        record(test="specs/a.yaml::a[torch]"), record(test="specs/a.yaml::b[torch]", status="documented"),
+        record(test="specs/a.yaml::c[torch]", status="fail", message="max_abs_err=1\nsecond line",
+               rerun="python -m pytest 'specs/a.yaml::c[torch]' --adapter torch")]) + "\n")
+    run = subprocess.run([sys.executable, "-m", "reports", "build", str(tmp_path), "-o", str(tmp_path / "site")],
+                         capture_output=True, text=True)
+    assert run.returncode == 1 and (tmp_path / "site" / "index.html").exists()
+    assert run.stdout.splitlines()[:3] == [
+        "results: 1 pass, 1 documented, 1 fail", "FAIL specs/a.yaml::c[torch]: max_abs_err=1 second line",
+        "  run again: python -m pytest 'specs/a.yaml::c[torch]' --adapter torch"]
+    (tmp_path / "r.jsonl").write_text(record(test="specs/a.yaml::a[torch]") + "\n")
+    passing = subprocess.run([sys.executable, "-m", "reports", "build", str(tmp_path), "-o", str(tmp_path / "site")],
+                             capture_output=True, text=True)
+    assert passing.returncode == 0 and passing.stdout.startswith("results: 1 pass\n")

@@ -2,6 +2,7 @@
 import os
 import pathlib
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -104,10 +105,14 @@ def test_missing_path_and_empty_folder(tmp_path):
 ])
 def test_command_line_exits_2_with_one_line(tmp_path, command):
     if command[-1] == "-q":  # pytest collects the file itself: it lies in the checkout, under its conftest.py
-        (ROOT / "results").mkdir(exist_ok=True)  # git-ignored
+        (ROOT / "results").mkdir(exist_ok=True)  # git-ignored, and removed below: no test leaves files there
         tmp_path = pathlib.Path(tempfile.mkdtemp(dir=ROOT / "results"))
     path = write(tmp_path, VALID.replace("op: matmul", "expr: a.T"))
-    run = subprocess.run([*command, str(path)], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    try:
+        run = subprocess.run([*command, str(path)], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    finally:
+        if ROOT in tmp_path.parents:
+            shutil.rmtree(tmp_path)
     assert run.returncode == 2
     output = (run.stdout + run.stderr).strip()
     assert "Traceback" not in output

@@ -2,16 +2,19 @@
 spec id, case, adapter, device, dtype, errors, the worst element, and the seed / falsifying example.
 Each spec area has a wrong adapter of its own (tests/adapters/broken_areas.py) that it must catch."""
 import json
-import os
 import pathlib
+import shlex
 import subprocess
 import sys
 
 import pytest
 
+from suites import results
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BROKEN = ROOT / "tests" / "adapters" / "broken_matmul.py"
 AREAS = ROOT / "tests" / "adapters" / "broken_areas.py"
+PYTEST = f"{shlex.quote(results.interpreter())} -m pytest"  # as a rerun command names it, from ROOT
 
 
 def run_suite(tmp_path, *args, path=BROKEN, adapter="broken-matmul"):
@@ -40,10 +43,10 @@ def test_explicit_example_failure_names_everything(tmp_path):
     # this run did not run (the engine among them) get no "Reproduce on" section
     assert set(failure["repro"]) == {"broken-matmul", "reference"}
     # the report's "With Parity" line runs verbatim from the project root and fails the same item
-    assert failure["rerun"].startswith("pytest 'suites/test_specs.py::matmul/batched-x-batched[broken-matmul-cpu")
+    # (with the interpreter that ran it: after tox, a bare pytest is another environment's)
+    assert failure["rerun"].startswith(f"{PYTEST} 'suites/test_specs.py::matmul/batched-x-batched[broken-matmul-cpu")
     again = subprocess.run(f"{failure['rerun']} --results-dir {tmp_path / 'again'} -p no:xdist", shell=True, cwd=ROOT,
-                           capture_output=True, text=True, timeout=300,
-                           env={**os.environ, "PATH": f"{pathlib.Path(sys.executable).parent}:{os.environ['PATH']}"})
+                           capture_output=True, text=True, timeout=300)
     assert again.returncode == 1 and "1 failed" in again.stdout, again.stdout + again.stderr
 
 
@@ -55,7 +58,8 @@ def test_hypothesis_failure_shows_seed_and_falsifying_example(tmp_path):
     out = run.stdout
     assert "matmul/broadcast-shapes/property[broken-matmul-cpu-float32-eager]" in out
     assert "case 'hypothesis': fail" in out
-    assert "run again: pytest 'suites/test_specs.py::matmul/broadcast-shapes/property[broken-matmul-cpu-float32" in out
+    node = "suites/test_specs.py::matmul/broadcast-shapes/property[broken-matmul-cpu-float32"
+    assert f"run again: {PYTEST} '{node}" in out
     assert "--hypothesis-seed=1 --hypothesis-profile=ci" in out and "falsifying example:" in out
     # hypothesis shrinks to the smallest failing case: the bug needs b to have a batch axis
     falsifying = out[out.index("falsifying example:"):]
