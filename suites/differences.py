@@ -55,10 +55,13 @@ def modelled(ctx, outcome, judge) -> Outcome:
 def crashed(case: str, diff: dict, outcome, died: str | None) -> Outcome:
     """A case documented to kill its process, run in one of its own (suites/faults.isolated):
     documented while the process dies; once it returns, a fail whatever its outcome, so that the
-    entry is removed (and the case is judged in the item's own process again)."""
+    entry is removed (and the case is judged in the item's own process again). Generated cases
+    (case: hypothesis) kill it on some draws only: where none does, their outcome stands."""
     if died:
         return _documented(Outcome("fail", case, ""), diff, f"the process died with {died}" if died.isupper()
                            else f"the process died: {died}")
+    if case == "hypothesis":
+        return outcome
     return Outcome("fail", case, f"documented crash no longer observed: the process now returns "
                    f"({outcome.status}: {outcome.message}); remove it from the spec ({diff['note']})",
                    outcome.comparison, outcome.inputs)

@@ -6,6 +6,7 @@ examples, with `/property` or `/gradient` after the spec id for the hypothesis a
 reads as a spec failure (spec, case, adapter, device, dtype, errors, the worst element, the seed
 and the falsifying example), not as a traceback.
 """
+import dataclasses
 import itertools
 import pathlib
 import shlex
@@ -186,15 +187,18 @@ class SpecItem(pytest.Item):
         return differences.crashed(example.name, diff, outcome, died)
 
     def _strategy(self):
-        """The spec's hypothesis cases: shapes from a gufunc signature, or a collective's shards;
-        special values for the value check only (finite differences need finite inputs)."""
-        if self.spec.collective:
-            return strategies.collective_shards(self.spec, self.dtype)
-        return strategies.spec_inputs(self.spec, self.dtype, specials=self.kind == "property")
+        return strategy_of(self.spec, self.dtype, self.kind)
 
     def _property(self, ctx):
-        return [judge.hypothesis_cases(self.seed, self._strategy(),
-                                       lambda case, seed: judge.check_case(ctx, "hypothesis", case))]
+        """The generated cases' values; in a process of their own where a difference documents
+        that some draws kill the process."""
+        diff = differences.find(ctx, "hypothesis", "value", crashes=True)
+        if not diff:
+            return [property_outcome(ctx, self.seed, self._strategy())]
+        outcome, died = faults.isolated(property_in_process, self.config.getoption("adapter_path"),
+                                        str(self.spec.file), self.spec.name, self.adapter_name, ctx.device, self.dtype,
+                                        self.mode, self.seed, deadline=faults.CRASH_DEADLINE)
+        return [differences.crashed("hypothesis", diff, outcome, died)]
 
     def _gradient(self, ctx):
         """The explicit examples' gradients (gradient_examples), or the generated cases'."""
@@ -356,6 +360,27 @@ def example_in_process(adapter_paths: list, spec_file: str, spec_name: str, kind
     ctx = _fresh_context(adapter_paths, spec_file, spec_name, adapter_name, device, dtype, mode)
     example = next(e for e in ctx.spec.examples if e.name == case)
     return example_outcome(ctx, kind, example, seed)
+
+
+def strategy_of(spec, dtype: str, kind: str):
+    """The spec's hypothesis cases: shapes from a gufunc signature, or a collective's shards;
+    special values for the value check only (finite differences need finite inputs)."""
+    if spec.collective:
+        return strategies.collective_shards(spec, dtype)
+    return strategies.spec_inputs(spec, dtype, specials=kind == "property")
+
+
+def property_outcome(ctx, seed: int, strategy) -> Outcome:
+    return judge.hypothesis_cases(seed, strategy, lambda case, _: judge.check_case(ctx, "hypothesis", case))
+
+
+def property_in_process(adapter_paths: list, spec_file: str, spec_name: str, adapter_name: str, device: str,
+                        dtype: str, mode: str, seed: int) -> Outcome:
+    """The generated cases' value check in an isolated process (what it raised left out: a
+    framework's exception may not pickle)."""
+    ctx = _fresh_context(adapter_paths, spec_file, spec_name, adapter_name, device, dtype, mode)
+    outcome = property_outcome(ctx, seed, strategy_of(ctx.spec, dtype, "property"))
+    return dataclasses.replace(outcome, raised=None)
 
 
 def case_in_process(adapter_paths: list, spec_file: str, spec_name: str, kind: str, adapter_name: str, device: str,

@@ -34,9 +34,11 @@ def check_differences(entries: list, cases: set, where, drawn_cases: dict | None
         diff["note"] = diff["note"].strip()  # a folded note (>) ends in a newline
         if "case" in diff and diff["case"] not in cases:
             raise SpecError(f"{where(j, 'case')}: no example named {diff['case']!r}")
-        if diff["observed"].get("crashes") and diff.get("case") in (None, "hypothesis"):
+        if diff["observed"].get("crashes") and (diff.get("case") is None or diff.get("case") == "hypothesis"
+                                                and diff.get("kind", "value") != "value"):
             raise SpecError(f"{where(j, 'observed', 'crashes')}: names the example that kills the process (case:), "
-                            "which then runs in a process of its own; keep the generated cases off it")
+                            "which then runs in a process of its own, or the generated cases of a value check "
+                            "(case: hypothesis: some draws kill it, and they run in a process of their own)")
         drawn_here = (drawn_cases or {}).get("gradient" if diff.get("kind") == "gradient" else "value", set())
         if diff["observed"].get("differs") and diff.get("case") not in {"hypothesis", *drawn_here}:
             raise SpecError(f"{where(j, 'observed', 'differs')}: is for case: hypothesis (generated inputs), an "

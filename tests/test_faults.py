@@ -61,6 +61,21 @@ def test_a_documented_crash_runs_in_its_own_process(tmp_path):
     assert "documented crash no longer observed" in records["reference"]["message"]
 
 
+def test_generated_cases_documented_to_crash_run_in_their_own_process(tmp_path):
+    """Some draws kill the process (Paddle's int32 broadcast matmul corrupts the heap): the
+    generated cases run in a process of their own, documented where it dies, judged as usual
+    where no draw killed it (not "no longer observed": the next draws may)."""
+    cmd = [sys.executable, "-m", "pytest", str(ROOT / "tests" / "specs" / "crash-generated.yaml"), "--results-dir",
+           str(tmp_path / "results"), "-q", "-p", "no:cacheprovider", "--adapter-path", str(FAULTY), "--adapter",
+           "aborting,reference", "--mode", "eager", "--hypothesis-profile=ci"]
+    run = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    records = {r["adapter"]: r for r in read_records([tmp_path / "results"])[0]}
+    assert records["aborting"]["status"] == "documented" and records["aborting"]["case"] == "hypothesis"
+    assert "the process died with SIGABRT" in records["aborting"]["message"]
+    assert records["reference"]["status"] == "pass"
+
+
 def test_isolated_returns_the_result_or_the_signal():
     assert faults.isolated(int, "3") == (3, None)
     assert faults.isolated(os.abort) == (None, "SIGABRT")

@@ -14,6 +14,7 @@ translated one:
     python to_static_findings.py soft_label_grad    cross_entropy(soft_label=True): label gradient zeros (eager: None)
     python to_static_findings.py running_stats_grad batch_norm's running statistics' gradients zeros (eager: None)
     python to_static_findings.py integer_grad       paddle.grad of x * x for int32 x: [2, 4, 6] (eager refuses)
+    python to_static_findings.py where_int_float    where(m, int64 0-d, float32 [1]): float32 (eager: TypeError)
 
 and two the runs met in the compiled mode that eager Paddle shares:
 
@@ -104,6 +105,8 @@ CASES = {
     "running_stats_grad": lambda: grads(lambda x, m, s: F.batch_norm(x, m, s, training=False), [0, 1, 2],
                                         T(np.array([[1.0, 2.0], [3.0, 5.0]])), T(np.array([0.5, 1.0])),
                                         T(np.array([2.0, 3.0]))),
+    "where_int_float": lambda: both(paddle.where, T(np.array(False)), T(np.array(0, np.int64)),
+                                    T(np.array([0.5], np.float32))),
     "integer_grad": lambda: grads(lambda x: x * x, [0], T(np.array([1, 2, 3], np.int32))),
 }
 
