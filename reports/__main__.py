@@ -16,6 +16,7 @@ import sys
 
 from reports import changes, perf, summary
 from reports.build import bench_files, build, read_records
+from reports.records import FAILING, standing
 
 
 def main(argv=None) -> int:
@@ -38,9 +39,9 @@ def main(argv=None) -> int:
     except FileNotFoundError as exc:
         print(f"reports: {exc}", file=sys.stderr)
         return 2
-    ending = summary.ending(read_records(args.inputs)[0])
-    print("\n".join([*ending, f"report: {page.resolve()}"]))
-    return 1 if len(ending) > 1 else 0
+    records = standing(read_records(args.inputs)[0])
+    print("\n".join([*summary.ending(records), f"report: {page.resolve()}"]))
+    return 1 if any(r.get("status") in FAILING for r in records) else 0
 
 
 def _diff(base: str, new: str) -> int:

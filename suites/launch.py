@@ -196,9 +196,8 @@ def write(args, outcomes) -> None:
         fields = outcome_fields(outcome, dtype)
         fields["message"] = f"{args.processes} processes x {args.devices_per_process} device(s): {fields['message']}"
         rerun = (f"{shlex.quote(results.interpreter())} -m suites.multihost --launch {args.processes} "
-                 f"--devices-per-process "
-                 f"{args.devices_per_process} --adapter {args.adapter} --dtype {dtype} --device {args.device} "
-                 f"--spec {shlex.quote(args.spec)} {spec.id} {shlex.quote(example.name)}")
+                 f"--devices-per-process {args.devices_per_process} --adapter {args.adapter} --dtype {dtype} "
+                 f"--device {args.device} --spec {shlex.quote(args.spec)} {spec.id} {shlex.quote(example.name)}")
         # the test id names the world: a 2- and a 3-process run of one case are two items, each
         # replaced by its own re-run (reports/records.py standing)
         recorder.write(record(spec=spec.name, case=example.name, kind="multihost", adapter=args.adapter,
