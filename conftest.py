@@ -11,6 +11,7 @@ suites [--spec PATH]` runs the specs of --spec (default specs/) through the anch
 suites/test_specs.py, with ids that start with the area (matmul/...) instead of the file; with a
 folder of specs named, --spec narrows it to the files it names.
 """
+import functools
 import os
 import pathlib
 import random
@@ -22,8 +23,7 @@ import pytest
 
 import adapters
 from reports import cost
-from suites import coverage, faults, results, shards
-from suites.spec_differences import load_differences
+from suites import coverage, faults, results, shards, spec_differences
 from suites.specs import SpecError, load_file, load_path
 
 ROOT = pathlib.Path(__file__).resolve().parent
@@ -123,7 +123,7 @@ def _options(config) -> SimpleNamespace:
     timeout = config.getoption("case_timeout")
     if timeout < 0:
         raise ValueError(f"--case-timeout takes seconds >= 0 (0: no limit). Received: {timeout:g}")
-    shipped = _shipped_differences(chosen)
+    shipped = functools.partial(spec_differences.shipped, chosen)
     shard = config.getoption("shard")
     durations = config.getoption("shard_durations")
     if durations and not shard:
@@ -142,20 +142,6 @@ def _collects_suites(config) -> bool:
     """Load specs only when the suites are collected (so `pytest tests` needs no spec)."""
     args = [pathlib.Path(a.split("::")[0]).resolve() for a in config.args] or [pathlib.Path.cwd()]
     return any(a == ANCHOR or a in ANCHOR.parents for a in args)
-
-
-def _shipped_differences(chosen: list):
-    """specs -> the specs with the differences that the chosen adapters ship beside their files."""
-    classes = adapters.classes()
-    files = [(name, classes[name].differences_file()) for name in chosen if name in classes]
-
-    def add(specs: list) -> list:
-        for name, path in files:
-            if path is not None:
-                specs = load_differences(path, name, specs)
-        return specs
-
-    return add
 
 
 def _spec_files(config) -> list:

@@ -38,7 +38,7 @@ from adapters import workers
 from adapters.base import Unsupported
 from suites import compare, inputs, specs
 from suites.program import ORACLE, widen
-from suites.spec_differences import load_differences
+from suites.spec_differences import shipped
 
 UNFINISHED = 3  # the exit status of a rank that did not finish, and of a launch with one
 STOPPED = 4  # a rank the launcher started, stopped where its runtime aborted: the launcher starts afresh
@@ -108,16 +108,10 @@ def check(args) -> None:
         args.processes, args.rank = args.launch, None
 
 
-def shipped_differences(adapter: str, loaded: list) -> list:
-    """The specs with the differences the adapter ships beside its module, as pytest runs them."""
-    path = adapters.classes()[adapter].differences_file() if adapter in adapters.classes() else None
-    return loaded if path is None else load_differences(path, adapter, loaded)
-
-
 def cases_of(args) -> list:
     """(spec, example, dtype) of every case for this world size, in spec-file order."""
     world = args.processes * args.devices_per_process
-    collective = [s for s in shipped_differences(args.adapter, specs.load_path(args.spec)) if s.collective]
+    collective = [s for s in shipped([args.adapter], specs.load_path(args.spec)) if s.collective]
     if args.spec_id is not None:
         collective = [s for s in collective if s.id == args.spec_id]
         if not collective:

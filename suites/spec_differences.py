@@ -9,6 +9,7 @@ import pathlib
 
 import jsonschema
 
+import adapters
 from suites.yamlfile import SpecError, read
 from suites.yamlfile import where as locate
 
@@ -59,6 +60,17 @@ def check_differences(entries: list, cases: set, where, drawn_cases: dict | None
 
 
 EVERY_SPEC = "*"  # in an adapter's differences file: entries for every spec
+
+
+def shipped(names: list, specs: list) -> list:
+    """The specs with the differences that the named adapters ship beside their modules (their
+    differences files), as every run judges them: pytest's and the multi-process launcher's."""
+    classes = adapters.classes()
+    for name in names:
+        path = classes[name].differences_file() if name in classes else None
+        if path is not None:
+            specs = load_differences(path, name, specs)
+    return specs
 
 
 def load_differences(path, adapter: str, specs: list) -> list:

@@ -231,9 +231,12 @@ def test_a_case_that_kills_a_rank_raised_its_death_and_a_fresh_group_runs_the_re
 def test_a_multihost_run_judges_with_the_differences_the_adapter_ships():
     """The launcher judges with an adapter's shipped differences file as pytest does (Paddle's
     documented SIGSEGV on a send to its own rank), not with the spec's own entries alone."""
-    from suites import specs
-    from suites.multihost import shipped_differences
+    import argparse
 
-    loaded = {s.name: s for s in shipped_differences("paddle", specs.load_path("specs/collectives.yaml"))}
+    from suites.multihost import cases_of
+
+    args = argparse.Namespace(processes=2, devices_per_process=1, spec=str(ROOT / "specs" / "collectives.yaml"),
+                              spec_id="ppermute-identity-pair", case=None, dtype=None, adapter="paddle")
+    loaded = {spec.name: spec for spec, _, _ in cases_of(args)}
     notes = [d["note"] for d in loaded["collectives/ppermute-identity-pair"].differences if d["adapter"] == "paddle"]
     assert notes == ["on gloo, a rank's isend to itself kills the process (SIGSEGV)"]

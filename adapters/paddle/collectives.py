@@ -11,6 +11,10 @@ batch_isend_irecv times out; paddle.distributed's collectives are not recorded b
 from adapters import workers
 from adapters.base import Unsupported
 
+# paddle.distributed takes torch.distributed's calls for these (ReduceOp.SUM / AVG / MAX,
+# all_reduce(x, op=), broadcast(x, src=)): torch's functions serve it as they are
+from adapters.torch.collectives import _all_reduce, _broadcast, _reduce_op
+
 UNIMPLEMENTED = "(Unimplemented)"  # how Paddle's C++ says that a process group lacks a collective
 
 
@@ -74,18 +78,6 @@ def _free_port(host):
         return probe.getsockname()[1]
 
 
-def _reduce_op(dist, op):
-    ops = {"sum": dist.ReduceOp.SUM, "mean": dist.ReduceOp.AVG, "max": dist.ReduceOp.MAX}
-    if op not in ops:
-        raise ValueError(f"op takes sum, mean or max. Received: {op!r}")
-    return ops[op]
-
-
-def _all_reduce(x, dist, op="sum"):
-    dist.all_reduce(x, op=_reduce_op(dist, op))
-    return x
-
-
 def _all_gather(x, dist, axis=0, tiled=True):
     """all_gather into a list of the ranks' tensors (Paddle's form), concatenated along the axis
     (tiled) or stacked on a new one."""
@@ -139,11 +131,6 @@ def _ppermute(x, dist, perm):
     for task in tasks:
         task.wait()
     return out
-
-
-def _broadcast(x, dist, root=0):
-    dist.broadcast(x, src=root)
-    return x
 
 
 def _gradient(name, x, cotangent, dist, params):
