@@ -24,11 +24,10 @@ import pytest
 import adapters
 from reports import cost
 from suites import coverage, faults, results, shards, spec_differences
-from suites.specs import SpecError, load_file, load_path
+from suites.specs import SpecError, load_file, load_path, own_specs
 
 ROOT = pathlib.Path(__file__).resolve().parent
 ANCHOR = ROOT / "suites" / "test_specs.py"
-DEFAULT_SPECS = os.path.relpath(ROOT / "specs")  # relative, so messages name specs/..., not a machine path
 DEVICES = ("cpu", "cuda", "gpu")
 
 # ci: 5 derandomized examples per (spec, kind, adapter, dtype), so that every push checks every
@@ -131,7 +130,7 @@ def _options(config) -> SimpleNamespace:
     return SimpleNamespace(
         shard=shard and shards.parse(shard), durations=shards.read_durations(durations) if durations else {},
         adapters=chosen, devices=devices, modes=modes, dtypes=dtypes, seed=int(seed), results_dir=str(folder),
-        specs=shipped(load_path(config.getoption("spec") or DEFAULT_SPECS)) if _collects_suites(config) else [],
+        specs=shipped(load_path(config.getoption("spec") or own_specs())) if _collects_suites(config) else [],
         spec_files={path: shipped(load_file(path)) for path in _spec_files(config)},
         recorder=results.Recorder(folder, worker), environment=results.environment(),
         case_timeout=timeout, watch=faults.Watch(folder, worker, timeout), started=time.time(),

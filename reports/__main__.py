@@ -10,17 +10,24 @@ spec, case, kind, adapter, device, dtype, mode): new failures, documented differ
 observed, fixed failures, newly documented differences, other changes (reports/changes.py), and
 the benchmark medians that moved beyond 5% and their noise; exits 1 on a new failure (a CI gate;
 a slower benchmark is listed, not gated: CI machines differ), 2 on bad input.
+
+python -m reports port SOURCE TARGET [RESULTS...] [--mode eager|compiled]: what a port from the
+SOURCE adapter to the TARGET meets: every case both ran that they did not do alike, by regime
+(undocumented, default, promotion, special-value, no-gradient, precision, crash, semantics,
+unsupported), with both sides' status, note, source and numbers (reports/port.py); RESULTS
+defaults to results/. Exits 1 when a differing case is undocumented on either side (a fail, an
+error, a crash), 2 on bad input (no such results, an adapter absent from them).
 """
 import argparse
 import sys
 
-from reports import changes, perf, summary
+from reports import changes, perf, port, summary
 from reports.build import bench_files, build, read_records
 from reports.records import FAILING, standing
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m reports", description=__doc__)
+def main(argv=None, prog="python -m reports") -> int:
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="build the HTML report from result folders or .jsonl files")
     b.add_argument("inputs", nargs="+", help="results folders (searched for *.jsonl) or .jsonl files")
@@ -31,9 +38,16 @@ def main(argv=None) -> int:
     d = sub.add_parser("diff", help="what changed between two runs; exit 1 on a new failure")
     d.add_argument("base", help="the earlier run: results folder or .jsonl file")
     d.add_argument("new", help="the later run: results folder or .jsonl file")
+    p = sub.add_parser("port", help="every case where two adapters differ, by regime; exit 1 on an undocumented one")
+    p.add_argument("source", help="the adapter a port leaves, e.g. torch")
+    p.add_argument("target", help="the adapter it moves to, e.g. jax")
+    p.add_argument("results", nargs="*", default=["results"], help="results folders or .jsonl files (default: results)")
+    p.add_argument("--mode", choices=("eager", "compiled"), default=None, help="one mode only (default: both)")
     args = parser.parse_args(argv)
     if args.command == "diff":
         return _diff(args.base, args.new)
+    if args.command == "port":
+        return _port(args)
     try:
         page = build(args.inputs, args.output, args.baseline, args.history)
     except FileNotFoundError as exc:
@@ -42,6 +56,24 @@ def main(argv=None) -> int:
     records = standing(read_records(args.inputs)[0])
     print("\n".join([*summary.ending(records), f"report: {page.resolve()}"]))
     return 1 if any(r.get("status") in FAILING for r in records) else 0
+
+
+def _port(args) -> int:
+    try:
+        records = read_records(args.results)[0]
+    except FileNotFoundError as exc:
+        print(f"reports: {exc}", file=sys.stderr)
+        return 2
+    ran = {r.get("adapter") for r in records}
+    for name in (args.source, args.target):
+        if name not in ran:
+            print(f"reports: no records of adapter {name!r} in {' '.join(args.results)} "
+                  f"(recorded: {', '.join(sorted(map(str, ran))) or 'none'})", file=sys.stderr)
+            return 2
+    found = port.port(records, args.source, args.target, args.mode)
+    print("\n".join(port.lines(found, args.source, args.target)))
+    return 1 if any(g["source"]["status"] in FAILING or g["target"]["status"] in FAILING
+                    for rows in found.values() for g in rows) else 0
 
 
 def _diff(base: str, new: str) -> int:

@@ -15,7 +15,7 @@ import jinja2
 from markupsafe import Markup
 
 from reports import changes, cost, groups, models, perf, summary
-from reports.records import FAILING, PASSING, STATUSES, column, key_of, mode_of, standing
+from reports.records import FAILING, PASSING, REGIMES, STATUSES, column, key_of, mode_of, standing
 
 TEMPLATES = pathlib.Path(__file__).resolve().parent / "templates"
 
@@ -59,11 +59,6 @@ def bench_files(inputs) -> list:
 
 def area_of(record) -> str:
     return str(record.get("spec", "?")).split("/")[0]
-
-
-# The kinds of documented difference (specs/schema.json, a difference's `regime`), in the order
-# the page lists them: what a port trips over first.
-REGIMES = ("default", "promotion", "special-value", "no-gradient", "precision", "crash", "semantics")
 
 
 def differences_by_regime(records) -> dict:

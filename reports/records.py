@@ -11,6 +11,10 @@ FAILING = ("fail", "error", "crash", "timeout")  # what fails a run (unsupported
 # suspect: every framework agrees and the reference does not (suites/suspect.py): the oracle is
 # looked at, no framework fails; the run warns and the report shows it beside the failures.
 
+# The kinds of documented difference (specs/schema.json, a difference's `regime`), in the order
+# the page lists them: what a port trips over first.
+REGIMES = ("default", "promotion", "special-value", "no-gradient", "precision", "crash", "semantics")
+
 # Every record has these fields (None where they do not apply), then the run's environment
 # (python, numpy, machine, platform, commit).
 FIELDS = (

@@ -27,16 +27,17 @@ import adapters
 from adapters import vocabulary
 from reports import cost
 from suites import coverage, shards
-from suites.specs import SpecError, load_path
+from suites.specs import SpecError, load_path, own_specs
 
 VOCABULARY_DOC = pathlib.Path(__file__).resolve().parent.parent / "docs" / "vocabulary.md"
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m suites", description=__doc__)
+def main(argv=None, prog="python -m suites") -> int:
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     validate = sub.add_parser("validate", help="check spec files against specs/schema.json and the vocabulary")
-    validate.add_argument("path", nargs="?", default="specs", help="a spec file or folder (default: specs)")
+    validate.add_argument("path", nargs="?", default=own_specs(),
+                          help="a spec file or folder (default: Parity's specs)")
     cov = sub.add_parser("coverage", help="the ops and dtypes each adapter declares (and, with --check, does)")
     cov.add_argument("--adapter", default=None, help="comma-separated adapters (default: every installed one)")
     cov.add_argument("--adapter-path", action="append", default=[], metavar="FILE.py",
@@ -112,7 +113,7 @@ def _estimate(args) -> int:
     except shards.ShardError as exc:
         print(f"estimate: {exc}", file=sys.stderr)
         return 2
-    items, code = _collected(args.pytest_args or ["specs"])
+    items, code = _collected(args.pytest_args or [own_specs()])
     if code not in (0, 5):
         print(f"estimate: pytest could not collect {' '.join(args.pytest_args)} (exit {code})", file=sys.stderr)
         return 2

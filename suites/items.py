@@ -227,13 +227,13 @@ class SpecItem(pytest.Item):
             **self.config.parity.environment))
 
     def rerun(self, adapter, generated: bool) -> str:
-        """The command that runs this item again as this run did, from the project root: the
+        """The command that runs this item again as this run did, from the folder it ran in: the
         adapter's environment, the interpreter that ran it, its node id, and the options it
         needs: --adapter-path and --spec where the run had them, a GPU device, and the hypothesis
         seed and profile of a generated case."""
         options = self.config.getoption
         words = [f"{k}={shlex.quote(v)}" for k, v in adapter.environment().items()]
-        words += [shlex.quote(results.interpreter()), "-m", "pytest", shlex.quote(self.nodeid), "--adapter",
+        words += [*map(shlex.quote, results.pytest_command(self.config.rootpath, self.nodeid)), "--adapter",
                   shlex.quote(self.adapter_name)]
         for path in options("adapter_path"):
             words += ["--adapter-path", shlex.quote(path)]

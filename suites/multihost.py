@@ -44,8 +44,8 @@ UNFINISHED = 3  # the exit status of a rank that did not finish, and of a launch
 STOPPED = 4  # a rank the launcher started, stopped where its runtime aborted: the launcher starts afresh
 
 
-def main(argv=None) -> int:
-    args = parser().parse_args(argv)
+def main(argv=None, prog="python -m suites.multihost") -> int:
+    args = parser(prog).parse_args(argv)
     try:
         check(args)
         cases = cases_of(args)
@@ -59,13 +59,14 @@ def main(argv=None) -> int:
     return rank_main(args, cases)
 
 
-def parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m suites.multihost", description=__doc__.splitlines()[0])
+def parser(prog="python -m suites.multihost") -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
     parser.add_argument("spec_id", nargs="?", default=None,
                         help="a collective spec's id, e.g. all-reduce-sum (default: every spec with an example of "
                              "the world size)")
     parser.add_argument("case", nargs="?", default=None, help="the example's name (default: every one)")
-    parser.add_argument("--spec", default="specs/collectives.yaml")
+    parser.add_argument("--spec", default=specs.own_specs("collectives.yaml"),
+                        help="a collectives spec file (default: Parity's specs/collectives.yaml)")
     parser.add_argument("--adapter", default="torch", help="torch, jax or tensorflow (default: torch)")
     parser.add_argument("--launch", type=int, default=None, metavar="N",
                         help="start N processes on loopback and judge their outputs (default: be one rank)")

@@ -6,6 +6,7 @@ results.jsonl when the session ends. The report builder reads every *.jsonl unde
 """
 import datetime
 import json
+import os
 import pathlib
 import platform
 import subprocess
@@ -105,6 +106,17 @@ def interpreter() -> str:
         return str(path.relative_to(pathlib.Path.cwd()))
     except ValueError:
         return str(path)
+
+
+def pytest_command(root: pathlib.Path, nodeid: str) -> list:
+    """The interpreter, pytest and the node id, as typed in the working folder: where that is not
+    Parity's checkout (a run through parity.py from a team's repository), pytest is pointed at
+    Parity's configuration and the node id's file is named from here."""
+    if pathlib.Path.cwd() == root:
+        return [interpreter(), "-m", "pytest", nodeid]
+    file, _, rest = nodeid.partition("::")
+    return [interpreter(), "-m", "pytest", "-c", os.path.relpath(root / "pyproject.toml"),
+            "--rootdir", os.path.relpath(root), f"{os.path.relpath(root / file)}::{rest}"]
 
 
 def environment() -> dict:

@@ -6,6 +6,7 @@ e.g. `specs/matmul.yaml:14: [2].examples[0].inputs.a: 'shape' is a required prop
 import dataclasses
 import itertools
 import json
+import os
 import pathlib
 import warnings
 from dataclasses import dataclass, field
@@ -17,6 +18,13 @@ from suites.collectives import Collective
 from suites.spec_differences import SCHEMA_PATH, check_differences, drawn
 from suites.yamlfile import SpecError, line, read
 from suites.yamlfile import where as locate
+
+
+def own_specs(name: str = "") -> str:
+    """Parity's own specs folder (or a file in it), relative to the working folder: found from any
+    folder a command runs in, and named specs/... in messages when it runs in the checkout."""
+    return os.path.relpath(pathlib.Path(__file__).resolve().parent.parent / "specs" / name)
+
 
 MAX_INPUT_ELEMENTS = 10_000_000  # 80 MB of float64 per input: a guard against absurd shapes
 MAX_LAYERS = 64  # a recurrent spec's num_layers, the same guard for its derived weights

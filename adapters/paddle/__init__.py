@@ -7,6 +7,7 @@ PaddlePaddle 3.3.1 dies (SIGSEGV) when it is imported after TensorFlow in one pr
 paddle imports it before any other framework (conftest.py, `import_first`); where TensorFlow is
 already loaded the adapter refuses with that reason rather than take the process down."""
 import sys
+import warnings
 
 from adapters import AdapterError, workers
 from adapters.base import DTYPES, Adapter, Unsupported, dtypes_except, no_rounding_mode, own_code
@@ -22,6 +23,11 @@ P2P_TIMEOUT = 10  # seconds a ppermute may take before it counts as hung: gloo i
 AFTER_TENSORFLOW = ("PaddlePaddle 3.3.1 segfaults when imported after TensorFlow in one process "
                     "(adapters/paddle/repro/import_after_tensorflow.py): run paddle in a process of its own "
                     "(tox -e paddle) or select it with --adapter, which imports it first")
+
+# Importing paddle warns that ccache, which only builds C++ extensions, is missing: on every run,
+# in every process, about nothing Parity does. Registering this adapter (which every process that
+# may import paddle does first) silences that one message.
+warnings.filterwarnings("ignore", message="No ccache found", category=UserWarning)
 
 
 class PaddleAdapter(PaddleLayers, PaddleIdioms, PythonOperators, Adapter):

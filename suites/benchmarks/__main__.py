@@ -31,8 +31,8 @@ SELF_CHECK = ("torch", "bench_harness.py")  # the harness is measured against to
 ENGINE_TARGETS = "bench_engine.py"  # the engine's matmul beside NumPy's and its LSTM's memory, a process of its own
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m suites.benchmarks", description=__doc__.split("\n")[0])
+def main(argv=None, prog="python -m suites.benchmarks") -> int:
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="run every benchmark, one process per adapter")
     run.add_argument("--adapter", default=None, help="comma-separated (default: every installed one but the reference)")

@@ -13,15 +13,13 @@ from suites.benchmarks.workloads import check, matches, step, work, workloads
 from suites.items import outcome_fields, resolve_device
 from suites.outcome import Outcome, one_line
 
-DEFAULT_SPECS = "specs"
-
 
 def pytest_generate_tests(metafunc):
     if "workload" not in metafunc.fixturenames:
         return
     config = metafunc.config
     terms = bench_filter(config)
-    chosen = specs.load_path(config.getoption("spec") or DEFAULT_SPECS)
+    chosen = specs.load_path(config.getoption("spec") or specs.own_specs())
     cases = [(w, a, d) for w in workloads(chosen, terms) for a in config.parity.adapters
              for d in config.parity.devices if matches(w.fields(a), terms)]
     metafunc.parametrize(("workload", "adapter_name", "device"), cases,

@@ -1,0 +1,103 @@
+"""What a port from one framework to another meets: every case where two adapters' outcomes
+differ, grouped by the regime of the difference.
+
+Two records are the same case when they share (spec, case, kind, device, dtype, mode). A pair
+differs when the two outcomes are not alike: both passing, both unsupported, or both documented
+by the same note (the two frameworks behave alike, only the reference or the documentation
+differs) is alike. Each differing pair is filed under the regime of what the target does, else of
+what the source does: a documented difference's own regime (default, promotion, special-value,
+no-gradient, precision, crash, semantics); `undocumented` for a fail or error nobody documented
+(red on the page: mend it or document it); `crash` for a crash or timeout; `unsupported` where
+one side cannot run the case at all. The order is what a port trips over first.
+"""
+from reports.records import REGIMES, mode_of, standing
+
+ORDER = ("undocumented", *REGIMES, "unsupported")
+SIDE = ("status", "note", "source", "message", "max_abs_err", "ulp")
+
+
+def regime_of(record: dict) -> str:
+    status = record.get("status")
+    if status == "documented":
+        regime = (record.get("difference") or {}).get("regime")
+        return regime if regime in REGIMES else "semantics"
+    if status in ("crash", "timeout"):
+        return "crash"
+    if status == "unsupported":
+        return "unsupported"
+    return "undocumented"
+
+
+def differing(records: list, source: str, target: str, mode: str | None = None) -> list:
+    """(source record, target record) of every case both ran that they did not do alike."""
+    sides = {}
+    for r in standing(records):
+        if r.get("adapter") in (source, target) and mode in (None, mode_of(r)):
+            key = (r.get("spec"), r.get("case"), r.get("kind"), r.get("device"), r.get("dtype"), mode_of(r))
+            sides.setdefault(key, {})[r["adapter"]] = r
+    return [(pair[source], pair[target]) for _, pair in sorted(sides.items(), key=lambda kv: str(kv[0]))
+            if len(pair) == 2 and not _alike(pair[source], pair[target])]
+
+
+def _alike(a: dict, b: dict) -> bool:
+    if a["status"] != b["status"]:
+        return False
+    return a["status"] != "documented" or _note(a) == _note(b)
+
+
+def _note(record: dict) -> str:
+    return str((record.get("difference") or {}).get("note") or "")
+
+
+def port(records: list, source: str, target: str, mode: str | None = None) -> dict:
+    """regime -> groups, in ORDER: each group one spec and one pair of behaviours (the two sides'
+    status and note), with the cases, kinds, dtypes and modes it was seen in, both sides'
+    numbers and note from its first pair, and the target's repro (else the source's)."""
+    groups = {}
+    for a, b in differing(records, source, target, mode):
+        regime = regime_of(b) if b["status"] != "pass" else regime_of(a)
+        key = (regime, str(a.get("spec")), a["status"], _note(a), b["status"], _note(b))
+        group = groups.setdefault(key, {"spec": key[1], "source": _side(a), "target": _side(b),
+                                        "repro": b.get("repro") or a.get("repro"), "pairs": []})
+        group["pairs"].append((a, b))
+    out = {regime: [] for regime in ORDER}
+    for (regime, *_), group in groups.items():
+        pairs = group.pop("pairs")
+        group.update(count=len(pairs), **{field: sorted({str(b.get(name) if name != "mode" else mode_of(b))
+                                                         for _, b in pairs})
+                                          for field, name in (("cases", "case"), ("kinds", "kind"),
+                                                              ("dtypes", "dtype"), ("modes", "mode"))})
+        out[regime].append(group)
+    return {regime: rows for regime, rows in out.items() if rows}
+
+
+def _side(record: dict) -> dict:
+    d = record.get("difference") or {}
+    return {"status": record["status"], "note": d.get("note"), "source": d.get("source"),
+            "message": str(record.get("message") or "").split("\n")[0][:300],
+            "max_abs_err": record.get("max_abs_err"), "ulp": record.get("ulp")}
+
+
+def lines(found: dict, source: str, target: str) -> list:
+    """The port in the terminal: per regime its groups, each with both sides and where it was seen."""
+    if not found:
+        return [f"port {source} -> {target}: no case differs (of the cases both ran)"]
+    total = sum(g["count"] for rows in found.values() for g in rows)
+    out = [f"port {source} -> {target}: {total} cases differ, in "
+           + ", ".join(f"{regime} ({sum(g['count'] for g in rows)})" for regime, rows in found.items())]
+    for regime, rows in found.items():
+        out += ["", f"== {regime}"]
+        for g in rows:
+            seen = f"{g['count']} cases: {', '.join(g['kinds'])}; {', '.join(g['dtypes'])}; {', '.join(g['modes'])}"
+            out.append(f"{g['spec']}  ({seen})")
+            for name, side in ((source, g["source"]), (target, g["target"])):
+                out.append(f"  {name}: {_described(side)}")
+    return out
+
+
+def _described(side: dict) -> str:
+    numbers = "" if side["max_abs_err"] is None else f" [max abs err {side['max_abs_err']:.3g}" + (
+        "]" if side["ulp"] is None else f", {side['ulp']} ulp]")
+    if side["status"] == "documented":
+        return f"documented: {side['note']}{numbers} (source: {side['source']})"
+    return f"{side['status']}{numbers}" + (f": {side['message']}" if side["message"] else "")
