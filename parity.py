@@ -22,8 +22,8 @@ ROOT = pathlib.Path(__file__).resolve().parent
 
 # command -> (what it runs, one line of help)
 COMMANDS = {
-    "run": ("pytest", "run the specs (Parity's own, or --spec PATH: a spec file or folder of yours); "
-                      "every pytest option and Parity's (--adapter, --adapter-path, --share, --mode ...)"),
+    "run": ("pytest", "[TARGET...] the specs: Parity's (or the files and node ids named first), or --spec "
+                      "PATH of yours; every pytest option and Parity's (--adapter, --adapter-path, --share ...)"),
     "fuzz": ("pytest", "random programs from the vocabulary, judged like the specs (--fuzz-minutes M, default 10)"),
     "validate": ("suites.__main__", "check spec files without running anything (default: Parity's specs)"),
     "coverage": ("suites.__main__", "the ops and dtypes each adapter declares; --check runs a sample against it"),
@@ -65,12 +65,15 @@ def usage() -> str:
 
 def pytest_args(command: str, rest: list) -> list:
     """pytest's arguments for `run` and `fuzz`: Parity's configuration (its pyproject.toml, so its
-    conftest and rootdir) and what to collect, then the caller's arguments. `run` collects Parity's
-    specs, or, with --spec, the anchor module that runs the specs --spec names."""
+    conftest and rootdir) and what to collect, then the caller's arguments. `run` collects what
+    the arguments name first (`parity run specs/matmul.yaml --adapter torch`), else Parity's specs,
+    or, with --spec, the anchor module that runs the specs --spec names."""
     config = ["-c", str(ROOT / "pyproject.toml"), "--rootdir", str(ROOT)]
     if command == "fuzz":
         minutes = [] if any(a.startswith("--fuzz-minutes") for a in rest) else ["--fuzz-minutes", FUZZ_MINUTES]
         return [*config, _shown(ROOT / "suites" / "fuzz"), *minutes, *rest]
+    if rest and not rest[0].startswith("-"):  # targets named first: Parity's spec files, node ids
+        return [*config, *rest]
     own_specs = not any(a == "--spec" or a.startswith("--spec=") for a in rest)
     return [*config, _shown(ROOT / ("specs" if own_specs else "suites/test_specs.py")), *rest]
 
@@ -90,4 +93,8 @@ def _environment() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:  # `parity report port A B | head`: the reader has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(0)

@@ -5,6 +5,8 @@ As an adapter under test it runs NumPy itself at the requested dtype, so "refere
 NumPy column of a comparison. It has no autodiff: gradients are checked against central finite
 differences of this oracle instead (suites/gradients.py).
 """
+import warnings
+
 import numpy as np
 
 from adapters.base import Adapter, Unsupported, dtypes_except, lift_1d, rnn_suffix, stacked_rnn
@@ -151,7 +153,9 @@ class ReferenceAdapter(LayerReference, IdiomReference, IndexingReference, Adapte
         return np.sum(x, axis=_axis(axis), keepdims=keepdims)
 
     def mean(self, x, axis=None, keepdims=False):
-        return np.mean(x, axis=_axis(axis), keepdims=keepdims)
+        with warnings.catch_warnings():  # the mean of nothing is 0 / 0, NaN, as documented: NumPy also warns
+            warnings.filterwarnings("ignore", "Mean of empty slice", RuntimeWarning)
+            return np.mean(x, axis=_axis(axis), keepdims=keepdims)
 
     def max(self, x, axis=None, keepdims=False):
         return np.max(x, axis=_axis(axis), keepdims=keepdims)

@@ -2,6 +2,8 @@
 gradients given (g, out, *inputs); broadcasting is undone in one place (unbroadcast). The other
 ops define their backward next to their forward. Every function takes Tensors, NumPy arrays or
 Python numbers and returns a Tensor of the inputs' dtype."""
+import warnings
+
 import numpy as np
 
 from engine.tensor import Tensor
@@ -128,7 +130,9 @@ def mean(x, axis=None, keepdims=False):
     x = tensor(x)
     axes = _axes(axis, x.ndim)
     count = int(np.prod([x.shape[a] for a in axes]))
-    out = np.mean(x.data, axis=axes, keepdims=keepdims)
+    with warnings.catch_warnings():  # over nothing: NaN, silently, as the frameworks give it
+        warnings.filterwarnings("ignore", "Mean of empty slice", RuntimeWarning)
+        out = np.mean(x.data, axis=axes, keepdims=keepdims)
     return Tensor.record(out, (x,), lambda g: (np.broadcast_to(_restore(g, axes, keepdims) / count, x.shape),),
                          "mean")
 

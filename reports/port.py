@@ -97,7 +97,7 @@ def lines(found: dict, source: str, target: str) -> list:
 
 def _described(side: dict) -> str:
     numbers = "" if side["max_abs_err"] is None else f" [max abs err {side['max_abs_err']:.3g}" + (
-        "]" if side["ulp"] is None else f", {side['ulp']} ulp]")
+        "]" if side["ulp"] is None else f", {side['ulp']:.3g} ulp]")
     if side["status"] == "documented":
         return f"documented: {side['note']}{numbers} (source: {side['source']})"
     return f"{side['status']}{numbers}" + (f": {side['message']}" if side["message"] else "")

@@ -110,9 +110,10 @@ class SpecItem(pytest.Item):
         start = time.perf_counter()
         watch, identity = self.config.parity.watch, self.identity()
         watch.begin(identity)
-        try:
-            outcomes = {"example": self._examples, "collective": self._examples, "property": self._property,
-                        "gradient": self._gradient, "training": self._training}[self.kind](ctx)
+        try:  # IEEE 754 on purpose (specials, inf and NaN examples): NumPy's warnings of it are noise
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                outcomes = {"example": self._examples, "collective": self._examples, "property": self._property,
+                            "gradient": self._gradient, "training": self._training}[self.kind](ctx)
         except faults.CaseTimeout:
             message = f"no result within {self.config.parity.case_timeout:g} s (--case-timeout)"
             self.config.parity.recorder.write({

@@ -89,6 +89,9 @@ def launch(args, cases) -> int:
     process dies of a signal, and the case it died on raised that death."""
     lines, unfinished, start = [[] for _ in range(args.processes)], [], 0
     while start < len(cases) and not unfinished:
+        print(f"parity multihost: {args.adapter}, {args.processes} processes: cases {start + 1} to {len(cases)} "
+              f"of {len(cases)} running (the ranks answer together; each case is judged below)", file=sys.stderr,
+              flush=True)
         codes, outs, errs = run_ranks(args, start, len(cases) - start)
         now = [[json.loads(t) for t in out.splitlines() if t.startswith("{")] for out in outs]
         for rank, per in enumerate(now):
@@ -171,7 +174,7 @@ def why(rank: int, code, stderr: str) -> str:
 def judged(args, cases, lines: list, unfinished: list) -> list:
     """(spec, example, dtype, outcome) per case, printed as it is judged."""
     adapter, out = adapters.get(args.adapter), []
-    for spec, example, dtype in cases:
+    for index, (spec, example, dtype) in enumerate(cases):
         mine = [next((line for line in per if (line["spec"], line["case"], line["dtype"]) ==
                       (spec.name, example.name, dtype)), None) for per in lines]
         if None in mine and not any("error" in line for line in mine if line):
@@ -182,7 +185,8 @@ def judged(args, cases, lines: list, unfinished: list) -> list:
             ctx = Context(spec, Gathered(adapter, [line for line in mine if line]), args.device, dtype, "eager")
             outcome = judge.check_case(ctx, example.name, inputs.example(spec, example, dtype), example.expect)
         print(f"{outcome.status.upper():11} {spec.name}/{example.name} {dtype} ({args.processes} processes x "
-              f"{args.devices_per_process} device(s)): {outcome.message}", flush=True)
+              f"{args.devices_per_process} device(s)): {outcome.message} [{100 * (index + 1) // len(cases):3d}%]",
+              flush=True)
         out.append((spec, example, dtype, outcome))
     return out
 

@@ -220,8 +220,12 @@ def test_a_case_that_kills_a_rank_raised_its_death_and_a_fresh_group_runs_the_re
     monkeypatch.setattr(launch.adapters, "get", lambda name: ReferenceAdapter())
     args = argparse.Namespace(processes=2, devices_per_process=1, device="cpu", adapter="reference", results_dir=None)
     status = launch.launch(args, cases)
-    verdicts = capsys.readouterr().out.splitlines()
+    shown = capsys.readouterr()
+    verdicts = shown.out.splitlines()
     assert starts == [0, 2]
+    assert "reference, 2 processes: cases 1 to 3 of 3 running" in shown.err  # progress, group by group
+    assert "reference, 2 processes: cases 3 to 3 of 3 running" in shown.err
+    assert verdicts[-1].endswith("[100%]")
     assert [line.split()[:2] for line in verdicts] == [
         ["PASS", "inline/summed/first"], ["ERROR", "inline/summed/kills"], ["PASS", "inline/summed/after"]]
     assert "ProcessDied: rank 0 exit code -11: Segmentation fault" in verdicts[1]

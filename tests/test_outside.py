@@ -3,6 +3,7 @@ file (tests/outside/, copied to a folder outside the checkout) and runs Parity's
 parity.py, from there, as docs/from-your-project.md tells it to. Results, reruns and the report
 are the team's, in the team's folder."""
 import json
+import os
 import pathlib
 import shutil
 import subprocess
@@ -67,6 +68,17 @@ def test_the_front_door_validates_a_teams_specs_and_refuses_bad_input_in_one_lin
     assert "broken.yaml:1" in bad.stderr
     unknown = parity(team, "frobnicate")
     assert unknown.returncode == 2 and "unknown command 'frobnicate'" in unknown.stderr
+
+
+def test_run_collects_what_is_named_first_else_parity_s_specs_else_the_anchor_of_spec():
+    import parity as front_door
+
+    config = ["-c", str(ROOT / "pyproject.toml"), "--rootdir", str(ROOT)]
+    named = ["specs/matmul.yaml", "specs/ste.yaml::ste-forward", "--adapter", "torch"]
+    assert front_door.pytest_args("run", named) == [*config, *named]
+    assert front_door.pytest_args("run", ["--adapter", "torch"])[len(config)] == os.path.relpath(ROOT / "specs")
+    anchor = front_door.pytest_args("run", ["--spec", "mine.yaml"])[len(config)]
+    assert anchor == os.path.relpath(ROOT / "suites" / "test_specs.py")
 
 
 def test_every_command_answers_help(team):

@@ -1,13 +1,15 @@
 """The report in a real browser (headless Chromium through selenium): no console errors, the
 matrix and the charts render, a spec's table and heatmap are drawn when it is opened, a filter
 hides rows; a full run's page (tests/test_report.py full_run) is measured: its time to interactive
-and its element count are written to reports/out/browser-test.json beside the screenshot. The
+and its element count are written to browser-test.json beside the screenshots, in the test's own
+temporary folder, or in the folder PARITY_SCREENSHOTS names (nothing lands in the checkout). The
 time is measured, not asserted (the machines are shared and noisy); what it depends on, the number
 of elements the page starts with, is held under a bound.
 
 Chromium is the Debian packages chromium and chromium-driver (.ci/run installs them as root);
 where neither they nor selenium can be had, the test skips and says which is missing."""
 import json
+import os
 import pathlib
 import shutil
 
@@ -16,7 +18,12 @@ import pytest
 from reports.build import build
 from tests.test_report import bench_file, full_run, record, spec_json
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+def shots_folder(tmp_path) -> pathlib.Path:
+    """Where the screenshots and the measurement go: PARITY_SCREENSHOTS, else the test's tmp_path."""
+    folder = pathlib.Path(os.environ.get("PARITY_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 def chromium():
@@ -73,9 +80,7 @@ def test_report_renders_and_filters_in_chromium(tmp_path):
         Select(browser.find_element(By.ID, "filter-status")).select_by_visible_text("all")
         Select(browser.find_element(By.ID, "filter-adapter")).select_by_visible_text("torch")
         assert not browser.find_element(By.CSS_SELECTOR, "#failures .card").is_displayed()  # a jax card
-        shots = ROOT / "reports" / "out"
-        shots.mkdir(parents=True, exist_ok=True)
-        assert browser.save_screenshot(str(shots / "browser-test.png"))
+        assert browser.save_screenshot(str(shots_folder(tmp_path) / "browser-test.png"))
     finally:
         browser.quit()
 
@@ -100,8 +105,7 @@ def test_a_full_runs_page_is_measured_in_chromium(tmp_path):
         browser.execute_script("arguments[0].open = true; arguments[0].scrollIntoView()", spec)
         rows = spec_json(page.read_text())["specs"]["area0/spec0"]["rows"]
         assert len(spec.find_elements(By.CSS_SELECTOR, "tbody tr")) == len(rows) > 1
-        shots = ROOT / "reports" / "out"
-        shots.mkdir(parents=True, exist_ok=True)
+        shots = shots_folder(tmp_path)
         assert browser.save_screenshot(str(shots / "browser-test-full-run.png"))
         (shots / "browser-test.json").write_text(json.dumps({**timing, "bytes": page.stat().st_size}) + "\n")
         print(f"full run's page: {page.stat().st_size / 1e6:.2f} MB, interactive after {timing['interactive']} ms, "

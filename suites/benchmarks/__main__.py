@@ -99,13 +99,14 @@ def run_all(args) -> int:
     failed, turns = set(), {name: [] for name, _ in jobs}
     with tempfile.TemporaryDirectory() as scratch:
         for turn in range(args.turns):  # A B C, A B C: drift falls on every adapter alike
-            for name, files in jobs:
+            for index, (name, files) in enumerate(jobs):
                 target = pathlib.Path(scratch) / f"{name}-{turn}.json"
                 adapter = "engine" if name == "engine-targets" else name
                 command = [sys.executable, "-m", "pytest", *(str(HERE / f) for f in files), "-p", "no:xdist", "-p",
                            "no:cacheprovider", "-q", "-rs", "--adapter", adapter, "--benchmark-json", str(target),
                            *options, *args.pytest_args]
-                print(f"parity: benchmarks of {name}, turn {turn + 1} of {args.turns}", flush=True)
+                print(f"parity: benchmarks of {name}, turn {turn + 1} of {args.turns} "
+                      f"(process {turn * len(jobs) + index + 1} of {len(jobs) * args.turns})", flush=True)
                 # the threads hold from the process' first instruction: every BLAS sizes its pool at load
                 code = subprocess.run(command, env={**child_environment(), **machine.thread_environment(threads)},
                                       preexec_fn=lambda: os.sched_setaffinity(0, cpus)).returncode
