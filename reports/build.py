@@ -14,7 +14,7 @@ import pathlib
 import jinja2
 from markupsafe import Markup
 
-from reports import changes, cost, groups, models, perf, summary
+from reports import changes, cost, groups, models, perf, port, summary
 from reports.records import FAILING, PASSING, REGIMES, STATUSES, column, key_of, mode_of, standing
 
 TEMPLATES = pathlib.Path(__file__).resolve().parent / "templates"
@@ -101,12 +101,16 @@ def summarize(records) -> dict:
         for name, version in (r.get("versions") or {}).items():
             versions[name].add(str(version))
     specs, differences = spec_data(records), differences_by_regime(records)
+    widespread = groups.widespread([g for rows in differences.values() for g in rows])
     return {
         "adapters": adapters, "adapter_names": sorted({str(r.get("adapter", "?")) for r in records}),
         "machines": machines, "matrix": matrix,
+        "matrix_heads": [(name, [a for a in adapters if a.split(" ")[0] == name])
+                         for name in dict.fromkeys(a.split(" ")[0] for a in adapters)],
         "areas": sorted({area for _, area in rows}),
         "specs": specs["specs"], "spec_json": specs_json(specs), "failures": groups.failure_groups(failures),
-        "differences": differences, "widespread": groups.widespread([g for rows in differences.values() for g in rows]),
+        "differences": _unfolded(differences, widespread), "widespread": widespread,
+        "port_json": island(port.page_data(records)), "port_pair": port.first_pair(records),
         "compile_only": compile_only(records),
         "totals": collections.Counter(r.get("status") for r in records),
         "devices": sorted({str(r.get("device", "?")) for r in records}),
@@ -114,6 +118,14 @@ def summarize(records) -> dict:
         "versions": {k: ", ".join(sorted(v)) for k, v in sorted(versions.items())},
         "cost": cost.table(cost.item_seconds(records)),
     }
+
+
+def _unfolded(differences: dict, widespread: list) -> dict:
+    """The regimes' tables without the rows of a widespread behaviour (listed once, above them)."""
+    folded = {(w["adapter"], w["note"]) for w in widespread}
+    kept = {regime: [g for g in rows if (g["adapter"], g["note"]) not in folded]
+            for regime, rows in differences.items()}
+    return {regime: rows for regime, rows in kept.items() if rows}
 
 
 def spec_data(records) -> dict:
@@ -183,11 +195,15 @@ def _short_float(value):
 
 
 def specs_json(specs: dict) -> Markup:
-    """The specs' tables as JSON for a <script type="application/json"> island: "<" escaped, so
-    that no recorded string can close the script element."""
-    data = {"statuses": STATUSES, "messages": specs["messages"],
-            "specs": {name: {k: spec[k] for k in ("adapters", "rows", "heatmaps")}
-                      for name, spec in specs["specs"].items()}}
+    """The specs' tables as JSON for a <script type="application/json"> island."""
+    return island({"statuses": STATUSES, "messages": specs["messages"],
+                   "specs": {name: {k: spec[k] for k in ("adapters", "rows", "heatmaps")}
+                             for name, spec in specs["specs"].items()}})
+
+
+def island(data) -> Markup:
+    """Data for a <script type="application/json"> element: "<" escaped, so that no recorded
+    string can close the script element."""
     return Markup(json.dumps(data, separators=(",", ":"), allow_nan=False).replace("<", "\\u003c"))
 
 
@@ -249,7 +265,7 @@ def build(inputs, output, baseline=None, history=()) -> pathlib.Path:
         history=summary.history([(run_label(folder, rs), rs) for folder, rs, _ in past]
                                 + [(run_label(inputs[0], records), records)]) if past else [],
         coverage=read_coverage(_files(inputs, "coverage.json")),
-        script=(TEMPLATES / "report.js").read_text(encoding="utf-8"),
+        script="\n".join((TEMPLATES / name).read_text(encoding="utf-8") for name in ("report.js", "port.js")),
         style=(TEMPLATES / "report.css").read_text(encoding="utf-8"),
         generated=datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
     )

@@ -94,10 +94,13 @@ def _distinct(records, field) -> list:
 
 
 def widespread(rows: list, least: int = 5) -> list:
-    """(adapter, note, number of specs) of the documented behaviours seen in `least` or more specs,
-    most specs first: one default (jax-32's float32) can fill a table, and reads as one line."""
-    specs = {}
+    """The documented behaviours seen in `least` or more specs, most specs first, each with its
+    adapter, note, source, specs and outcomes: one default (jax-32's float32) would fill a table
+    with one note 140 times, and reads as one line with its specs folded under it."""
+    seen = {}
     for g in rows:
-        specs.setdefault((g["adapter"], g["note"]), set()).add(g["spec"])
-    found = [(adapter, note, len(names)) for (adapter, note), names in specs.items() if len(names) >= least]
-    return sorted(found, key=lambda w: (-w[2], w[0]))
+        seen.setdefault((g["adapter"], g["note"]), []).append(g)
+    found = [{"adapter": adapter, "note": note, "source": found[0]["source"],
+              "specs": sorted({g["spec"] for g in found}), "count": sum(g["count"] for g in found)}
+             for (adapter, note), found in seen.items() if len({g["spec"] for g in found}) >= least]
+    return sorted(found, key=lambda w: (-len(w["specs"]), w["adapter"]))

@@ -11,6 +11,8 @@ import json
 
 from reports import charts, stats
 
+HARNESS = "harness"  # suites/benchmarks/bench_harness.py: the timer against torch's, a no-op's overhead
+
 
 def read_runs(files) -> tuple[list, int]:
     """Runs (dicts of machine, time, commit, benchmarks) from benchmark JSON files; files that
@@ -29,7 +31,11 @@ def read_runs(files) -> tuple[list, int]:
         run = runs.setdefault((str(file.parent), machine), {
             "machine": machine, "folder": str(file.parent), "time": str(data.get("datetime", "")),
             "commit": str((data.get("commit_info") or {}).get("id", ""))[:10],
-            "threads": (info.get("parity_threads") or {}).get("threads"), "calibration": {}, "benchmarks": []})
+            "threads": (info.get("parity_threads") or {}).get("threads"), "calibration": {}, "benchmarks": [],
+            "noise": []})
+        for warning in (info.get("noise") or {}).get("warnings") or []:  # what made its timings move
+            if warning not in run["noise"]:
+                run["noise"].append(warning)
         run["time"] = min(run["time"], str(data.get("datetime", "")))
         run["calibration"].update(info.get("calibration") or {})
         run["benchmarks"] += [_row(b) for b in data["benchmarks"] if isinstance(b, dict) and "stats" in b]
@@ -38,8 +44,9 @@ def read_runs(files) -> tuple[list, int]:
 
 def _row(bench: dict) -> dict:
     info, stats = bench.get("extra_info") or {}, bench.get("stats") or {}
-    if "spec" in info:
-        key = f"{info.get('area')}/{info.get('spec')}/{info.get('size')}/{info.get('dtype')}-{info.get('pass')}"
+    if "spec" in info:  # area/spec/size/dtype-pass, of the parts it has
+        last = "-".join(str(info[k]) for k in ("dtype", "pass") if info.get(k) is not None)
+        key = "/".join(str(part) for part in (info.get("area"), info.get("spec"), info.get("size"), last) if part)
     else:
         key = str(bench.get("group") or bench.get("name"))
     return {
@@ -53,6 +60,7 @@ def _row(bench: dict) -> dict:
         "median_ci": info.get("median_ci"),  # the median's bootstrap 95% interval (reports/stats.py)
         "ratio_ci": info.get("ratio_ci"),  # its ratio to the fastest of its run's group: the interval
         "data": stats.get("data"),  # the per-round samples (--benchmark-save-data), for changes between runs
+        "ratio_to_torch_timer": info.get("ratio_to_torch_timer"), "within_target": info.get("within_target"),
     }
 
 
@@ -63,10 +71,10 @@ def summarize(runs: list) -> dict:
     for run in runs:
         by_machine[run["machine"]].append(run)
     latest = [machine_runs[-1] for machine_runs in by_machine.values()]
-    groups = collections.defaultdict(list)
+    groups, harness = collections.defaultdict(list), []
     for run in latest:
-        for row in run["benchmarks"]:
-            groups[row["key"]].append({**row, "machine": run["machine"]})
+        for row in run["benchmarks"]:  # the harness' own checks are not an adapter's timings
+            (harness if row["area"] == HARNESS else groups[row["key"]]).append({**row, "machine": run["machine"]})
     benchmarks = []
     for key, rows in sorted(groups.items()):
         for machine in {r["machine"] for r in rows}:
@@ -81,7 +89,8 @@ def summarize(runs: list) -> dict:
                            "history": [_history(key, machine, machine_runs)
                                        for machine, machine_runs in sorted(by_machine.items())
                                        if len(machine_runs) > 1]})
-    return {"runs": runs, "benchmarks": benchmarks, "latest": latest,
+    return {"runs": runs, "benchmarks": benchmarks, "latest": latest, "harness": harness,
+            "noise": sorted({f"{run['machine']}: {w}" for run in latest for w in run["noise"]}),
             "areas": sorted({b["area"] for b in benchmarks}),
             "adapters": sorted({r["adapter"] for b in benchmarks for r in b["rows"]})}
 

@@ -10,6 +10,8 @@ no-gradient, precision, crash, semantics); `undocumented` for a fail or error no
 (red on the page: mend it or document it); `crash` for a crash or timeout; `unsupported` where
 one side cannot run the case at all. The order is what a port trips over first.
 """
+import math
+
 from reports.records import REGIMES, mode_of, standing
 
 ORDER = ("undocumented", *REGIMES, "unsupported")
@@ -75,7 +77,7 @@ def _side(record: dict) -> dict:
     d = record.get("difference") or {}
     return {"status": record["status"], "note": d.get("note"), "source": d.get("source"),
             "message": str(record.get("message") or "").split("\n")[0][:300],
-            "max_abs_err": record.get("max_abs_err"), "ulp": record.get("ulp")}
+            "max_abs_err": record.get("max_abs_err"), "ulp": record.get("ulp"), "rerun": record.get("rerun")}
 
 
 def lines(found: dict, source: str, target: str) -> list:
@@ -92,7 +94,56 @@ def lines(found: dict, source: str, target: str) -> list:
             out.append(f"{g['spec']}  ({seen})")
             for name, side in ((source, g["source"]), (target, g["target"])):
                 out.append(f"  {name}: {_described(side)}")
+            rerun = g["target"]["rerun"] or g["source"]["rerun"]
+            if rerun:
+                out.append(f"  run again: {rerun}")
     return out
+
+
+def first_pair(records: list) -> tuple:
+    """The page's port view opens on torch -> jax where both ran, else on the first two adapters
+    the records name (the reference last: it is the oracle's NumPy, rarely a port's end)."""
+    ran = sorted({str(r.get("adapter")) for r in records}, key=lambda a: (a == "reference", a))
+    source = "torch" if "torch" in ran else ran[0] if ran else ""
+    others = [a for a in ran if a != source]
+    return source, "jax" if "jax" in others else others[0] if others else source
+
+
+def page_data(records: list) -> dict:
+    """What the page's port view needs, compact: every case that some adapter did not pass, with
+    each adapter's [status, note index, max abs err] on it; the page pairs any two adapters from it
+    (report.js) as `port` does here. Strings that repeat (specs, notes) are listed once, and one
+    rerun command per spec, adapter, status and note (a group's, as the terminal shows it)."""
+    specs, notes, cases, reruns = {}, {}, {}, {}
+    kept = [r for r in standing(records) if r.get("kind") != "benchmark"]
+    for r in kept:
+        key = (r.get("spec"), r.get("case"), r.get("kind"), r.get("device"), r.get("dtype"), mode_of(r))
+        cases.setdefault(key, []).append(r)
+    out = []
+    for key, rows in sorted(cases.items(), key=lambda kv: str(kv[0])):
+        if len(rows) < 2 or all(r["status"] == "pass" for r in rows):
+            continue
+        sides = {}
+        for r in rows:
+            d = r.get("difference") or {}
+            note = -1 if r["status"] != "documented" else notes.setdefault(
+                (regime_of(r), str(d.get("note") or ""), str(d.get("source") or "")), len(notes))
+            spec = specs.setdefault(str(key[0]), len(specs))
+            sides[str(r.get("adapter"))] = [r["status"], note, _rounded(r.get("max_abs_err"))]
+            if r.get("rerun"):
+                reruns.setdefault(f"{spec} {r.get('adapter')} {r['status']} {note}", r["rerun"])
+        out.append([specs[str(key[0])], *map(str, key[1:]), sides])
+    return {"regimes": list(ORDER), "specs": list(specs), "notes": [list(n) for n in notes], "cases": out,
+            "reruns": reruns,
+            "adapters": sorted({str(r.get("adapter")) for r in kept}),
+            "modes": sorted({mode_of(r) for r in kept})}
+
+
+def _rounded(error):
+    """An error for the page: 3 significant digits (inf and NaN as text: JSON has neither)."""
+    if not isinstance(error, (int, float)) or isinstance(error, bool):
+        return None
+    return float(f"{error:.3g}") if math.isfinite(error) else str(error)
 
 
 def _described(side: dict) -> str:

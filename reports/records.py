@@ -40,7 +40,7 @@ FIELDS = (
     "signal",  # the fatal signal of a crash
     "duration", "versions", "test",
     "adapter_env",  # the environment variables that configure the adapter (Adapter.environment), or None
-    "rerun",  # a failing item's command line: its environment, pytest, the node id and the run's options
+    "rerun",  # a failing or documented item's command line: its environment, pytest, node id, the run's options
 )
 ENVIRONMENT = frozenset({"python", "numpy", "machine", "platform", "commit"})  # suites/results.py: environment()
 

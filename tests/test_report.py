@@ -62,6 +62,22 @@ def bench_file(folder, medians: dict, when: str, commit: str, node: str = "runne
     (folder / "bench.json").write_text(json.dumps(data))
 
 
+def test_the_performance_section_warns_of_a_loaded_machine_and_keeps_the_harness_apart(tmp_path):
+    bench_file(tmp_path / "run", {"torch": 1e-3, "engine": 2e-3}, "2026-01-01T00:00:00", "aaaa")
+    data = json.loads((tmp_path / "run" / "bench.json").read_text())
+    data["machine_info"]["noise"] = {"warnings": ["the machine is loaded: load average 3.10 on 2 CPUs"]}
+    data["benchmarks"][0]["extra_info"].pop("pass")  # a workload without a pass is titled without one
+    data["benchmarks"].append({"group": "harness/overhead", "name": "test_harness_overhead_noop",
+                               "stats": {"median": 1e-7, "iqr": 1e-8, "rounds": 9},
+                               "extra_info": {"within_target": True}})
+    (tmp_path / "run" / "bench.json").write_text(json.dumps(data))
+    page = build([tmp_path / "run"], tmp_path / "out").read_text()
+    assert "These timings were taken while runner (test cpu): the machine is loaded: load average 3.10" in page
+    assert "matmul/square/n512/float32</h4>" in page and "None" not in page.split('id="performance"')[1]
+    assert "harness/overhead on runner (test cpu): median 0.1 µs (within its target)" in page
+    assert "test_harness_overhead_noop" not in page  # not an adapter: no filter option, no column
+
+
 def test_hostile_strings_are_escaped_everywhere(tmp_path):
     """Spec, case, adapter, messages, inputs, snippets, sources, benchmark names and machines:
     the only script on the page is the report's own."""
@@ -76,8 +92,8 @@ def test_hostile_strings_are_escaped_everywhere(tmp_path):
     bench_file(tmp_path / "b", {HOSTILE: 1e-3, "torch": 2e-3}, "2026-01-01T00:00:00", HOSTILE, node=HOSTILE,
                group=HOSTILE)
     page = build([tmp_path], tmp_path / "out").read_text()
-    # the report's own two: its script and the specs' data, which no recorded string can close
-    assert page.count("<script") == 2 and page.count("</script") == 2 and "<script>alert" not in page
+    # the report's own three: its script, the specs' and the port view's data, which no recorded string can close
+    assert page.count("<script") == 3 and page.count("</script") == 3 and "<script>alert" not in page
     assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in page
     assert 'href="javascript:' not in page
     data = spec_json(page)  # the data holds the strings themselves
@@ -95,7 +111,7 @@ def test_runs_of_several_machines_merge_with_a_machine_column(tmp_path):
     (tmp_path / "a.jsonl").write_text(record(machine="cpu-runner") + "\n")
     (tmp_path / "b.jsonl").write_text(record(machine="gpu-runner", device="cuda:0", status="fail") + "\n")
     page = build([tmp_path / "a.jsonl", tmp_path / "b.jsonl"], tmp_path / "out").read_text()
-    assert '<th class="sortable">machine</th>' in page
+    assert '<th class="sortable" rowspan="2">machine</th>' in page  # the matrix's, beside the area
     assert "<td>cpu-runner</td>" in page and "<td>gpu-runner</td>" in page
 
 

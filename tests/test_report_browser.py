@@ -112,3 +112,66 @@ def test_a_full_runs_page_is_measured_in_chromium(tmp_path):
               f"loaded after {timing['loaded']} ms, {timing['elements']} elements")
     finally:
         browser.quit()
+
+
+BUILT_IN = ("engine", "jax", "jax-32", "keras-jax", "keras-tensorflow", "keras-torch", "paddle", "reference",
+            "tensorflow", "torch")  # every built-in adapter, each eager and compiled: the matrix's widest
+
+
+def every_adapter_run(folder):
+    """A run of every built-in adapter in both modes over 20 areas, the first with a cell of four
+    digits and three statuses in every column (1,000 passing, 100 documented, 10 unsupported), where
+    jax documents a promotion on one case that torch passes, and paddle fails it."""
+    lines = [record(spec=f"area{i}/s", adapter=a, mode=m) for i in range(1, 20) for a in BUILT_IN
+             for m in ("eager", "compiled")]
+    lines += [record(spec="area0/s", case=f"c{n}", adapter=a, mode=m, status=status,
+                     difference={"note": "n", "regime": "semantics"} if status == "documented" else None)
+              for a in BUILT_IN for m in ("eager", "compiled")
+              for status, count in (("pass", 1000), ("documented", 100), ("unsupported", 10)) for n in range(count)]
+    lines += [record(spec="promotion/add", case="mixed", adapter="torch"),
+              record(spec="promotion/add", case="mixed", adapter="jax", status="documented", max_abs_err=0.5,
+                     difference={"note": "int32 + float64 is float32", "source": "jax docs", "regime": "promotion"},
+                     rerun="python -m pytest 'specs/promotion.yaml::add[jax-cpu-float32-eager]' --adapter jax"),
+              record(spec="promotion/add", case="mixed", adapter="paddle", status="fail", message="off")]
+    folder.mkdir()
+    (folder / "r.jsonl").write_text("\n".join(lines) + "\n")
+
+
+def test_the_first_screen_the_port_view_and_the_layout_at_1400_px_and_on_a_phone(tmp_path):
+    every_adapter_run(tmp_path / "run")
+    page = build([tmp_path / "run"], tmp_path / "out")
+    browser = chromium()
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    try:
+        browser.set_window_size(1400, 1000)
+        browser.get(page.as_uri())
+        assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+        start = browser.find_element(By.ID, "start")
+        assert start.location["y"] < 400 and "1 failure group(s)" in start.text and "paddle" in start.text
+        matrix = browser.find_element(By.CSS_SELECTOR, "table.matrix")  # every column on screen at 1400 px
+        assert matrix.location["x"] + matrix.size["width"] <= 1400, matrix.size
+        view = browser.find_element(By.ID, "port-view")  # opens on torch -> jax
+        assert "torch \u2192 jax: 1 case(s) differ" in view.text and "int32 + float64 is float32" in view.text
+        assert [h.text for h in view.find_elements(By.TAG_NAME, "h3")] == ["promotion (1)"]
+        assert "--adapter jax" in view.find_element(By.CSS_SELECTOR, "details code").get_attribute("textContent")
+        Select(browser.find_element(By.ID, "port-target")).select_by_visible_text("paddle")
+        assert [h.text for h in view.find_elements(By.TAG_NAME, "h3")] == ["undocumented (1)"]
+        Select(browser.find_element(By.ID, "port-source")).select_by_visible_text("engine")
+        assert "engine \u2192 paddle: no case differs" in view.text  # the engine did not run promotion/add
+        browser.get(page.as_uri() + "#differences")  # the heading a link jumps to is below the sticky header
+        header = browser.find_element(By.TAG_NAME, "header")
+        heading = browser.find_element(By.CSS_SELECTOR, "#differences h2")
+        top = browser.execute_script("return arguments[0].getBoundingClientRect().top", heading)
+        assert top >= header.size["height"], (top, header.size)
+        assert browser.save_screenshot(str(shots_folder(tmp_path) / "browser-test-port.png"))
+        browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+        browser.get(page.as_uri())
+        widths = browser.execute_script("return [document.documentElement.clientWidth, "
+                                        "document.documentElement.scrollWidth]")
+        assert widths[0] == 390 and widths[1] <= 390, widths  # nothing wider than a phone; tables scroll
+        assert browser.save_screenshot(str(shots_folder(tmp_path) / "browser-test-phone.png"))
+    finally:
+        browser.quit()

@@ -100,4 +100,5 @@ def test_a_behaviour_documented_in_many_specs_reads_as_one_line():
     note = {"note": "JAX runs in 32 bits by default"}
     rows = groups.difference_groups([outcome(spec=f"a/s{i}", adapter="jax-32", status="documented", difference=note)
                                      for i in range(6)] + [outcome(status="documented", difference={"note": "once"})])
-    assert groups.widespread(rows) == [("jax-32", "JAX runs in 32 bits by default", 6)]
+    assert groups.widespread(rows) == [{"adapter": "jax-32", "note": "JAX runs in 32 bits by default", "source": "",
+                                        "specs": [f"a/s{i}" for i in range(6)], "count": 6}]

@@ -170,7 +170,15 @@
     apply();
   }
 
+  // The sticky header's height, so that a heading a link jumps to is not hidden under it (report.css)
+  function headerHeight() {
+    var header = document.querySelector("header");
+    document.documentElement.style.setProperty("--header", (header ? header.offsetHeight : 0) + "px");
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    headerHeight();
+    window.addEventListener("resize", headerHeight);
     document.querySelectorAll("details[data-spec]").forEach(function (details) {
       details.addEventListener("toggle", function () { drawSpec(details); });
       if (location.hash === "#" + details.id) { details.open = true; }
