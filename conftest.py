@@ -23,8 +23,9 @@ import pytest
 
 import adapters
 from reports import cost
-from suites import coverage, faults, results, shards, spec_differences
-from suites.specs import SpecError, load_file, load_path, own_specs
+from suites.loading import spec_differences
+from suites.loading.specs import SpecError, load_file, load_path, own_specs
+from suites.running import coverage, faults, results, shards
 
 ROOT = pathlib.Path(__file__).resolve().parent
 ANCHOR = ROOT / "suites" / "test_specs.py"
@@ -58,7 +59,7 @@ def pytest_addoption(parser):
                          "mode, chosen by the run's seed (default 1: every item)")
     group.addoption("--shard", default=None, metavar="K/N",
                     help="run the K-th of N shards of the items (after --share), balanced by --shard-durations "
-                         "(suites/shards.py); N shards' results folders merge into one run's report")
+                         "(suites/running/shards.py); N shards' results folders merge into one run's report")
     group.addoption("--shard-durations", default=None, metavar="RESULTS",
                     help="an earlier run's results folder (or .jsonl) whose recorded durations balance --shard "
                          "(default: every item estimated alike)")
@@ -197,14 +198,14 @@ def pytest_handlecrashitem(crashitem, report, sched):
 
 
 def pytest_collection_modifyitems(config, items):
-    """--share: the explicit examples and a share of the rest (suites/items.py: shared); then
-    --shard K/N: the K-th of N balanced parts of those (suites/shards.py)."""
+    """--share: the explicit examples and a share of the rest (suites/running/items.py: shared); then
+    --shard K/N: the K-th of N balanced parts of those (suites/running/shards.py)."""
     parity = getattr(config, "parity", None)
     if parity is None:
         return
     kept = items
     if config.getoption("share") < 1:
-        from suites.selection import shared
+        from suites.running.selection import shared
 
         kept = shared(items, config.getoption("share"), parity.seed)[0]
     if parity.shard:
@@ -219,7 +220,7 @@ def pytest_collection_modifyitems(config, items):
 def pytest_collect_file(file_path, parent):
     parity = getattr(parent.config, "parity", None)
     if parity is not None and pathlib.Path(file_path).resolve() in parity.spec_files:
-        from suites.items import SpecFile
+        from suites.running.items import SpecFile
 
         return SpecFile.from_parent(parent, path=file_path)
     return None
@@ -227,7 +228,7 @@ def pytest_collect_file(file_path, parent):
 
 def pytest_pycollect_makemodule(module_path, parent):
     if pathlib.Path(module_path).resolve() == ANCHOR:
-        from suites.items import SpecFile
+        from suites.running.items import SpecFile
 
         return SpecFile.from_parent(parent, path=module_path)
     return None

@@ -66,7 +66,7 @@ class Adapter:
     import_first: bool = False
     # Why the compiled mode calls an op only in the dtypes the adapter declares for it (None: in
     # every dtype, as eager): a compiler that kills the process where eager raises for want of a
-    # kernel (paddle.jit.to_static). Such a call is unsupported, with this reason (suites/program.py).
+    # kernel (paddle.jit.to_static). Such a call is unsupported, with this reason (suites/programs/program.py).
     compiled_declared_only: str | None = None
 
     @classmethod

@@ -7,7 +7,7 @@ that once: the op, a NumPy model of what the framework computes (read from its s
 and the source. An adapter lists its behaviours in its class's `behaviours`. The layer ops' behaviours are in
 adapters/layer_behaviours.py.
 
-The judge (suites/differences.py, `modelled`) uses the model, never trusts it: a case that fails
+The judge (suites/judging/differences.py, `modelled`) uses the model, never trusts it: a case that fails
 against the reference is judged again against the reference with the op replaced by the model;
 it is "documented" only when it passes there, so a framework that differs in any other way still
 fails. A fixed framework passes and the behaviour no longer shows; the spec example that pins it

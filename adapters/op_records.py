@@ -67,9 +67,9 @@ class Op:
     dtype_param: bool = False  # the result dtype is a parameter: the runner passes the dtype under test
     index_dtyped: bool = False  # the dtype under test is that of its integer input (lengths, ids)
     zero_derivative: bool = False  # derivative zero by definition or almost everywhere (held fixed)
-    place: bool = False  # its first two arguments are a place, x[key], written as a subscript (suites/expr.py)
+    place: bool = False  # its first two arguments are a place, x[key], written as a subscript (suites/programs/expr.py)
     parts: tuple = ()  # the names of the tensors it returns, for an op that returns several
-    bound: str | None = None  # the sum-product error rule it follows (suites/bound_rules.py), if any
+    bound: str | None = None  # the sum-product error rule it follows (suites/judging/bound_rules.py), if any
 
     @property
     def parameters(self) -> inspect.Signature:

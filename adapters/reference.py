@@ -3,7 +3,7 @@
 The suite evaluates every spec here on float64 copies of the inputs to get the expected values.
 As an adapter under test it runs NumPy itself at the requested dtype, so "reference" is also the
 NumPy column of a comparison. It has no autodiff: gradients are checked against central finite
-differences of this oracle instead (suites/gradients.py).
+differences of this oracle instead (suites/judging/gradients.py).
 """
 import warnings
 

@@ -1,6 +1,6 @@
 """Reading result records and rendering the comparison page.
 
-Records are the JSON lines that suites/results.py writes; benchmarks are pytest-benchmark's JSON
+Records are the JSON lines that suites/running/results.py writes; benchmarks are pytest-benchmark's JSON
 (reports/perf.py). A line cut off by a killed run is skipped and counted, and the page says so.
 Nothing is re-run: every number on the page is one that a run wrote down.
 """

@@ -4,7 +4,7 @@ spec should change), newly documented ones, and every other change of status. Ou
 by records.KEY; where a run wrote one key twice, its later record stands (a re-run of an item)."""
 from reports.records import FAILING, key_of, standing
 
-# suites/differences.py words a documented difference (or crash) that did not happen this way:
+# suites/judging/differences.py words a documented difference (or crash) that did not happen this way:
 # "documented difference no longer observed: ..." (a fail record).
 NO_LONGER_OBSERVED = "no longer observed"
 GROUPS = ("new failures", "documented, no longer observed", "fixed", "newly documented", "other changes")

@@ -2,7 +2,7 @@
 layer out of its bound, charts of every layer's error against its carried bound and of its drift
 from the float64 model, and the SGD trajectories with their divergence per step.
 
-A model's records are those whose parts carry a drift (suites/model.py measures one per layer)
+A model's records are those whose parts carry a drift (suites/programs/model.py measures one per layer)
 and its training records (a trajectory).
 """
 import statistics

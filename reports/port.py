@@ -15,7 +15,6 @@ import math
 from reports.records import REGIMES, mode_of, standing
 
 ORDER = ("undocumented", *REGIMES, "unsupported")
-SIDE = ("status", "note", "source", "message", "max_abs_err", "ulp")
 
 
 def regime_of(record: dict) -> str:
@@ -35,10 +34,15 @@ def differing(records: list, source: str, target: str, mode: str | None = None) 
     sides = {}
     for r in standing(records):
         if r.get("adapter") in (source, target) and mode in (None, mode_of(r)):
-            key = (r.get("spec"), r.get("case"), r.get("kind"), r.get("device"), r.get("dtype"), mode_of(r))
-            sides.setdefault(key, {})[r["adapter"]] = r
+            sides.setdefault(case_key(r), {})[r["adapter"]] = r
     return [(pair[source], pair[target]) for _, pair in sorted(sides.items(), key=lambda kv: str(kv[0]))
             if len(pair) == 2 and not _alike(pair[source], pair[target])]
+
+
+def case_key(record: dict) -> tuple:
+    """What makes two adapters' records one case: every key field but the adapter."""
+    return (record.get("spec"), record.get("case"), record.get("kind"), record.get("device"), record.get("dtype"),
+            mode_of(record))
 
 
 def _alike(a: dict, b: dict) -> bool:
@@ -54,13 +58,12 @@ def _note(record: dict) -> str:
 def port(records: list, source: str, target: str, mode: str | None = None) -> dict:
     """regime -> groups, in ORDER: each group one spec and one pair of behaviours (the two sides'
     status and note), with the cases, kinds, dtypes and modes it was seen in, both sides'
-    numbers and note from its first pair, and the target's repro (else the source's)."""
+    numbers, note and rerun command from its first pair."""
     groups = {}
     for a, b in differing(records, source, target, mode):
         regime = regime_of(b) if b["status"] != "pass" else regime_of(a)
         key = (regime, str(a.get("spec")), a["status"], _note(a), b["status"], _note(b))
-        group = groups.setdefault(key, {"spec": key[1], "source": _side(a), "target": _side(b),
-                                        "repro": b.get("repro") or a.get("repro"), "pairs": []})
+        group = groups.setdefault(key, {"spec": key[1], "source": _side(a), "target": _side(b), "pairs": []})
         group["pairs"].append((a, b))
     out = {regime: [] for regime in ORDER}
     for (regime, *_), group in groups.items():
@@ -117,8 +120,7 @@ def page_data(records: list) -> dict:
     specs, notes, cases, reruns = {}, {}, {}, {}
     kept = [r for r in standing(records) if r.get("kind") != "benchmark"]
     for r in kept:
-        key = (r.get("spec"), r.get("case"), r.get("kind"), r.get("device"), r.get("dtype"), mode_of(r))
-        cases.setdefault(key, []).append(r)
+        cases.setdefault(case_key(r), []).append(r)
     out = []
     for key, rows in sorted(cases.items(), key=lambda kv: str(kv[0])):
         if len(rows) < 2 or all(r["status"] == "pass" for r in rows):

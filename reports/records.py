@@ -1,6 +1,6 @@
 """The result record: one JSON line per case outcome. This module is its one definition.
 
-The suites write records (suites/items.py for outcomes, suites/faults.py for crashes and
+The suites write records (suites/running/items.py for outcomes, suites/running/faults.py for crashes and
 timeouts) and the report reads them; both take the fields and statuses from here, and this
 module imports nothing of Parity's, so the report never imports suites/ or adapters/.
 """
@@ -8,7 +8,7 @@ module imports nothing of Parity's, so the report never imports suites/ or adapt
 STATUSES = ("pass", "documented", "suspect", "fail", "unsupported", "error", "crash", "timeout")
 PASSING = frozenset({"pass", "documented"})  # agrees with the reference, or differs exactly as documented
 FAILING = ("fail", "error", "crash", "timeout")  # what fails a run (unsupported is a skip)
-# suspect: every framework agrees and the reference does not (suites/suspect.py): the oracle is
+# suspect: every framework agrees and the reference does not (suites/judging/suspect.py): the oracle is
 # looked at, no framework fails; the run warns and the report shows it beside the failures.
 
 # The kinds of documented difference (specs/schema.json, a difference's `regime`), in the order
@@ -21,7 +21,7 @@ FIELDS = (
     "spec",  # area/spec-id, e.g. matmul/batched-x-broadcast-vector
     "case",  # the example's name, "hypothesis", or "-" for an item that ended without outcomes
     "kind",  # example, collective, property, gradient, training, benchmark (a benchmark's output check),
-    # multihost (a collective across processes: suites/multihost.py),
+    # multihost (a collective across processes: suites/multihost/__init__.py),
     # fuzz (a kind of failure a random program found: suites/fuzz/)
     "adapter", "device", "dtype",
     "mode",  # eager, or compiled by the framework's compiler (records before modes existed: eager)
@@ -42,7 +42,7 @@ FIELDS = (
     "adapter_env",  # the environment variables that configure the adapter (Adapter.environment), or None
     "rerun",  # a failing or documented item's command line: its environment, pytest, node id, the run's options
 )
-ENVIRONMENT = frozenset({"python", "numpy", "machine", "platform", "commit"})  # suites/results.py: environment()
+ENVIRONMENT = frozenset({"python", "numpy", "machine", "platform", "commit"})  # suites/running/results.py environment()
 
 
 def record(**fields) -> dict:

@@ -9,7 +9,7 @@ every mismatch between declaration and behaviour (exit 1 when there is one).
 python -m suites estimate RESULTS [--workers N] [-- PYTEST ARGS]: what a run of the items that
 `pytest PYTEST ARGS` collects (default: specs, every item) would cost, from the durations that an
 earlier run recorded under RESULTS: by adapter, kind and mode, an item not recorded at the mean
-of its group's recorded items (suites/shards.py estimates); the worker time, and the wall time on
+of its group's recorded items (suites/running/shards.py estimates); the worker time, and the wall time on
 N workers (default 2).
 
 python -m suites vocabulary [--write]: print docs/vocabulary.md as the vocabulary's records make
@@ -26,8 +26,8 @@ import pytest
 import adapters
 from adapters import vocabulary
 from reports import cost
-from suites import coverage, shards
-from suites.specs import SpecError, load_path, own_specs
+from suites.loading.specs import SpecError, load_path, own_specs
+from suites.running import coverage, shards
 
 VOCABULARY_DOC = pathlib.Path(__file__).resolve().parent.parent / "docs" / "vocabulary.md"
 

@@ -1,7 +1,7 @@
 """Specs written inline in a test: the YAML text, loaded as the runner loads a spec file."""
 import textwrap
 
-from suites.specs import load_file
+from suites.loading.specs import load_file
 
 
 def first_spec(folder, text: str, name: str = "inline.yaml"):

@@ -13,10 +13,11 @@ import pytest
 import adapters
 from adapters.base import Unsupported
 from reports import stats as bench_stats
-from suites import inputs, specs
 from suites.benchmarks import __main__ as cli
 from suites.benchmarks import machine, workloads
 from suites.benchmarks.turns import merged
+from suites.loading import specs
+from suites.programs import inputs
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 ALL = specs.load_path(ROOT / "specs")

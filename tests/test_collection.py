@@ -77,7 +77,7 @@ def test_every_example_runs_in_every_dtype_it_names():
     spec's), on every adapter, and its gradient in each float one the spec's gradient allows (its
     own `dtypes`, else the spec's and the example's). The layer-norm examples in float64, float16
     and bfloat16 once never ran: the spec runs float32 only."""
-    from suites.specs import load_path
+    from suites.loading.specs import load_path
 
     run = pytest("specs", "--adapter", "reference,engine", "--collect-only", "-q")
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr
@@ -101,7 +101,7 @@ def test_every_example_runs_in_every_dtype_it_names():
 def _finite(spec, example, dtype) -> bool:
     import numpy as np
 
-    from suites import inputs
+    from suites.programs import inputs
 
     return all(np.isfinite(v).all() for v in inputs.example(spec, example, dtype).values() if v.dtype.kind == "f")
 

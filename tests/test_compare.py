@@ -5,7 +5,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from suites import compare, expr
+from suites.judging import compare
+from suites.programs import expr
 
 
 def test_shape_is_checked_first_then_dtype():

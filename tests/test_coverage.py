@@ -8,7 +8,7 @@ import pytest
 
 import adapters
 from adapters.reference import ReferenceAdapter
-from suites import coverage
+from suites.running import coverage
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 

@@ -5,10 +5,10 @@ the framework's result but let the convention pass."""
 import pytest
 
 from adapters.reference import ReferenceAdapter
-from suites import items
-from suites.differences import regime
-from suites.program import Context
-from suites.specs import load_path
+from suites.judging.differences import regime
+from suites.loading.specs import load_path
+from suites.programs.program import Context
+from suites.running import items
 
 DEFAULTS = [spec for spec in load_path("specs") if spec.id.endswith("defaults") and not spec.collective]
 PINS = [(spec, diff) for spec in DEFAULTS for diff in spec.differences

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from adapters.reference import ReferenceAdapter
-from suites import gradcheck, judge
-from suites.program import Context
+from suites.judging import gradcheck, judge
+from suites.programs.program import Context
 from tests.adapters.narrow import CastBackMatmul, HalfMatmul, NarrowMatmul
 from tests.spec_text import first_spec
 
@@ -276,7 +276,7 @@ def test_differs_documents_an_example_whose_values_are_drawn(tmp_path):
     """An example filled from a shape has values that appear nowhere in the spec, as generated
     cases have: `differs` may document it; an example with values must pin what it observes."""
     from adapters.engine import EngineAdapter
-    from suites.specs import SpecError
+    from suites.loading.specs import SpecError
 
     class OffByOneExp(EngineAdapter):
         name = "off-by-one-exp"

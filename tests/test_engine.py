@@ -5,7 +5,7 @@ import pytest
 
 from engine import Tensor, indexing, no_grad, scatter_reduce, sequence, subscript
 from engine import ops as E
-from suites import gradients
+from suites.judging import gradients
 
 RNG = np.random.default_rng(0)
 

@@ -9,7 +9,7 @@ import pytest
 from engine import Tensor, nn, no_grad
 from engine import collectives as C
 from engine import ops as E
-from suites import gradients
+from suites.judging import gradients
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RNG = np.random.default_rng(1)

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from adapters.reference import ReferenceAdapter
-from suites import expr
+from suites.programs import expr
 
 REF = ReferenceAdapter()
 

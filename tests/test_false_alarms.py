@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import adapters
-from suites import gradcheck
-from suites.program import Context
+from suites.judging import gradcheck
+from suites.programs.program import Context
 from tests.spec_text import first_spec
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent

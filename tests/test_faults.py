@@ -1,4 +1,4 @@
-"""Crashes and hangs (suites/faults.py): an adapter that aborts its process or never returns
+"""Crashes and hangs (suites/running/faults.py): an adapter that aborts its process or never returns
 costs one item, recorded as "crash" (with the signal) or "timeout"; every other result is there
 and the report shows both. Also: a run killed with SIGKILL leaves every finished result readable,
 and two runs with the same seed record the same results."""
@@ -11,7 +11,7 @@ import sys
 import time
 
 from reports.build import build, read_records
-from suites import faults
+from suites.running import faults
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FAULTY = ROOT / "tests" / "adapters" / "faulty.py"

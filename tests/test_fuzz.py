@@ -13,11 +13,12 @@ import yaml
 from hypothesis import strategies as st
 
 import adapters
-from suites import compare, expr
 from suites.fuzz import campaign, findings
 from suites.fuzz.steps import STEPS, inputs, programs
-from suites.program import ORACLE, Context, caller, wide_constant
-from suites.specs import load_file, load_path
+from suites.judging import compare
+from suites.loading.specs import load_file, load_path
+from suites.programs import expr
+from suites.programs.program import ORACLE, Context, caller, wide_constant
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BROKEN = ROOT / "tests" / "adapters" / "broken_areas.py"

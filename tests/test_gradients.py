@@ -1,7 +1,7 @@
 """Finite differences of the reference, checked on derivatives known from mathematics."""
 import numpy as np
 
-from suites import gradients
+from suites.judging import gradients
 
 
 def test_documented_autograd_example():

@@ -17,8 +17,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from suites import yamlfile
-from suites.specs import SpecError, load_file
+from suites.loading import yamlfile
+from suites.loading.specs import SpecError, load_file
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 ENTRIES = [entry for f in sorted((ROOT / "specs").glob("*.yaml")) for entry in yaml.safe_load(f.read_text())]

@@ -106,7 +106,7 @@ def test_keras_conversion_transposes_and_sums_biases():
 
 @pytest.mark.parametrize("name", ["torch", "jax", "tensorflow", "engine"])
 def test_lstm_gradients_match_finite_differences(name):
-    from suites import gradients
+    from suites.judging import gradients
 
     adapter = adapter_or_skip(name)
     reference = adapters.get("reference")

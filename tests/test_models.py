@@ -1,4 +1,4 @@
-"""Model specs (suites/model.py): layers in YAML with PyTorch names, bounds carried from layer to
+"""Model specs (suites/programs/model.py): layers in YAML with PyTorch names, bounds carried from layer to
 layer, the loss's gradient per parameter, SGD steps; a wrong layer is caught and named."""
 import json
 import pathlib
@@ -10,9 +10,10 @@ import pytest
 
 from adapters.engine import EngineAdapter
 from reports.build import build
-from suites import inputs, judge, training
-from suites.program import Context
-from suites.specs import SpecError, load_file
+from suites.judging import judge
+from suites.loading.specs import SpecError, load_file
+from suites.programs import inputs, training
+from suites.programs.program import Context
 from tests.spec_text import first_spec
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -95,7 +96,7 @@ def test_the_loss_gradient_is_judged_per_parameter(tmp_path):
 
 
 def judge_gradient(spec, adapter, case):
-    from suites import gradcheck
+    from suites.judging import gradcheck
     return gradcheck.check_gradient(Context(spec, adapter, "cpu", "float64"), "small", case,
                                     np.random.default_rng(0))
 

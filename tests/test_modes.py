@@ -9,8 +9,8 @@ import sys
 import numpy as np
 
 from reports.build import build
-from suites import compare, modes
-from suites.outcome import Outcome
+from suites.judging import compare, modes
+from suites.judging.outcome import Outcome
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BROKEN = ROOT / "tests" / "adapters" / "broken_compiler.py"
@@ -197,7 +197,7 @@ def test_a_compiled_gradient_agrees_with_eager_within_each_input_s_own_bound():
     comparison is the worst input's. Its agreement with the eager gradient holds d/dx to d/dx's
     bound: with d/dy's smaller one alone, TensorFlow's compiled elementwise-chain gradient failed
     against an eager d/dx that differed by 1.6e-6 (each within d/dx's bound of the reference)."""
-    from suites import gradcheck
+    from suites.judging import gradcheck
 
     d_dx = compare.compare(np.array([1.0]), np.array([1.0000001], np.float32), "float32", np.array([3e-6]))
     d_dy = compare.compare(np.array([-0.1419254]), np.array([-0.1419253], np.float32), "float32", np.array([8e-7]))

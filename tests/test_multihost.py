@@ -13,7 +13,7 @@ import pytest
 
 from adapters.workers import ROOT, kill_session
 from reports.build import read_records
-from suites import launch
+from suites.multihost import launch
 
 FRAMEWORKS = {"torch": "torch", "jax": "jax", "tensorflow": "tensorflow"}
 TIMEOUT = 5  # seconds a phase may take in the failure tests

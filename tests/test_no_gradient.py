@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from adapters.engine import EngineAdapter
-from suites import gradcheck
-from suites.program import Context
+from suites.judging import gradcheck
+from suites.programs.program import Context
 from tests.spec_text import first_spec
 
 SPEC = """\

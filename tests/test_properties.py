@@ -2,9 +2,9 @@
 import numpy as np
 
 import adapters
-from suites import properties
-from suites.program import Context
-from suites.specs import load_path
+from suites.judging import properties
+from suites.loading.specs import load_path
+from suites.programs.program import Context
 
 RNG = np.random.default_rng(3)
 

@@ -10,7 +10,7 @@ from reports import __main__ as cli
 from reports import changes, perf
 from reports.build import build
 from reports.records import record
-from suites import differences
+from suites.judging import differences
 
 
 def outcome(case, status, message="", adapter="torch", **fields):

@@ -1,4 +1,4 @@
-"""Failure reproductions (suites/repro.py) run without Parity: each snippet runs in a fresh
+"""Failure reproductions (suites/running/repro.py) run without Parity: each snippet runs in a fresh
 interpreter outside the repository (-I: no project on sys.path) and prints what the adapter
 computes inside the suite."""
 import subprocess
@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 import adapters
-from suites import expr, repro
+from suites.programs import expr
+from suites.running import repro
 
 ATTENTION = "matmul(softmax(masked_fill(matmul(q, transpose(k, (0, 2, 1))) / 2, m, -1e999), axis=-1), v)"
 RNG = np.random.default_rng(7)
@@ -108,9 +109,9 @@ def test_a_gradient_of_several_parts_has_a_snippet(name, tmp_path):
     reverse pass (the parts flattened, a cotangent of ones) computes."""
     import pathlib
 
-    from suites import inputs as spec_inputs
-    from suites.program import Context
-    from suites.specs import load_path
+    from suites.loading.specs import load_path
+    from suites.programs import inputs as spec_inputs
+    from suites.programs.program import Context
 
     adapter = adapter_or_skip(name)
     spec = next(s for s in load_path(pathlib.Path(__file__).parent.parent / "specs" / "lstm.yaml")

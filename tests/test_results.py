@@ -1,7 +1,7 @@
 """Result records are flushed line by line and merged at the end of a session."""
 import json
 
-from suites.results import Recorder, merge
+from suites.running.results import Recorder, merge
 
 
 def test_each_record_is_on_disk_as_soon_as_written(tmp_path):

@@ -1,4 +1,4 @@
-"""Sharding (suites/shards.py) and the workflow that shards (.github/workflows/parity.yml): three
+"""Sharding (suites/running/shards.py) and the workflow that shards (.github/workflows/parity.yml): three
 shards run by the workflow's own commands, merged by its own merge command, give the items,
 statuses and page of one unsharded run."""
 import collections
@@ -13,7 +13,7 @@ import yaml
 
 from adapters.workers import ROOT
 from reports import build
-from suites import shards
+from suites.running import shards
 
 WORKFLOW = ROOT / ".github" / "workflows" / "parity.yml"
 SHARE = "0.3"

@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from suites.spec_differences import load_differences
-from suites.specs import SpecError, load_path
+from suites.loading.spec_differences import load_differences
+from suites.loading.specs import SpecError, load_path
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SHIPPING = ROOT / "tests" / "adapters" / "shipping.py"

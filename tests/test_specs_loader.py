@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from suites.specs import SpecError, load_file, load_path
+from suites.loading.specs import SpecError, load_file, load_path
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 

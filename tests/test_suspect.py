@@ -1,5 +1,5 @@
 """An oracle is suspect, not every framework wrong, where all frameworks agree with each other and
-disagree with it (suites/suspect.py); one framework that agrees with the oracle, or that differs
+disagree with it (suites/judging/suspect.py); one framework that agrees with the oracle, or that differs
 from the others, leaves the fail standing. Values and gradients alike."""
 
 import numpy as np
@@ -7,8 +7,8 @@ import pytest
 
 import adapters
 from adapters.engine import EngineAdapter
-from suites import gradcheck, judge, suspect
-from suites.program import Context
+from suites.judging import gradcheck, judge, suspect
+from suites.programs.program import Context
 from tests.spec_text import first_spec
 
 SPEC = """\

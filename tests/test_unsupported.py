@@ -195,7 +195,7 @@ def test_a_compilers_wrapped_error_reads_as_the_error_and_keeps_the_undeclared_m
     """paddle.jit.to_static re-raises an op's error inside its own ("In transformed code:", the
     trace, the error, hints): the record reads as the error, and an error the op raised in an
     undeclared dtype stays unsupported through the re-raise."""
-    from suites.outcome import UNDECLARED, message_of, raised_outcome
+    from suites.judging.outcome import UNDECLARED, message_of, raised_outcome
 
     inner = TypeError("(InvalidType) Check data type error for op: einsum, x.dtype: bfloat16")
     setattr(inner, UNDECLARED, "paddle does not declare einsum in bfloat16")

@@ -8,8 +8,8 @@ from adapters import vocabulary
 from adapters.base import OPS, Adapter
 from adapters.engine import EngineAdapter
 from adapters.reference import ReferenceAdapter
-from suites import expr
-from suites.specs import load_path
+from suites.loading.specs import load_path
+from suites.programs import expr
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -32,7 +32,9 @@ def test_every_op_is_complete(name, called_by_specs):
 
 
 def test_tables_derive_from_the_records():
-    from suites import compare, coverage, program
+    from suites.judging import compare
+    from suites.programs import program
+    from suites.running import coverage
 
     assert set(expr.NUMBER_OPERANDS) == {"add", "sub", "mul", "div", "maximum", "minimum", "pow", "greater"}
     assert set(compare.RULES) == vocabulary.having("bound")

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from suites import results
+from suites.running import results
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BROKEN = ROOT / "tests" / "adapters" / "broken_matmul.py"

@@ -13,7 +13,7 @@ import pytest
 from adapters.base import Unsupported
 from suites.benchmarks.harness import bench_filter, figures
 from suites.benchmarks.workloads import bus_factor, collective_message, matches, message_sizes
-from suites.items import resolve_device
+from suites.running.items import resolve_device
 
 COLLECTIVES = ("all_reduce", "all_gather")
 WORLD_SIZES = (2, 4)

@@ -6,12 +6,12 @@ import pytest
 
 from adapters.base import Unsupported
 from reports.records import PASSING, record
-from suites import specs
 from suites.benchmarks import machine
 from suites.benchmarks.harness import bench_filter, figures, warm_up
 from suites.benchmarks.workloads import check, matches, step, work, workloads
-from suites.items import outcome_fields, resolve_device
-from suites.outcome import Outcome, one_line
+from suites.judging.outcome import Outcome, one_line
+from suites.loading import specs
+from suites.running.items import outcome_fields, resolve_device
 
 
 def pytest_generate_tests(metafunc):

@@ -12,9 +12,10 @@ import math
 
 import numpy as np
 
-from suites import expr, gradcheck, judge
-from suites import inputs as spec_inputs
-from suites.program import Context
+from suites.judging import gradcheck, judge
+from suites.programs import expr
+from suites.programs import inputs as spec_inputs
+from suites.programs.program import Context
 
 FILTER_KEYS = ("area", "spec", "size", "adapter", "dtype", "mode", "pass")
 PASSES = {"forward": "forward", "backward": "forward-backward"}
@@ -114,7 +115,7 @@ def workloads(specs, terms: list | None = None) -> list:
 
 
 def inputs(workload: Workload) -> dict:
-    """Seeded inputs of the size's shapes, by the spec's input rules (suites/inputs.py: indices,
+    """Seeded inputs of the size's shapes, by the spec's input rules (suites/programs/inputs.py: indices,
     masks and lengths as its hypothesis cases get them; derived LSTM weights as torch initialises
     them; normal floats else)."""
     spec = workload.sized_spec

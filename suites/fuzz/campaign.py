@@ -1,9 +1,9 @@
 """A fuzzing campaign on one adapter, device, dtype and mode, within a time budget.
 
 Hypothesis draws a program (suites/fuzz/steps.py) and its inputs; the program runs on the adapter
-(in the compiled mode, eager too: suites/modes.py) and on the float64 reference, and is judged
-by the suite's own judges: its value (suites/judge.py), then, where its value passes, its
-gradient against finite differences (suites/gradcheck.py). A failure is shrunk by hypothesis
+(in the compiled mode, eager too: suites/judging/modes.py) and on the float64 reference, and is judged
+by the suite's own judges: its value (suites/judging/judge.py), then, where its value passes, its
+gradient against finite differences (suites/judging/gradcheck.py). A failure is shrunk by hypothesis
 to a smallest program and inputs, and grouped with its kind: a later failure whose ops include a
 group's and whose message is of the same kind counts towards that group and is not shrunk again.
 
@@ -35,11 +35,13 @@ from hypothesis import strategies as st
 
 from adapters.base import Unsupported
 from reports.records import FAILING
-from suites import compare, expr, gradcheck, judge, specs
 from suites.fuzz.grammar import names_in
 from suites.fuzz.steps import STEPS, inputs, programs
-from suites.outcome import CaseFailure, Outcome, message_of, one_line
-from suites.program import FIXED_OPS, ORACLE, Context, Expression, Modelled, caller, wide_constant, widen
+from suites.judging import compare, gradcheck, judge
+from suites.judging.outcome import CaseFailure, Outcome, message_of, one_line
+from suites.loading import specs
+from suites.programs import expr
+from suites.programs.program import FIXED_OPS, ORACLE, Context, Expression, Modelled, caller, wide_constant, widen
 
 RUNS = 8
 PERTURBATION = 8.0  # units of roundoff per op, on each operand and on the result

@@ -3,7 +3,7 @@
 Each kind of failure is written out twice in results/fuzz/ (the run's --results-dir): as a spec
 case ready to paste into specs/*.yaml (the shrunk program as `expr`, its inputs as an example,
 the tolerance it was judged with, the observed message as a comment), and as a repro snippet
-(suites/repro.py) that runs without Parity. A finding also becomes a record (kind `fuzz`), so
+(suites/running/repro.py) that runs without Parity. A finding also becomes a record (kind `fuzz`), so
 the report lists it with the rest.
 
 Known findings: suites/fuzz/known.yaml lists kinds of failure already documented: by a spec
@@ -20,8 +20,8 @@ import numpy as np
 import yaml
 
 from reports.records import record
-from suites import repro
-from suites.items import outcome_fields
+from suites.running import repro
+from suites.running.items import outcome_fields
 
 KNOWN = pathlib.Path(__file__).with_name("known.yaml")
 

@@ -9,7 +9,7 @@ sqrt of values >= 1/100, division by values away from zero, no value beyond MAGN
 exp would overflow). Ops without a derivative (round, sign, a comparison) take inputs only,
 whose values are exact: applied to a computed value, a rounding difference flips them.
 
-The program is an expression of the specs' language (suites/expr.py) over inputs x0, x1, ...:
+The program is an expression of the specs' language (suites/programs/expr.py) over inputs x0, x1, ...:
 a finding is a spec case as it stands (suites/fuzz/findings.py). Shrinking simplifies the
 choices: fewer steps, earlier ops in OPS, smaller shapes.
 """
@@ -19,8 +19,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from hypothesis import strategies as st
 
-from suites import expr
-from suites.program import ORACLE, caller, wide_constant
+from suites.programs import expr
+from suites.programs.program import ORACLE, caller, wide_constant
 
 INPUT_MAGNITUDE = 2.0  # inputs are drawn in [-2, 2]
 MAGNITUDE = 1e3  # no value of a program exceeds this (intervals say so)

@@ -13,9 +13,9 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from suites import strategies
-from suites.compare import round_to
 from suites.fuzz.grammar import INPUT_MAGNITUDE, MAGNITUDE, NUMBERS, Node, Program, axis_of, partner, shapes
+from suites.judging.compare import round_to
+from suites.programs import strategies
 
 
 @dataclass(frozen=True)

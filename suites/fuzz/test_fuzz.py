@@ -14,8 +14,8 @@ import pytest
 import adapters
 from suites.fuzz import findings
 from suites.fuzz.campaign import Campaign
-from suites.items import resolve_device
-from suites.spec_differences import every_spec_differences
+from suites.loading.spec_differences import every_spec_differences
+from suites.running.items import resolve_device
 
 
 def targets(config) -> list:

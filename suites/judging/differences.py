@@ -1,0 +1,289 @@
+"""Documented differences: where a framework is known to differ, and whether it still does.
+
+A difference (a spec's `differences` entry, or one an adapter ships beside its file) names an
+adapter, optionally a case, dtypes, device, mode and kind of check, what the framework does instead
+(`observed`), a note and a source. A mismatch becomes "documented" only while the framework does
+exactly what is documented; a framework that behaves neither as expected nor as documented
+fails, and one that no longer differs fails too, so that the entry is removed.
+"""
+import inspect
+import re
+from dataclasses import replace
+
+import numpy as np
+
+from adapters import behaviours
+from suites.judging import compare
+from suites.judging.outcome import NoGradient, Outcome, message_of, one_line
+
+
+def find(ctx, case: str, kind: str = "value", crashes: bool = False) -> dict | None:
+    """The documented difference for this adapter, case, dtype, device and kind of check; with
+    `crashes`, the one that says the case kills its process (which the others never are: the
+    item runs that case in a process of its own, where its outcome is judged as usual)."""
+    for diff in ctx.spec.differences:
+        if diff["adapter"] not in (ctx.adapter.name, ctx.adapter.variant_of) or diff.get("case", case) != case:
+            continue
+        if bool(diff["observed"].get("crashes")) != crashes:
+            continue
+        if diff.get("kind", "value") not in (kind, "any"):
+            continue
+        device = "cpu" if ctx.device == "cpu" else "gpu"
+        if ctx.dtype in diff.get("dtypes", [ctx.dtype]) and diff.get("device", device) == device \
+                and diff.get("mode", ctx.mode) == ctx.mode:
+            return diff
+    return None
+
+
+def modelled(ctx, outcome, judge) -> Outcome:
+    """A fail that one of the adapter's documented behaviours (adapters/behaviours.py) explains:
+    `judge(ctx)` judges the case again with the reference computing the behaviour's op by its
+    model; documented when that passes, the fail as it was otherwise. An error too: a reverse
+    pass given a cotangent of the reference's shape may raise where the model's shape fits."""
+    if outcome.status not in ("fail", "error"):
+        return outcome
+    for behaviour in ctx.adapter.behaviours:
+        if behaviour.op in ctx.program.ops():
+            again = judge(replace(ctx, behaviour=behaviour))
+            if again.status == "pass":
+                return _documented(outcome, {"note": behaviour.note, "source": behaviour.source,
+                                             "regime": behaviour.regime},
+                                   f"{outcome.message}; as the model of {behaviour.op} computes: {again.message}")
+    return outcome
+
+
+def crashed(case: str, diff: dict, outcome, died: str | None) -> Outcome:
+    """A case documented to kill its process, run in one of its own (suites/faults.isolated):
+    documented while the process dies; once it returns, a fail whatever its outcome, so that the
+    entry is removed (and the case is judged in the item's own process again). Generated cases
+    (case: hypothesis) kill it on some draws only: where none does, their outcome stands."""
+    if died:
+        return _documented(Outcome("fail", case, ""), diff, f"the process died with {died}" if died.isupper()
+                           else f"the process died: {died}")
+    if case == "hypothesis":
+        return outcome
+    return Outcome("fail", case, f"documented crash no longer observed: the process now returns "
+                   f"({outcome.status}: {outcome.message}); remove it from the spec ({diff['note']})",
+                   outcome.comparison, outcome.inputs)
+
+
+def regime(diff: dict) -> str:
+    """What kind of difference an entry documents (the report groups by it): its own `regime`,
+    else precision, no-gradient, default or crash by what it observes, else the op's semantics."""
+    observed = diff.get("observed", {})
+    return diff.get("regime") or ("precision" if "precision" in observed else
+                                  "no-gradient" if "no_gradient" in observed else
+                                  "default" if "defaults" in observed else
+                                  "crash" if "crashes" in observed else "semantics")
+
+
+def _documented(outcome, diff, seen: str) -> Outcome:
+    """The outcome as documented: the spec's note, what was seen, the source."""
+    return Outcome("documented", outcome.case, f"{diff['note']} (observed: {seen}; source: {diff['source']})",
+                   outcome.comparison, outcome.inputs,
+                   difference={"note": diff["note"], "source": diff["source"], "regime": regime(diff),
+                               **({"mode": diff["mode"]} if "mode" in diff else {})})
+
+
+def _neither(outcome, diff, detail: str, comparison=None) -> Outcome:
+    """A fail: the framework behaves neither as the reference nor as the spec documents. An
+    adapter-wide entry (every_spec) that does not explain a fail leaves it as it was."""
+    if diff.get("every_spec"):
+        return outcome
+    return Outcome("fail", outcome.case, f"behaves neither as expected nor as documented ({diff['note']}); {detail}",
+                   comparison or outcome.comparison, outcome.inputs)
+
+
+def _no_longer_observed(outcome, diff, what: str) -> Outcome:
+    return Outcome("fail", outcome.case, f"documented difference no longer observed: the {what} now matches; "
+                   f"remove it from the spec ({diff['note']})", outcome.comparison, outcome.inputs)
+
+
+def alternatives(judge):
+    """`judge(outcome, diff, ...)` for an `observed` that lists behaviours under `one_of` (the one
+    a machine shows depends on it, e.g. on its CPU's kernels): documented when one of them holds,
+    a pass kept where one alternative is `as_expected`. A pass is kept too for an adapter-wide
+    entry (every_spec), which explains fails only."""
+    def judged(outcome, diff, *args):
+        if outcome.status == "pass" and diff.get("every_spec"):
+            return outcome
+        options = diff["observed"].get("one_of")
+        if not options:
+            return judge(outcome, diff, *args)
+        if outcome.status == "pass" and {"as_expected": True} in options:
+            return outcome
+        tried = [judge(outcome, {**diff, "observed": o}, *args) for o in options if o != {"as_expected": True}]
+        return next((t for t in tried if t.status == "documented"), tried[-1])
+    return judged
+
+
+@alternatives
+def value(outcome, diff, raised, actual, actual_dtype, ctx, shapes=None) -> Outcome:
+    """documented while the framework does what the spec says it does; a fail otherwise.
+    `shapes`: the parts' shapes of an op that returns several tensors."""
+    observed = diff["observed"]
+    if observed.get("differs"):  # wrong values on some generated inputs: the rest must still pass
+        if outcome.status == "pass":
+            return outcome
+        if raised is None and "dtype" in observed:  # and in another dtype, every time
+            if observed["dtype"] == actual_dtype:
+                return _documented(outcome, diff, f"{returned(actual)} as {actual_dtype}")
+            return _neither(outcome, diff, outcome.message)
+        # values, NaN or inf positions or the shape that differ (neither an error nor a dtype alone)
+        compared = outcome.comparison
+        if raised is None and compared is not None and (compared.worst is not None or
+                                                        compared.reason.startswith("shape ")):
+            return _documented(outcome, diff, outcome.message)
+        return _neither(outcome, diff, outcome.message)
+    if outcome.status == "pass":
+        return _no_longer_observed(outcome, diff, "result")
+    if observed.get("raises"):
+        holds, now = as_noted(diff, raised), one_line(raised) if raised is not None else returned(actual)
+    elif raised is not None:
+        holds, now = False, one_line(raised)
+    elif "dtype" in observed and "value" not in observed:  # the values are right, in another dtype
+        holds = observed["dtype"] == actual_dtype and _converted(ctx, outcome.inputs, actual, actual_dtype)
+        now = f"{returned(actual)} as {actual_dtype}"
+    else:
+        holds = ("shape" not in observed or tuple(observed["shape"]) == actual.shape) and \
+            ("shapes" not in observed or [tuple(p) for p in observed["shapes"]] == shapes) and \
+            observed.get("dtype", actual_dtype) == actual_dtype
+        if holds and "value" in observed:
+            documented = compare.round_to(np.asarray(observed["value"]), ctx.result_dtype)
+            holds = compare.compare(documented, actual, ctx.result_dtype,
+                                    compare.allowed_error(documented, ctx.result_dtype)).ok
+        now = returned(actual) + (f" in parts of shapes {shapes}" if shapes else "")
+    return _documented(outcome, diff, now) if holds else _neither(outcome, diff, f"now: {now}; {outcome.message}")
+
+
+def defaults(ctx, outcome, diff, judge) -> Outcome:
+    """documented while the framework computes the spec's call with its own defaults filled in
+    where the spec leaves them out (observed `defaults`), as the reference computes it then:
+    a framework's default pinned on a case it shows in, so that an adapter that fills in
+    Parity's convention instead (the result then matches the reference) fails. `judge(ctx)`
+    judges the case again with the context given."""
+    if outcome.status == "pass":
+        return _no_longer_observed(outcome, diff, "result")
+    filled = diff["observed"]["defaults"]
+    for op in sorted(ctx.program.ops()):
+        if _takes(op, filled):
+            default = behaviours.framework_default(op, filled, diff["note"], diff["source"])
+            again = judge(replace(ctx, behaviour=default))
+            if again.status == "pass":
+                return _documented(outcome, diff, f"{outcome.message}; with {op}'s {filled}: {again.message}")
+    return _neither(outcome, diff, outcome.message)
+
+
+def _takes(op: str, params: dict) -> bool:
+    """Whether the reference's op (a collective: any) takes these parameters."""
+    reference = getattr(behaviours.REFERENCE, op, None)
+    return reference is None or set(params) <= set(inspect.signature(reference).parameters)
+
+
+@alternatives
+def gradient(outcome, diff, ctx, grads, raised=None) -> Outcome:
+    """documented while the gradient is what the spec says this framework computes (values, or
+    an error; or, for generated inputs, wrong values on some of them while the rest pass)."""
+    observed = diff["observed"]
+    differs = observed.get("differs")  # wrong gradients on some generated inputs: the rest must still pass
+    if outcome.status == "pass":
+        return outcome if differs else _no_longer_observed(outcome, diff, "gradient")
+    if differs and outcome.status == "fail":
+        return _documented(outcome, diff, outcome.message)
+    now = None
+    if "no_gradient" in observed:  # None for exactly these args
+        if isinstance(raised, NoGradient) and sorted(raised.names) == sorted(observed["no_gradient"]):
+            now = str(raised)
+    elif observed.get("raises") and as_noted(diff, raised) and not isinstance(raised, NoGradient):
+        now = one_line(raised)
+    elif "grad" in observed and grads is not None and match_gradients(ctx, grads, observed["grad"]).ok:
+        now = ", ".join(f"d/d{n} = {np.asarray(grads[n]).tolist()}" for n in observed["grad"])
+    return _documented(outcome, diff, now) if now is not None else _neither(outcome, diff, outcome.message)
+
+
+def as_noted(diff: dict, raised: BaseException | None) -> bool:
+    """Whether `raised` is an error the note names, when it names any (a word ending in Error or
+    Exception): the note's claim, checked. It holds for the error's class or one of its bases,
+    an error it was raised from, or one its message names (inductor wraps the error it met)."""
+    if raised is None:
+        return False
+    named = set(re.findall(r"\b[A-Z]\w*(?:Error|Exception)\b", diff.get("note", "")))
+    seen, chain, error = set(), [], raised
+    while error is not None and error not in chain:  # a chain may loop back
+        chain.append(error)
+        seen |= {cls.__name__ for cls in type(error).__mro__} | set(re.findall(r"\b\w+\b", message_of(error)))
+        error = error.__cause__ or error.__context__
+    return not named or bool(named & seen)
+
+
+def _converted(ctx, inputs: dict, actual, dtype: str) -> bool:
+    """Whether `actual` is the reference's result in `dtype`: converted as a C cast converts
+    (integers wrap around, floats truncate toward zero: tf.reduce_sum of int8 is int8), or, for
+    a float dtype, computed from the float inputs rounded to it, within its own precision
+    (torch's bfloat16 + 0-d float32 first rounds the float32 operand to bfloat16)."""
+    if compare.is_float(dtype):
+        inputs = _rounded(inputs, dtype)
+    expected = compare.cast(ctx.oracle(inputs), dtype)
+    return compare.compare(expected, actual, dtype, compare.allowed_error(expected, dtype, tolerance=ctx.tolerance)).ok
+
+
+def match_gradients(ctx, grads: dict, expected: dict, atol: float = 0.0) -> compare.Comparison:
+    """Gradients against documented values (from docs, or observed), the worst comparison."""
+    results = []
+    for name, values in expected.items():
+        documented = compare.round_to(np.asarray(values, dtype=np.float64), ctx.judged)
+        allowed = compare.allowed_error(documented, ctx.judged, tolerance={"atol": atol})
+        results.append(compare.compare(documented, grads[name], ctx.judged, allowed))
+    return compare.worst(results)
+
+
+def precision(ctx, outcome, diff, judge) -> Outcome:
+    """documented while the result misses the dtype's error bound but holds to the documented
+    precision's: judged again as a result of that dtype, computed from the inputs rounded to it
+    (the framework's first step), so float32's own bound applies. Beyond that precision's range
+    (inputs or result), computing in it overflows: that is the documented behaviour too. A pass
+    stays a pass: on inputs that the narrower dtype holds exactly, both give the same result.
+
+    `judge(ctx, inputs)` judges the framework's result with a context and the inputs given."""
+    narrow = diff["observed"]["precision"]
+    if outcome.status == "pass":
+        return outcome
+    if outcome.status == "fail" and _beyond_range(ctx, outcome.inputs, narrow):
+        seen = f"inputs or result beyond {narrow}'s range, where it overflows; {outcome.message}"
+    else:
+        rounded = _rounded(outcome.inputs, narrow)
+        again, model = judge(replace(ctx, precision=narrow), rounded), ""
+        # in that precision, one of the adapter's documented behaviours may hold too (JAX's
+        # float32 softmax and its mean of V on a fully masked query)
+        for behaviour in ctx.adapter.behaviours if again.status != "pass" else ():
+            if behaviour.op in ctx.program.ops():
+                modelled_again = judge(replace(ctx, precision=narrow, behaviour=behaviour), rounded)
+                if modelled_again.status == "pass":
+                    again, model = modelled_again, f" with the model of {behaviour.op} ({behaviour.note})"
+                    break
+        if again.status != "pass":
+            return _neither(outcome, diff, f"as {narrow}: {again.message}", again.comparison)
+        seen = f"{outcome.message}; as {narrow}{model}: {again.message}"
+        if outcome.comparison is not None and again.comparison is not None:  # a model's layers, as judged in it
+            outcome.comparison.parts = again.comparison.parts
+            outcome.comparison.allowed = again.comparison.allowed  # the bound that holds (compiled vs eager)
+    return _documented(outcome, diff, seen)
+
+
+def _rounded(inputs: dict, dtype: str) -> dict:
+    """The float inputs rounded to `dtype` (kept in their dtype); the others as they are."""
+    return {k: compare.round_to(v, dtype).astype(v.dtype) if v.dtype.kind == "f" else v
+            for k, v in ((k, np.asarray(v)) for k, v in inputs.items())}
+
+
+def _beyond_range(ctx, inputs: dict, dtype: str) -> bool:
+    """Whether a float input or the reference result lies beyond `dtype`'s finite range."""
+    top = np.finfo(np.dtype(dtype)).max
+    values = [np.asarray(v, dtype=np.float64) for v in inputs.values() if np.asarray(v).dtype.kind == "f"]
+    values.append(np.asarray(ctx.oracle(inputs), dtype=np.float64))
+    return any(np.any(np.abs(v[np.isfinite(v)]) > top) for v in values)
+
+
+def returned(actual) -> str:
+    """What a framework returned, for a documented difference: the values when they are few."""
+    return f"returned {actual.tolist()}" if actual.size <= 16 else f"returned shape {actual.shape}"

@@ -1,0 +1,212 @@
+"""Judging values: one case against the documentation and the float64 reference, and hypothesis
+cases under one policy.
+
+A case is a dict of exact input arrays. The adapter runs the spec's program in the dtype under
+test; the reference evaluates it in float64 on the same values; suites/judging/compare.py judges the
+difference with an error bound; then the spec's properties and its metamorphic `equals`; last,
+a documented difference (suites/judging/differences.py) may turn a mismatch into "documented".
+"""
+import hypothesis
+import numpy as np
+from hypothesis import strategies as st
+
+from adapters.base import Unsupported
+from reports.records import PASSING
+from suites.judging import compare, differences, modes, properties
+from suites.judging.outcome import CaseFailure, Outcome, message_of, one_line, raised_outcome
+from suites.programs.program import flatten, shapes_of, unflatten
+
+# Refused examples in a row, with none checked, that make a hypothesis item unsupported as a whole.
+REFUSED_AS_A_WHOLE = 3
+
+
+def check_case(ctx, case: str, inputs: dict, expect: dict | None = None) -> Outcome:
+    """Run one case and judge it against `expect` (from documentation) and the reference; in the
+    compiled mode, against the adapter's eager result too (suites/judging/modes.py)."""
+    expect = expect or {}
+    return modes.against_eager(ctx, _checked(ctx, case, inputs, expect),
+                               lambda eager: _checked(eager, case, inputs, expect))
+
+
+def _checked(ctx, case: str, inputs: dict, expect: dict) -> Outcome:
+    raised, actual, actual_dtype, shapes = None, None, None, None
+    try:
+        actual, actual_dtype, shapes = ctx.run(inputs)
+    except Unsupported as exc:
+        return Outcome("unsupported", case, message_of(exc))
+    except Exception as exc:  # the framework's own error is data here
+        raised = exc
+    outcome = _judge(ctx, case, inputs, expect, raised, actual, actual_dtype, shapes)
+    if outcome.status == "unsupported":  # an error in a dtype the adapter does not declare: nothing to observe
+        return outcome
+    diff = differences.find(ctx, case)
+    # a behaviour's model judges against the reference alone: documented values belong to the
+    # spec's own op, an expected error does not (a model computes where the framework should refuse)
+    refuses = {"raises": True} if expect.get("raises") else {}
+
+    def modelled(judge):  # the case judged against the reference with a behaviour's model in it
+        # a behaviour may give its result a dtype of its own (Keras' int32 pad_sequences)
+        return _judge(judge, case, inputs, refuses, raised, actual,
+                      judge.result_dtype if actual_dtype == judge.behaviour.result_dtype else actual_dtype, shapes)
+    if diff and "precision" in diff["observed"]:
+        # a result may come back in either dtype (float32 ops mixed with float64 ones promote back)
+        outcome = differences.precision(ctx, outcome, diff, lambda judge, narrowed: _judge(
+            judge, case, narrowed, refuses if judge.behaviour else expect, raised, actual,
+            judge.result_dtype if actual_dtype == ctx.result_dtype else actual_dtype, shapes))
+    elif diff and "defaults" in diff["observed"]:
+        outcome = differences.defaults(ctx, outcome, diff, modelled)
+    elif diff:
+        outcome = differences.value(outcome, diff, raised, actual, actual_dtype, ctx, shapes)
+    if not diff or diff.get("every_spec"):  # an adapter-wide entry leaves the fails it does not explain
+        outcome = differences.modelled(ctx, outcome, modelled)
+    outcome.actual = actual
+    return outcome
+
+
+def _judge(ctx, case, inputs, expect, raised, actual, actual_dtype, shapes) -> Outcome:
+    if expect.get("raises"):
+        if raised is not None:
+            return Outcome("pass", case, f"raised as expected: {one_line(raised)}", inputs=inputs)
+        return Outcome("fail", case, f"expected an error, but it returned shape {actual.shape}", inputs=inputs)
+    if raised is not None:
+        return raised_outcome(case, raised, inputs)
+    if "shape" in expect and tuple(expect["shape"]) != actual.shape:
+        return Outcome("fail", case, f"shape {actual.shape}, documented {tuple(expect['shape'])}", inputs=inputs)
+    if "shapes" in expect and [tuple(s) for s in expect["shapes"]] != shapes:
+        return Outcome("fail", case, f"shapes {_named(ctx, shapes)}, documented {_named(ctx, expect['shapes'])}",
+                       inputs=inputs)
+    if "value" in expect:
+        documented = compare.round_to(np.asarray(expect["value"]), ctx.result_dtype)
+        allowed = compare.allowed_error(documented, ctx.result_dtype, tolerance={"atol": expect.get("atol", 0.0)})
+        result = compare.compare(documented, actual, ctx.result_dtype, allowed, actual_dtype)
+        if not result.ok:
+            return Outcome("fail", case, f"differs from the documented value: {result.summary()}", result, inputs)
+    try:
+        reference, bound, drift = ctx.judged_against(inputs, actual, shapes)
+    except Exception as exc:  # a spec whose valid case the reference refuses is a spec bug
+        return Outcome("error", case, f"the reference cannot evaluate this case: {one_line(exc)}", inputs=inputs)
+    if isinstance(reference, tuple) and shapes_of(reference) != shapes:
+        return Outcome("fail", case, f"shapes {_named(ctx, shapes)}, expected {_named(ctx, shapes_of(reference))}",
+                       inputs=inputs)
+    # an integer result wraps as its dtype does; a float one overflows to infinity
+    expected = compare.overflowed(compare.cast(flatten(reference), ctx.result_dtype), ctx.result_dtype)
+    if ctx.spec.unspecified:  # the values are the framework's choice: its shape, dtype and properties are not
+        result = compare.layout(expected, actual, ctx.result_dtype, actual_dtype)
+    else:
+        allowed = compare.allowed_error(expected, ctx.result_dtype, bound, ctx.tolerance)
+        result = compare.compare(expected, actual, ctx.result_dtype, allowed, actual_dtype)
+        if shapes is not None and result.max_abs_err is not None:
+            result.parts = _part_errors(ctx, expected, actual, allowed, shapes, drift)
+    if shapes is not None and result.worst:
+        result.worst = _part_index(ctx, result.worst[0], shapes)
+    if not result.ok:
+        first = next((p for p in result.parts or () if not p["ok"]), None)
+        where = f"first {ctx.program.part_noun} out of its bound: {first['name']}; " if first else ""
+        return Outcome("fail", case, f"differs from the float64 reference: {where}{result.summary()}", result, inputs)
+    checked = properties.applicable(ctx)
+    for name in checked:
+        broken = properties.PROPERTIES[name][0](ctx, inputs, unflatten(actual, shapes) if shapes else [actual])
+        if broken:
+            return Outcome("fail", case, f"the property {name} fails: {broken}", result, inputs)
+    if ctx.program.equals is not None:
+        return _metamorphic(ctx, case, inputs, actual, result)
+    summary = result.summary() + (f"; properties hold: {', '.join(checked)}" if checked else "")
+    return Outcome("pass", case, summary, result, inputs)
+
+
+def _named(ctx, shapes) -> str:
+    """Part shapes with the parts' names: output (5, 3, 20), h_n (2, 3, 20), ..."""
+    return ", ".join(f"{n} {tuple(s)}" for n, s in zip(ctx.part_names or range(len(shapes)), shapes))
+
+
+def _part_errors(ctx, expected, actual, allowed, shapes, drift) -> list:
+    """Per part, in order: its largest errors, the allowed error at its worst element, whether it
+    is within its bound, and its drift (Program.judged_against) where the program measures one."""
+    out, start = [], 0
+    allowed = np.broadcast_to(allowed, np.shape(expected))
+    for k, (name, shape) in enumerate(zip(ctx.part_names or range(len(shapes)), shapes)):
+        window = slice(start, start + int(np.prod(shape)))
+        start = window.stop
+        part = compare.compare(expected[window], actual[window], ctx.result_dtype, allowed[window])
+        out.append({"name": str(name), "ok": part.ok, "max_abs_err": part.max_abs_err,
+                    "max_rel_err": part.max_rel_err, "allowed": part.allowed_at,
+                    "drift": None if drift is None else drift[k]})
+    return out
+
+
+def _part_index(ctx, flat_index: int, shapes) -> tuple:
+    """A flat vector's index as (part name, index within the part)."""
+    for name, shape in zip(ctx.part_names or range(len(shapes)), shapes):
+        size = int(np.prod(shape))
+        if flat_index < size:
+            return (name, *(int(i) for i in np.unravel_index(flat_index, shape)))
+        flat_index -= size
+    return (flat_index,)
+
+
+def _metamorphic(ctx, case, inputs, actual, result) -> Outcome:
+    """The spec's `equals` expression, evaluated by the adapter on the same inputs, must agree
+    with its result: a relation that holds whatever the values (gather after scatter gives src)."""
+    try:
+        other, other_dtype, _ = ctx.run(inputs, ctx.program.equals)
+    except Exception as exc:
+        return Outcome("error", case, f"the property's `equals` fails: {one_line(exc)}", inputs=inputs)
+    allowed = compare.allowed_error(other.astype(np.float64) if compare.is_float(ctx.result_dtype) else other,
+                                    ctx.result_dtype, tolerance=ctx.tolerance)
+    relation = compare.compare(other, actual, ctx.result_dtype, allowed, other_dtype)
+    if not relation.ok:
+        return Outcome("fail", case, f"the property {ctx.spec.expression} == {ctx.spec.equals_text} fails: "
+                       f"{relation.summary()}", relation, inputs)
+    return Outcome("pass", case, result.summary(), result, inputs)
+
+
+def hypothesis_cases(seed: int, strategy, check) -> Outcome:
+    """Run `check(inputs, seed)` on hypothesis cases; a failure is shrunk and comes back as its
+    Outcome; else one pass (with the largest errors seen) or the first documented outcome.
+
+    An example the adapter refuses (Unsupported for these inputs: a shape a kernel cannot take)
+    is rejected and hypothesis draws another, so one refused shape does not hide the rest of the
+    item. When the first examples are all refused, the op is refused as a whole: the item is
+    unsupported and stops drawing."""
+    unsupported, documented, largest = [], [], {}
+    checked = 0
+
+    @hypothesis.seed(seed)
+    @hypothesis.settings(deadline=None, suppress_health_check=list(hypothesis.HealthCheck))
+    @hypothesis.given(strategy, st.integers(0, 2**32 - 1))
+    def prop(inputs, seed):
+        nonlocal checked
+        if not checked and len(unsupported) >= REFUSED_AS_A_WHOLE:
+            return
+        outcome = check(inputs, seed)
+        if outcome.status == "unsupported":
+            unsupported.append(outcome)
+            hypothesis.reject()
+        checked += 1
+        if outcome.status not in PASSING:
+            raise CaseFailure(outcome)
+        if outcome.status == "documented" and not documented:
+            documented.append(outcome)
+        for name in ("max_abs_err", "max_rel_err", "ulp"):
+            value = getattr(outcome.comparison, name, None)
+            if value is not None:
+                largest[name] = max(largest.get(name, 0.0), value)
+
+    try:
+        prop()
+    except CaseFailure as failure:
+        return failure.outcome
+    except hypothesis.errors.FlakyFailure as flaky:  # failed once, passed when hypothesis ran it again
+        failure = next(e for e in flaky.exceptions if isinstance(e, CaseFailure))
+        failure.outcome.flaky = True  # the item reruns it in fresh processes (suites/running/items.py)
+        return failure.outcome
+    except hypothesis.errors.Unsatisfiable:  # a small input space, every example of it refused
+        pass
+    if not checked:
+        return unsupported[0]
+    if documented:  # some generated inputs meet the spec's documented difference: say so
+        return documented[0]
+    errors = " ".join(f"{k}={v:.3g}" for k, v in largest.items())
+    refused = f"; {len(unsupported)} refused as unsupported ({unsupported[0].message})" if unsupported else ""
+    return Outcome("pass", "hypothesis", f"{checked} examples" + (f"; largest {errors}" if errors else "") + refused,
+                   compare.Comparison(True, **largest))

@@ -1,0 +1,56 @@
+"""A compiled result against the same adapter's eager one.
+
+In the compiled mode every check runs twice on the same inputs: compiled (judged against the
+documentation and the float64 reference as the eager mode is) and eager. The two results must
+agree within the compiled result's own allowed error, the bound it was judged by: a fusion that
+changes rounding within the bound passes; a compiler that changes values beyond it fails, even
+where the reference check alone would let both pass. The record keeps the eager outcome beside
+the compiled one (`eager`: its status and the distance), so the report lists what the compiler
+alone changes.
+"""
+import numpy as np
+
+from reports.records import PASSING
+from suites.judging import compare
+from suites.judging.outcome import Outcome
+
+
+def against_eager(ctx, outcome: Outcome, check) -> Outcome:
+    """`outcome` of a check in ctx's mode; in the compiled mode judged against `check(eager ctx)`,
+    the same check run eagerly. Eager outcomes come back as they are."""
+    if ctx.mode != "compiled" or outcome.status == "unsupported":
+        return outcome
+    eager = check(ctx.eager)
+    outcome.eager = {"status": eager.status, "message": eager.message}
+    if outcome.status not in PASSING:
+        if eager.status in PASSING:
+            outcome.message = f"compiled only (eager {eager.status}): {outcome.message}"
+        return outcome
+    if outcome.difference and outcome.difference.get("mode") == "compiled":
+        return outcome  # a documented compile-only difference: eager differs from it by definition
+    if eager.status == "documented":  # eager differs as documented (torch's gelu(inf) on oneDNN): compiled,
+        return outcome  # judged by the reference and the documentation, need not differ the same way
+    if eager.actual is None or outcome.actual is None:
+        return outcome
+    agreement = _agreement(ctx, eager.actual, outcome.actual, outcome.comparison)
+    outcome.eager["max_abs_err"] = agreement.max_abs_err
+    if agreement.ok:
+        return outcome
+    return Outcome("fail", outcome.case, f"compiled and eager differ beyond the bound ({eager.status} eager): "
+                   f"{agreement.summary()}", agreement, outcome.inputs, outcome.actual, eager=outcome.eager)
+
+
+def _agreement(ctx, eager, compiled, comparison) -> compare.Comparison:
+    """compiled against eager within the allowed error of the compiled result's own check (its
+    largest, where that check compared something of another shape: a gradient's directions)."""
+    eager, compiled = np.asarray(eager), np.asarray(compiled)
+    if eager.shape != compiled.shape:
+        return compare.Comparison(False, f"shapes differ: eager {eager.shape}, compiled {compiled.shape}")
+    if not compare.is_float(ctx.result_dtype) or compiled.dtype.kind not in "fc":
+        return compare.compare(eager, compiled, compiled.dtype.name)  # exact
+    allowed = getattr(comparison, "allowed", None)
+    if allowed is None:  # a check with no bound of its own (documented values): a few ulp
+        allowed = compare.allowed_error(eager.astype(np.float64), ctx.judged, tolerance=ctx.tolerance)
+    elif np.shape(allowed) != eager.shape:
+        allowed = float(np.max(allowed, initial=0.0))
+    return compare.compare(eager.astype(np.float64), compiled, ctx.judged, allowed)

@@ -1,0 +1,75 @@
+"""A suspect oracle: where every framework agrees with every other, and all of them disagree with
+the float64 reference (or the finite differences, or a documented value), the oracle is the
+likelier culprit. Such a case is recorded as "suspect", never as a fail of each framework.
+
+Only a fail is questioned, and only once (after hypothesis has shrunk it): the same check runs on
+the same inputs on the run's other in-process adapters (every built-in framework but the
+reference and Keras, whose backends need their own processes). The case is suspect when at least
+MIN_OTHERS of them take it, every one fails it too, and all of their results lie within AGREEMENT
+ulp of this adapter's. One framework that passes, or one that disagrees, leaves the fail standing.
+"""
+import dataclasses
+
+import numpy as np
+
+import adapters
+from suites.judging import compare, differences
+from suites.judging.outcome import Outcome
+
+MIN_OTHERS = 2  # other frameworks that must agree: three in all
+AGREEMENT = 4  # ulp of the judged dtype, relative to the largest magnitude of the result
+
+
+def questioned(ctx, outcome: Outcome, again, candidates) -> Outcome:
+    """The fail as "suspect" when the other adapters named in `candidates` all fail it and agree
+    with this one; `again(ctx)` runs the same check (same inputs, same random directions) for a
+    context. Anything else comes back as it was."""
+    if outcome.status != "fail":
+        return outcome
+    others = []
+    for other in _others(ctx, candidates):
+        if any(differences.find(other, outcome.case, kind, crashes=True) for kind in ("value", "gradient")):
+            continue  # documented to kill the process: never run in this one
+        result = again(other)
+        if result.status == "unsupported":
+            continue
+        if result.status != "fail" or result.actual is None:
+            return outcome
+        others.append((other.adapter.name, result.actual))
+    if len(others) < MIN_OTHERS:
+        return outcome
+    mine = again(ctx).actual  # this adapter again, with the others' random directions
+    if mine is None:
+        return outcome
+    if not all(_agree(mine, actual, ctx.judged) for _, actual in others):
+        return outcome
+    names = ", ".join(name for name, _ in others)
+    return Outcome("suspect", outcome.case, f"oracle suspect: {ctx.adapter.name}, {names} agree within {AGREEMENT} "
+                   f"ulp and all differ from the oracle the same way ({outcome.message})", outcome.comparison,
+                   outcome.inputs, outcome.actual)
+
+
+def _others(ctx, candidates):
+    """Contexts for the other in-process adapters of the run, on the same device."""
+    for name in candidates:
+        if name in ("reference", ctx.adapter.name) or name.startswith("keras"):
+            continue
+        try:
+            adapter = adapters.get(name)
+        except adapters.AdapterError:
+            continue
+        if ctx.device in adapter.devices():
+            yield dataclasses.replace(ctx, adapter=adapter, mode="eager", staged={})
+
+
+def _agree(a, b, dtype: str) -> bool:
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if a.shape != b.shape:
+        return False
+    if not compare.is_float(dtype):
+        return bool(np.array_equal(a, b))
+    scale = np.abs(a).max(initial=0.0)
+    allowed = AGREEMENT * float(compare.ulp(np.array(scale), dtype)) + compare.tiny(dtype)
+    with np.errstate(invalid="ignore"):
+        close = (np.abs(a - b) <= allowed) | (np.isnan(a) & np.isnan(b)) | (a == b)
+    return bool(close.all())

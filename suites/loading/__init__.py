@@ -1,0 +1,1 @@
+"""Loading specs: safe YAML, the schema, the checks a schema cannot make, and the differences entries."""

@@ -1,0 +1,137 @@
+"""Documented-difference entries: the checks a schema cannot make of them (a spec's own, through
+suites/loading/specs.py), and the files an adapter ships beside its module (`load_differences`).
+
+Every problem is a SpecError naming the file, the line and the key, as the spec loader's are.
+"""
+import dataclasses
+import json
+import pathlib
+
+import jsonschema
+
+import adapters
+from suites.loading.yamlfile import SpecError, read
+from suites.loading.yamlfile import where as locate
+
+SCHEMA_PATH = pathlib.Path(__file__).resolve().parents[2] / "specs" / "schema.json"  # specs and entries
+
+
+def drawn(examples: list) -> dict:
+    """The examples (name, dict of inputs by name, documented gradients or None) whose check draws
+    what it compares, by kind, so that `differs` may document them as a generated case: "value",
+    those some of whose values are drawn (a `shape` filled normal or uniform: like generated cases,
+    their values appear nowhere in the spec); "gradient", those too and every example without
+    documented gradients (finite differences along random directions, drawn from the run's seed)."""
+    values = {name for name, inputs, _ in examples
+              if any("values" not in i and i.get("fill", "normal") in ("normal", "uniform") for i in inputs.values())}
+    return {"value": values, "gradient": values | {name for name, _, grad in examples if not grad}}
+
+
+def check_differences(entries: list, cases: set, where, drawn_cases: dict | None = None) -> None:
+    """What a schema cannot say of difference entries; `where(j, *keys)` locates entry j;
+    `drawn_cases`: the examples whose checks draw their values, by kind (drawn()), which `differs`
+    may document."""
+    for j, diff in enumerate(entries):
+        diff["note"] = diff["note"].strip()  # a folded note (>) ends in a newline
+        if "case" in diff and diff["case"] not in cases:
+            raise SpecError(f"{where(j, 'case')}: no example named {diff['case']!r}")
+        if diff["observed"].get("crashes") and (diff.get("case") is None or diff.get("case") == "hypothesis"
+                                                and diff.get("kind", "value") != "value"):
+            raise SpecError(f"{where(j, 'observed', 'crashes')}: names the example that kills the process (case:), "
+                            "which then runs in a process of its own, or the generated cases of a value check "
+                            "(case: hypothesis: some draws kill it, and they run in a process of their own)")
+        drawn_here = (drawn_cases or {}).get("gradient" if diff.get("kind") == "gradient" else "value", set())
+        if diff["observed"].get("differs") and diff.get("case") not in {"hypothesis", *drawn_here}:
+            raise SpecError(f"{where(j, 'observed', 'differs')}: is for case: hypothesis (generated inputs), an "
+                            "example whose values are drawn (a shape filled normal or uniform), or the gradient of an "
+                            "example without documented gradients (random directions); an example with values "
+                            "documents the value it observes")
+        if "defaults" in diff["observed"] and (diff.get("case") in (None, "hypothesis") or len(diff["observed"]) > 1
+                                               or diff.get("kind", "value") != "value"):
+            raise SpecError(f"{where(j, 'observed', 'defaults')}: names an example the default shows in (case:; "
+                            "generated inputs may be ones where both agree), stands alone in observed, of a value")
+        precision = diff["observed"].get("precision")
+        if precision is not None and (precision not in ("float16", "float32") or len(diff["observed"]) > 1):
+            raise SpecError(f"{where(j, 'observed', 'precision')}: names the narrower dtype a framework computes in "
+                            "(float16 or float32), and stands alone in observed")
+        if diff.get("kind") == "any" and precision is None:
+            raise SpecError(f"{where(j, 'kind')}: any is for an observed precision (values and gradients alike); a "
+                            "value or a gradient is observed by one kind")
+
+
+EVERY_SPEC = "*"  # in an adapter's differences file: entries for every spec
+
+
+def shipped(names: list, specs: list) -> list:
+    """The specs with the differences that the named adapters ship beside their modules (their
+    differences files), as every run judges them: pytest's and the multi-process launcher's."""
+    classes = adapters.classes()
+    for name in names:
+        path = classes[name].differences_file() if name in classes else None
+        if path is not None:
+            specs = load_differences(path, name, specs)
+    return specs
+
+
+def load_differences(path, adapter: str, specs: list) -> list:
+    """The specs with the differences that an adapter ships in `path` (a YAML mapping of spec
+    names, area/id, to lists of entries in the schema of a spec's `differences`; `adapter` may be
+    left out, and names this adapter when given) added to their own. The name "*" documents a
+    convention of the adapter's as a whole (JAX's 32-bit default): its entries, which name no
+    case, apply to every spec, only where a case fails (a pass stays a pass)."""
+    shipped, everywhere = _read_differences(path, adapter, {spec.name: spec for spec in specs})
+    return [dataclasses.replace(s, differences=s.differences + shipped.get(s.name, []) + everywhere)
+            if s.name in shipped or everywhere else s for s in specs]
+
+
+def every_spec_differences(path, adapter: str) -> list:
+    """An adapter's entries for every spec (the name "*"), for programs in no spec (suites/fuzz)."""
+    return _read_differences(path, adapter, {})[1]
+
+
+def _check_source(source: str, path: pathlib.Path, where) -> None:
+    """A source is a link (https://), the engine's own files (engine/...), or, in an adapter's
+    file, a repro shipped beside it: a path relative to that file, which must exist there."""
+    if source.startswith(("https://", "engine/")):
+        return
+    beside = path.parent / source
+    if pathlib.PurePath(source).is_absolute() or ".." in pathlib.PurePath(source).parts or not beside.is_file():
+        raise SpecError(f"{where()}: a source is an https:// link or a repro file beside {path.name} (a path "
+                        f"relative to it, within its folder). Received: {source!r}")
+
+
+def _read_differences(path, adapter: str, by_name: dict) -> tuple:
+    """(spec name -> entries for the specs of `by_name`, the entries for every spec), validated."""
+    path = pathlib.Path(path)
+    node, data = read(path)
+    if not isinstance(data, dict):
+        raise SpecError(f"{path}:1: (top level): a mapping of spec names (area/id) to lists of differences")
+    schema = json.loads(SCHEMA_PATH.read_text())
+    # an adapter's file may cite a repro it ships beside itself (a bug its own runs found): a path
+    schema["$defs"]["difference"]["properties"]["source"] = {"type": "string", "minLength": 1}
+    validator = jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/difference"})
+    shipped, everywhere = {}, []
+    for name, entries in data.items():
+        entries = [{"adapter": adapter, **e} if isinstance(e, dict) else e for e in entries or []]
+        for j, entry in enumerate(entries):
+            err = jsonschema.exceptions.best_match(validator.iter_errors(entry))
+            if err is not None:
+                raise SpecError(f"{locate(path, node, [name, j, *err.absolute_path])}: {err.message[:300]}")
+            if entry["adapter"] != adapter:
+                raise SpecError(f"{locate(path, node, [name, j, 'adapter'])}: an adapter's file documents its own "
+                                f"adapter, {adapter!r}. Received: {entry['adapter']!r}")
+            _check_source(entry["source"], path, lambda: locate(path, node, [name, j, "source"]))
+        if name == EVERY_SPEC:
+            for j, entry in enumerate(entries):
+                if "case" in entry:
+                    raise SpecError(f"{locate(path, node, [name, j, 'case'])}: an entry for every spec names no case")
+            check_differences(entries, set(), lambda j, *keys: locate(path, node, [name, j, *keys]))
+            everywhere = [{**e, "every_spec": True} for e in entries]
+            continue
+        if name not in by_name:
+            continue  # a spec this run does not load (another --spec)
+        cases = {e.name for e in by_name[name].examples} | ({"hypothesis"} if by_name[name].generated else set())
+        check_differences(entries, cases, lambda j, *keys: locate(path, node, [name, j, *keys]),
+                          drawn([(e.name, e.inputs, e.grad) for e in by_name[name].examples]))
+        shipped[name] = entries
+    return shipped, everywhere

@@ -1,0 +1,133 @@
+"""A spec's inputs: the one interpreter of its input rules, for hypothesis cases, explicit
+examples and benchmark workloads alike.
+
+The rules (a spec's `hypothesis.inputs`) say how an arg is made: `index_of` (valid indices into
+another arg's axis, `unique` along it), `min` / `max` (integers, `unique` in the whole arg; with
+`step`, the floats min * step .. max * step on that grid, where ties and bounds lie, its zeros of
+either sign), `dtype` (bool, say), and
+`at_least_one` (every last-axis row of a mask holds that value). The program adds its derived
+inputs (an LSTM's state and weights). Where the values come from is a Source: hypothesis draws
+(suites/programs/strategies.py), or a seeded NumPy generator (examples and benchmarks).
+"""
+import math
+import zlib
+
+import numpy as np
+
+from suites.judging.compare import is_float, round_to
+
+
+def generate(spec, shapes: dict, dtype: str, source) -> dict:
+    """{arg: array} of these shapes by the spec's rules, then its program's derived inputs."""
+    rules = spec.input_rules
+    values = {}
+    for name, shape in shapes.items():
+        rule = rules.get(name, {})
+        if "index_of" in rule:
+            of = rule["index_of"]
+            values[name] = source.indices(shape, shapes[of["arg"]][of["axis"]], of["axis"], rule.get("unique", False))
+        elif "min" in rule or "max" in rule:
+            values[name] = _integers(source, shape, rule.get("min", 0), rule.get("max", 8), rule.get("unique", False))
+            if "step" in rule:  # floats on a grid (ties, bounds): the integers times step, zeros of either sign
+                signs = np.where(source.integers(shape, 0, 1) == 1, -1.0, 1.0)
+                grid = np.where(values[name] == 0, signs * 0.0, values[name] * float(rule["step"]))
+                values[name] = round_to(grid, dtype)
+        else:
+            values[name] = source.array(rule.get("dtype", dtype), shape)
+        if "at_least_one" in rule and values[name].size:
+            values[name] = with_one(values[name], rule["at_least_one"])
+    return add_derived(spec, values, dtype, source)
+
+
+def _integers(source, shape, low: int, high: int, unique: bool) -> np.ndarray:
+    """Integers in [low, high]; `unique`: all distinct (a random pick of that many from the range,
+    as the distinct indices of a flattened arg are drawn), so that no two elements tie."""
+    if not unique:
+        return source.integers(shape, low, high)
+    count = math.prod(shape)
+    if count > high - low + 1:
+        raise ValueError(f"unique values: {count} elements from [{low}, {high}], which holds {high - low + 1}")
+    return low + source.indices((count,), high - low + 1, 0, True).reshape(shape)
+
+
+def add_derived(spec, values: dict, dtype: str, source) -> dict:
+    """The values with the program's derived inputs that they lack (an example may give some)."""
+    for name, (shape, bound) in spec.program.derived(values).items():
+        if name not in values:
+            values[name] = source.uniform(dtype, shape, bound)
+    return values
+
+
+def with_one(mask: np.ndarray, value: bool) -> np.ndarray:
+    """The mask with `value` at the first position of every last-axis row that lacks it."""
+    mask = mask.copy()
+    lacking = ~(mask == value).any(axis=-1)
+    mask[lacking, 0] = value
+    return mask
+
+
+class Seeded:
+    """Values from a seeded NumPy generator: normal floats (exact in the dtype), integers in
+    [-100, 100], fair bools; indices and uniform values as the rules ask."""
+
+    def __init__(self, seed_text: str):
+        self.rng = np.random.default_rng(zlib.crc32(seed_text.encode()))
+
+    def array(self, dtype: str, shape) -> np.ndarray:
+        if dtype == "bool":
+            return self.rng.random(shape) < 0.5
+        if not is_float(dtype):
+            low, high = int_range(dtype, 100)
+            return self.rng.integers(low, high + 1, size=shape).astype(dtype)
+        return round_to(self.rng.standard_normal(shape), dtype)
+
+    def integers(self, shape, low: int, high: int) -> np.ndarray:
+        return self.rng.integers(low, high + 1, size=shape)
+
+    def uniform(self, dtype: str, shape, bound: float) -> np.ndarray:
+        return round_to(self.rng.uniform(-bound, bound, shape), dtype)
+
+    def indices(self, shape, size: int, axis: int, unique: bool) -> np.ndarray:
+        if not unique:
+            return self.rng.integers(0, size, size=shape)
+        # distinct along `axis`: the first shape[axis] entries of a random permutation per line
+        keys = self.rng.random(tuple(size if d == axis % len(shape) else n for d, n in enumerate(shape)))
+        return np.take(np.argsort(keys, axis=axis), np.arange(shape[axis]), axis=axis)
+
+
+def example(spec, given, dtype: str) -> dict:
+    """An explicit example's inputs (`values`, or a `shape` filled as `fill` says), and the
+    derived ones it does not give, from a generator seeded by the spec and example names only,
+    so that every adapter and dtype sees the same values."""
+    source = Seeded(f"{spec.name}/{given.name}")
+    rules = spec.input_rules
+    values = {name: fill(inp, rules.get(name, {}).get("dtype", dtype), source.rng)
+              for name, inp in sorted(given.inputs.items())}
+    return add_derived(spec, values, dtype, source)
+
+
+def fill(inp: dict, dtype: str, rng: np.random.Generator) -> np.ndarray:
+    """An explicit example's input: its `values`, or its `shape` filled as `fill` says."""
+    dtype = inp.get("dtype", dtype)
+    if "values" in inp:
+        values = np.asarray(inp["values"], dtype=np.float64 if is_float(dtype) else None)
+        return round_to(values, dtype)
+    shape, how = tuple(inp["shape"]), inp.get("fill", "normal")
+    if how == "arange":
+        values = np.arange(math.prod(shape)).reshape(shape)
+    elif how in ("ones", "zeros"):
+        values = (np.ones if how == "ones" else np.zeros)(shape)
+    elif not is_float(dtype):
+        low, high = int_range(dtype, 5)
+        values = rng.integers(low, high + 1, size=shape)
+    else:
+        values = rng.standard_normal(shape) if how == "normal" else rng.uniform(-1, 1, shape)
+    return round_to(values, dtype)
+
+
+def int_range(dtype: str, magnitude: int) -> tuple:
+    """[-magnitude, magnitude] within the integer dtype's range (from 0 for an unsigned one)."""
+    if dtype == "bool":
+        return 0, 1
+    info = np.iinfo(np.dtype(dtype))
+    return max(-magnitude, int(info.min)), min(magnitude, int(info.max))

@@ -1,0 +1,390 @@
+"""What the runner executes: a program, and a Context that runs one on one adapter.
+
+A program is what a spec asks every framework to compute, in a form the judges (suites/judging/judge.py,
+suites/judging/gradcheck.py) need not look into: it runs on an adapter, evaluates on the float64
+reference, knows its a-priori error bound and its reverse pass. Kinds of program are classes:
+Expression (a vocabulary op or an expression over it), its subclasses in suites/programs/weighted.py
+(a layer whose weights the spec derives from its sizes: Recurrent, Attention), Collective (one
+collective across ranks, suites/programs/collectives.py), Model (suites/programs/model.py). Each runs eager or
+compiled as its Context's mode says.
+"""
+import contextlib
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from adapters.base import MODES, Adapter, Unsupported
+from adapters.reference import ReferenceAdapter
+from adapters.vocabulary import VOCABULARY, having
+from suites.judging import compare, outcome
+from suites.programs import expr
+from suites.running import coverage
+
+ORACLE = ReferenceAdapter()
+# From the vocabulary's records: ops whose result dtype is a parameter (they get the dtype under
+# test); ops whose derivative is zero by definition or almost everywhere (finite differences hold
+# them at the unperturbed point, which is what stop_gradient means and what frameworks do for the
+# rest); ops that return several tensors, checked as one flat vector of their parts (one
+# comparison, one tolerance, one cotangent), their part shapes apart.
+DTYPED_OPS = having("dtype_param")
+FIXED_OPS = having("zero_derivative")
+PARTS = {name: op.parts for name, op in VOCABULARY.items() if op.parts}
+
+
+class Program:
+    """The interface every kind of program keeps; Context calls it."""
+
+    params: dict = {}  # the spec's params (configuration the properties read)
+    part_names: tuple = ()  # the names of a result's parts, for one that has several
+    part_noun = "part"  # what a part is called in messages (a model's are layers)
+    equals = None  # a metamorphic property's other program (Expression's), checked against the result
+
+    def derived(self, values: dict) -> dict:
+        """name -> (shape, bound) of the inputs made from the spec rather than listed in its
+        args, for these arg values: drawn uniformly in [-bound, bound]."""
+        return {}
+
+    def derived_names(self) -> list:
+        return []
+
+    def weight_names(self) -> list:
+        """The derived inputs that are weights, which a gradient's `weights` stands for."""
+        return []
+
+    @property
+    def sizes(self) -> dict:
+        """Sizes a benchmark formula may name beyond the inputs' dims."""
+        return {}
+
+    def ops(self) -> set:
+        """The vocabulary ops it calls."""
+        return set()
+
+    @property
+    def modes(self) -> tuple:
+        """The modes it runs in on an adapter that has them (Adapter.modes)."""
+        return MODES
+
+    def judged_against(self, ctx, inputs: dict, actual, shapes):
+        """(reference, bound, drift) that the adapter's result `actual` (flat, parts of `shapes`)
+        is judged against: the float64 value (an array, or a tuple of parts), the a-priori error
+        bound per element (None: a few ulp), and None, or per part the largest distance from the
+        float64 program run end to end where the reference judges parts on the adapter's own
+        earlier parts (a model's layers: suites/programs/model.py)."""
+        return ctx.oracle_parts(inputs), ctx.error_bound(inputs), None
+
+    def tensors(self, ctx, inputs: dict) -> dict:
+        """The inputs as the adapter's tensors in their dtypes (Context.input_dtype); an arg the
+        spec passes as a Python number stays one (a user's `x * 0.5`, weakly typed)."""
+        def tensor(name, value):
+            dtype = ctx.input_dtype(name, value)
+            return python_number(value) if dtype == PYTHON else ctx.adapter.asarray(value, dtype, ctx.device)
+
+        with ctx.adapter.device_scope(ctx.device):
+            return {k: tensor(k, v) for k, v in inputs.items()}
+
+    def staged_reverse(self, ctx, wrt):
+        """(env, cotangent) -> {name: the adapter's gradient}: the reverse pass in the context's
+        mode (Context.reverse), made once per context (what gradient checks and benchmarks call)."""
+        return ctx.reverse(("pullback", tuple(wrt)), lambda **e: ctx.evaluate(e), wrt)
+
+    def pullback(self, ctx, tensors, wrt):
+        """cotangent (NumPy) -> {name: gradient (NumPy)}: the staged reverse pass, called once
+        per cotangent."""
+        adapter = ctx.adapter
+        staged = self.staged_reverse(ctx, wrt)
+
+        def vjp(cotangent) -> dict:
+            with adapter.device_scope(ctx.device):
+                grads = staged(tensors, adapter.asarray(cotangent, ctx.dtype, ctx.device))
+            grads = {n: adapter.to_numpy(g) for n, g in outcome.gradients_of(grads).items()}
+            _check_shapes(grads, tensors, adapter.name)
+            return grads
+
+        return vjp
+
+
+def _check_shapes(grads: dict, tensors: dict, adapter: str) -> None:
+    """A gradient has its input's shape (Adapter.grad's contract): one that has not is named here,
+    not left to fail as a broadcast inside the comparison."""
+    for name, grad in grads.items():
+        shape = getattr(tensors.get(name), "shape", None)
+        if shape is not None and np.shape(grad) != tuple(shape):
+            raise ValueError(f"{adapter}'s gradient of {name} has shape {np.shape(grad)}; {name} has shape "
+                             f"{tuple(shape)} (Adapter.grad returns each gradient in its input's shape)")
+
+
+@dataclass(frozen=True)
+class Expression(Program):
+    """A vocabulary op or an expression over it, evaluated by the expression interpreter."""
+
+    tree: object
+    equals: object = None  # a metamorphic property's other expression (same inputs, same result)
+    params: dict = field(default_factory=dict)
+
+    @property
+    def part_names(self) -> tuple:
+        return PARTS.get(self.tree.op, ()) if isinstance(self.tree, expr.Call) else ()
+
+    def ops(self) -> set:
+        return expr.ops_in(self.tree) | expr.ops_in(self.equals)
+
+    def staged_forward(self, ctx, tree=None):
+        """env -> the adapter's result (a tensor, or a tuple of parts) of `tree` (default: the
+        expression), staged or compiled by the context's mode, made once per context."""
+        return ctx.stage(("forward", id(tree)), lambda: lambda env: ctx.evaluate(env, tree, flat=False))
+
+    def run(self, ctx, inputs: dict, tree=None):
+        forward = self.staged_forward(ctx, tree)
+        tensors, adapter = self.tensors(ctx, inputs), ctx.adapter
+        with adapter.device_scope(ctx.device):  # entered outside the staged function, as users do
+            out = forward(tensors)
+        if isinstance(out, tuple):
+            parts = [adapter.to_numpy(p) for p in out]
+            return flatten(parts), adapter.dtype_of(out[0]), shapes_of(parts)
+        return adapter.to_numpy(out), adapter.dtype_of(out), None
+
+    def evaluate(self, ctx, env: dict, tree=None, flat=True):
+        """The adapter's tensor; with `flat`, several parts as one flat tensor (the adapter's own
+        reshape and concat), so that one reverse pass takes one cotangent for all of them. Called
+        inside the device scope (Program.run, pullback), which a compiler does not trace."""
+        adapter = ctx.adapter
+        # a number in the expression stays a Python number, as users write it
+        gate = ctx.mode == "compiled" and adapter.compiled_declared_only
+        out = expr.evaluate(tree or self.tree, env, caller(adapter, ctx.dtype, declared_only=gate), lambda c: c)
+        if flat and isinstance(out, tuple):
+            out = adapter.concat([adapter.reshape(p, (-1,)) for p in out], 0)
+        return out
+
+    def oracle_parts(self, inputs: dict, dtype: str, fixed=None, tree=None, reference=ORACLE):
+        wide = "float64" if compare.is_float(dtype) else "int64"
+        exact = {k: widen(v) for k, v in inputs.items()}
+        return expr.evaluate(tree or self.tree, exact, caller(reference, wide), wide_constant, fixed)
+
+    def error_bound(self, inputs: dict, dtype: str, behaviour=None):
+        return compare.error_bound(self.tree, {k: widen(v) for k, v in inputs.items()}, dtype, behaviour)
+
+    def sum_product(self, wide: dict):
+        """The sum-product Bound on these float64 inputs, or None where the tree leaves them."""
+        return compare.sum_product_bound(self.tree, wide)
+
+    def fixed_calls(self) -> list:
+        """The subtrees that finite differences hold at their unperturbed values."""
+        return expr.calls(self.tree, FIXED_OPS)
+
+
+@dataclass
+class Context:
+    """One spec's program on one adapter, device and dtype: what every check runs through."""
+
+    spec: object
+    adapter: object
+    device: str
+    dtype: str
+    mode: str = "eager"  # eager, or compiled by the framework's compiler (adapters.base.MODES)
+    staged: dict = field(default_factory=dict, repr=False)
+    # A documented difference's `precision` (a framework that computes float64 in float32):
+    # results are then judged as results of that dtype. Inputs stay in the dtype under test.
+    precision: str | None = None
+    # An adapter's documented behaviour (adapters/behaviours.py): the reference then computes its
+    # op with the behaviour's model.
+    behaviour: object = None
+
+    @property
+    def program(self) -> Program:
+        return self.spec.program
+
+    @property
+    def judged(self) -> str:
+        """The dtype whose error bounds and tolerances judge the results."""
+        return self.precision or self.dtype
+
+    def stage(self, key, make):
+        """make() as the mode runs it (adapter.stage eager, adapter.compile compiled), made once
+        per context: a compiler then reuses one compilation for every case it can (a value and
+        its property re-runs, Jacobian rows, shapes a dynamic-shape compilation covers)."""
+        if key not in self.staged:
+            fn = make()
+            self.staged[key] = self.adapter.compile(fn) if self.mode == "compiled" else self.adapter.stage(fn)
+        return self.staged[key]
+
+    def reverse(self, key, forward, wrt: list):
+        """(env, cotangent) -> gradients of forward(**env) for `wrt`, made once per context:
+        eager, the adapter's grad; compiled, its compile_grad (a training step as the framework's
+        users compile one)."""
+        if key not in self.staged:
+            adapter = self.adapter
+            if self.mode == "compiled":
+                step = adapter.compile_grad(forward, wrt)
+                self.staged[key] = lambda env, cot: step(env, cot)[1]
+            else:
+                self.staged[key] = adapter.stage(lambda env, cot: adapter.grad(forward, env, wrt, cot)[1])
+        return self.staged[key]
+
+    @property
+    def eager(self):
+        """This context in the eager mode (itself, when it is eager): what a compiled result is
+        judged against beside the reference (suites/judging/modes.py)."""
+        if self.mode == "eager":
+            return self
+        return replace(self, mode="eager", staged=self.staged.setdefault(("eager",), {}))
+
+    def input_dtype(self, name: str, value: np.ndarray) -> str:
+        """An arg's dtype in the adapter: the one the spec declares for it (a dtype, or PYTHON for
+        a Python number), else the dtype under test, unless it is integer/bool by nature."""
+        declared = self.spec.arg_dtype(name)
+        if declared:
+            return declared
+        return value.dtype.name if value.dtype.kind in "biu" and compare.is_float(self.dtype) else self.dtype
+
+    @property
+    def tolerance(self) -> dict:
+        """The spec's own rtol / atol / ulp for the judged dtype."""
+        return self.spec.tolerance.get(self.judged, {})
+
+    @property
+    def result_dtype(self) -> str:
+        """The result's dtype: the spec's (one, or one per dtype under test: NumPy's promotion),
+        else the judged dtype."""
+        declared = self.spec.result_dtype
+        if isinstance(declared, dict):
+            declared = declared.get(self.dtype)
+        return declared or self.judged
+
+    def run(self, inputs: dict, tree=None):
+        """The adapter's result as (NumPy array, dtype name, part shapes): a result of several
+        parts comes back flat, with their shapes; a single array with None."""
+        return self.program.run(self, inputs, tree)
+
+    def run_parts(self, inputs: dict) -> list:
+        """The adapter's result as a list of NumPy arrays, one per part."""
+        actual, _, shapes = self.run(inputs)
+        return unflatten(actual, shapes) if shapes else [actual]
+
+    def collective(self, name: str, shards: list, **params) -> list:
+        """The adapter's collective on these shards (in the dtype under test), rank by rank."""
+        return self.adapter.collective(name, [np.asarray(s).astype(self.dtype) for s in shards], device=self.device,
+                                       **params)
+
+    def tensors(self, inputs: dict) -> dict:
+        return self.program.tensors(self, inputs)
+
+    def evaluate(self, env: dict, tree=None, flat=True):
+        return self.program.evaluate(self, env, tree, flat)
+
+    def oracle(self, inputs: dict, fixed=None, tree=None):
+        """The float64 (or int64) reference value on exactly these inputs (several parts flat)."""
+        return flatten(self.oracle_parts(inputs, fixed, tree))
+
+    def oracle_parts(self, inputs: dict, fixed=None, tree=None):
+        """The reference value as the program returns it: an array, or a tuple of parts."""
+        return self.program.oracle_parts(inputs, self.dtype, fixed, tree, self.reference)
+
+    @property
+    def reference(self):
+        """The float64 reference, with a behaviour's model in place of its op where there is one."""
+        return Modelled(self.behaviour) if self.behaviour else ORACLE
+
+    def judged_against(self, inputs: dict, actual, shapes):
+        """The program's (reference, bound, drift) for the adapter's result (Program.judged_against)."""
+        return self.program.judged_against(self, inputs, actual, shapes)
+
+    def error_bound(self, inputs: dict):
+        """The a-priori error bound of this case (None where there is none), with a behaviour's
+        model in place of its op where there is one."""
+        return self.program.error_bound(inputs, self.result_dtype, self.behaviour)
+
+    def sum_product(self, wide: dict):
+        """The program's sum-product bound on these float64 inputs (None as for error_bound)."""
+        return None if self.behaviour else self.program.sum_product(wide)
+
+    @property
+    def part_names(self) -> tuple:
+        return self.program.part_names
+
+    def fixed_oracle(self, inputs: dict):
+        """The reference as a function for finite differences: the FIXED_OPS subtrees keep the
+        values they have at `inputs`."""
+        fixed = {node: self.oracle(inputs, tree=node) for node in self.program.fixed_calls()}
+        return lambda ins: self.oracle(ins, fixed)
+
+
+class Modelled:
+    """The reference with one op computed by a behaviour's model."""
+
+    def __init__(self, behaviour):
+        self.behaviour = behaviour
+
+    def __getattr__(self, op):
+        return self.behaviour.model if op == self.behaviour.op else getattr(ORACLE, op)
+
+    def collective(self, name: str, shards: list, **params) -> list:
+        if name == self.behaviour.op:
+            return self.behaviour.model(shards, **params)
+        return ORACLE.collective(name, shards, **params)
+
+
+def caller(target, dtype, declared_only=False):
+    """apply(op, args, kwargs) for the expression interpreter: `target`'s method, with the dtype
+    under test for the ops whose result dtype is a parameter. An error an adapter's framework
+    raises in a dtype the adapter does not declare for the op is marked so (UNDECLARED): where no
+    error is expected, the case is unsupported, not an error (outcome.raised_outcome); declared
+    or not, a value the op returns is judged. `declared_only` (an adapter's compiled mode whose
+    compiler kills the process on an undeclared kernel, Adapter.compiled_declared_only): such a
+    call is unsupported before the framework sees it."""
+    def apply(op, args, kwargs):
+        if op in DTYPED_OPS:
+            kwargs = {**kwargs, "dtype": dtype}
+        undeclared = coverage.undeclared_dtype(target, op, args) if declared_only else None
+        if undeclared:
+            raise Unsupported(f"{target.name} does not declare {op} in {undeclared}, and its compiled mode runs "
+                              f"declared dtypes only: {target.compiled_declared_only}")
+        try:
+            return getattr(target, op)(*args, **kwargs)
+        except Unsupported:
+            raise
+        except Exception as exc:
+            note = coverage.undeclared(target, op, args, exc) if isinstance(target, Adapter) else None
+            if note:
+                with contextlib.suppress(AttributeError):  # an exception type without a __dict__ stays an error
+                    setattr(exc, outcome.UNDECLARED, note)
+            raise
+    return apply
+
+
+def flatten(value):
+    """A tuple of arrays as one flat vector; an array as it is."""
+    if isinstance(value, (tuple, list)):
+        return np.concatenate([np.ravel(p) for p in value])
+    return value
+
+
+def unflatten(flat: np.ndarray, shapes) -> list:
+    """The parts of a flat vector of these shapes."""
+    ends = np.cumsum([int(np.prod(s)) for s in shapes])
+    return [p.reshape(s) for p, s in zip(np.split(flat, ends[:-1]), shapes)]
+
+
+def shapes_of(parts) -> list:
+    return [tuple(np.shape(p)) for p in parts]
+
+
+PYTHON = "python"  # an arg's declared dtype for a Python number (int, float or bool by its values' kind)
+
+
+def python_number(value):
+    """A 0-d input as the Python number it stands for."""
+    value = np.asarray(value)
+    if value.ndim:
+        raise ValueError(f"an arg passed as a Python number must be 0-d; this one has shape {value.shape}")
+    return value.item()
+
+
+def widen(v: np.ndarray) -> np.ndarray:
+    v = np.asarray(v)
+    return v if v.dtype.kind == "b" else v.astype(np.float64 if v.dtype.kind == "f" else np.int64)
+
+
+def wide_constant(c):
+    """A number of an expression as the reference takes it: int64 or float64."""
+    return np.int64(c) if isinstance(c, int) else np.float64(c)

@@ -1,0 +1,130 @@
+"""Hypothesis strategies for spec inputs (the rules themselves are read by suites/programs/inputs.py).
+
+Shapes come from the spec's gufunc signature through
+hypothesis.extra.numpy.mutually_broadcastable_shapes (never a hand-written broadcasting
+generator). Every value is exactly representable in the dtype under test, so the float64
+reference sees exactly what the framework sees. Subnormal inputs are not drawn: XLA and
+TensorFlow flush them to zero on CPU by design, which is a separate question from an op's
+semantics.
+"""
+import math
+
+import numpy as np
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from suites.judging.compare import is_float, round_to
+from suites.programs import inputs
+
+WIDTH = {"float16": 16, "bfloat16": 32, "float32": 32, "float64": 64}
+DEFAULT_MAX_SIZE = 4096
+
+
+def magnitudes(hyp: dict, dtype: str) -> list:
+    """The spec's value magnitudes for `dtype` (a list for all dtypes, or a map per dtype)."""
+    m = hyp.get("magnitudes", [1])
+    return m.get(dtype, [1]) if isinstance(m, dict) else m
+
+
+def array(dtype: str, shape, magnitude, specials=()):
+    """Arrays of `shape` with values in [-magnitude, magnitude], exact in `dtype` (float64 or int);
+    float arrays hold the spec's special values too (nan, inf, -inf, -0), wherever hypothesis puts
+    them."""
+    if dtype == "bool":
+        return hnp.arrays(np.bool_, shape)
+    if not is_float(dtype):
+        return hnp.arrays(np.int64, shape, elements=st.integers(*inputs.int_range(dtype, int(magnitude))))
+    magnitude = _at_most(magnitude, dtype)
+    elements = st.floats(-magnitude, magnitude, width=WIDTH[dtype], allow_nan=False, allow_infinity=False,
+                         allow_subnormal=False)
+    if specials:
+        elements = elements | st.sampled_from([float(s) for s in specials])
+    storage = np.float32 if dtype == "bfloat16" else np.dtype(dtype)
+    return hnp.arrays(storage, shape, elements=elements).map(lambda x: round_to(x, dtype))
+
+
+def _at_most(magnitude: float, dtype: str) -> float:
+    """The largest number of the storage width that does not exceed `magnitude`."""
+    storage = np.dtype("float32" if dtype == "bfloat16" else dtype).type
+    m = storage(magnitude)
+    return float(np.nextafter(m, storage(0)) if m > magnitude else m)
+
+
+def spec_inputs(spec, dtype: str, specials: bool = True):
+    """A strategy for one case of the spec: {arg name: exact array}, shapes from its gufunc
+    signature, values by its input rules (suites/programs/inputs.py); with the spec's special values
+    unless `specials` is False (finite differences need finite inputs)."""
+    hyp = spec.hypothesis
+    max_size = hyp.get("max_size", DEFAULT_MAX_SIZE)
+    shapes = hnp.mutually_broadcastable_shapes(
+        signature=hyp["signature"], max_dims=hyp.get("max_dims", 3),
+        min_side=hyp.get("min_side", 1), max_side=hyp.get("max_side", 5),
+    ).filter(lambda s: all(math.prod(shape) <= max_size for shape in s.input_shapes))
+
+    rules = spec.input_rules
+
+    def fits(s):
+        """Unique indices along an axis need no more index entries than the axis has; unique
+        values in [min, max] no more elements than the range holds."""
+        sizes = dict(zip(spec.args, s.input_shapes))
+        return all(sizes[name][o["index_of"]["axis"]] <= sizes[o["index_of"]["arg"]][o["index_of"]["axis"]]
+                   if "index_of" in o else math.prod(sizes[name]) <= o.get("max", 8) - o.get("min", 0) + 1
+                   for name, o in rules.items() if o.get("unique"))
+
+    shapes = shapes.filter(fits) if any(o.get("unique") for o in rules.values()) else shapes
+
+    @st.composite
+    def case(draw):
+        drawn = dict(zip(spec.args, draw(shapes).input_shapes))
+        magnitude = draw(st.sampled_from(magnitudes(hyp, dtype)))
+        return inputs.generate(spec, drawn, dtype, Drawn(draw, magnitude, hyp.get("specials", ()) if specials else ()))
+
+    return case()
+
+
+class Drawn:
+    """Values that hypothesis draws (the Source of suites/programs/inputs.py): exact in their dtype, of
+    the case's magnitude, with the spec's special values in the args' float arrays."""
+
+    def __init__(self, draw, magnitude, specials=()):
+        self.draw, self.magnitude, self.specials = draw, magnitude, specials
+
+    def array(self, dtype: str, shape):
+        return self.draw(array(dtype, shape, self.magnitude, self.specials))
+
+    def integers(self, shape, low: int, high: int):
+        return self.draw(hnp.arrays(np.int64, shape, elements=st.integers(low, high)))
+
+    def uniform(self, dtype: str, shape, bound: float):
+        return self.draw(array(dtype, shape, bound))
+
+    def indices(self, shape, size: int, axis: int, unique: bool):
+        return self.draw(indices(shape, size, axis, unique))
+
+
+def collective_shards(spec, dtype: str):
+    """A strategy for a collective's case: a world size from the spec's list, one shard shape
+    (its `divisible` axes a multiple of the world size), a shard per rank stacked on axis 0."""
+    block = spec.shards
+
+    @st.composite
+    def case(draw):
+        world = draw(st.sampled_from(block.get("world_sizes", [2, 4])))
+        ndim = draw(st.integers(block.get("min_dims", 1), block.get("max_dims", 3)))
+        sides = [draw(st.integers(1, block.get("max_side", 4))) for _ in range(ndim)]
+        shape = [side * world if axis in block.get("divisible", []) else side for axis, side in enumerate(sides)]
+        magnitude = draw(st.sampled_from(magnitudes(block, dtype)))
+        return {"shards": draw(array(dtype, (world, *shape), magnitude, block.get("specials", ())))}
+
+    return case()
+
+
+def indices(shape, size: int, axis: int, unique: bool):
+    """int64 arrays of `shape` with values in [0, size); `unique`: distinct along `axis`."""
+    if not unique or not math.prod(shape):
+        return hnp.arrays(np.int64, shape, elements=st.integers(0, max(size - 1, 0)))
+    axis = axis % len(shape)
+    lines = math.prod(shape) // shape[axis]
+    rows = st.lists(st.permutations(range(size)).map(lambda p: p[:shape[axis]]), min_size=lines, max_size=lines)
+    moved = shape[:axis] + shape[axis + 1:] + (shape[axis],)
+    return rows.map(lambda r: np.moveaxis(np.array(r, dtype=np.int64).reshape(moved), -1, axis))

@@ -1,0 +1,395 @@
+"""pytest items generated from specs: one per (spec, kind, adapter, device, dtype, mode).
+
+Ids read `specs/matmul.yaml::batched-x-broadcast-vector[torch-cpu-float32-eager]` for the explicit
+examples, with `/property` or `/gradient` after the spec id for the hypothesis and gradient kinds
+(`suites/test_specs.py::matmul/batched-x-broadcast-vector[...]` through the anchor module). A failure
+reads as a spec failure (spec, case, adapter, device, dtype, errors, the worst element, the seed
+and the falsifying example), not as a traceback.
+"""
+import dataclasses
+import itertools
+import pathlib
+import shlex
+import time
+import warnings
+import zlib
+
+import numpy as np
+import pytest
+
+import adapters
+from reports.records import FAILING, PASSING, record
+from suites.judging import compare, differences, gradcheck, judge, suspect
+from suites.judging.outcome import Outcome
+from suites.programs import inputs, strategies, training
+from suites.programs.program import Context
+from suites.running import faults, repro, results
+from suites.running.selection import documents, gradient_examples, item_dtypes, kinds_of
+
+FRESH_RERUNS = 2  # a case that passed when hypothesis ran it again: this many more runs, each in a fresh process
+
+
+class OracleSuspect(UserWarning):
+    """Every framework agrees, and the reference does not: the oracle is to be looked at."""
+
+
+class SpecFailed(Exception):
+    def __init__(self, outcomes):
+        super().__init__(f"{len(outcomes)} failing case(s)")
+        self.outcomes = outcomes
+
+
+class SpecFile(pytest.File):
+    """A spec file (`pytest specs/matmul.yaml`: items `specs/matmul.yaml::<spec id>[...]`), or the
+    anchor module suites/test_specs.py (every spec of --spec: items named `<area>/<spec id>[...]`)."""
+
+    def collect(self):
+        options = self.config.parity
+        native = self.path.suffix == ".yaml"
+        gradients = {adapter: differentiates(adapter) for adapter in options.adapters}
+        for spec in options.spec_files[self.path.resolve()] if native else options.specs:
+            prefix = "" if native else f"{spec.area}/"
+            for kind, generated in kinds_of(spec):
+                suffix, dtypes = SUFFIX[kind, generated], item_dtypes(spec, kind, generated)
+                for adapter, mode, device, dtype in itertools.product(options.adapters, options.modes,
+                                                                      options.devices, dtypes):
+                    if options.dtypes and dtype not in options.dtypes or mode not in modes_of(spec, adapter):
+                        continue
+                    if kind in ("gradient", "training") and not gradients[adapter]:
+                        continue
+                    yield SpecItem.from_parent(
+                        self, name=f"{prefix}{spec.id}{suffix}[{adapter}-{device}-{dtype}-{mode}]", spec=spec,
+                        kind=kind, generated=generated, adapter_name=adapter, device=device, dtype=dtype, mode=mode)
+
+
+# An item's id after the spec's: its explicit examples' values carry none (a collective's neither),
+# the generated value cases /property, the gradients of the examples /gradient and of generated
+# cases /gradient-property, a model's SGD steps /training.
+SUFFIX = {("example", False): "", ("collective", False): "", ("property", True): "/property",
+          ("gradient", False): "/gradient", ("gradient", True): "/gradient-property", ("training", False): "/training"}
+
+
+def modes_of(spec, adapter: str) -> tuple:
+    """The modes a spec's program runs in on an adapter: both where the adapter has a compiler
+    and the program can be compiled (a collective runs as the adapter runs it); eager for an
+    adapter not installed (its items skip with the reason)."""
+    cls = adapters.classes().get(adapter)
+    return tuple(m for m in spec.program.modes if cls and m in cls.modes()) or ("eager",)
+
+
+def differentiates(adapter: str) -> bool:
+    """Whether the adapter computes gradients at all (Adapter.differentiates); an adapter not
+    installed is collected, to skip with its reason."""
+    cls = adapters.classes().get(adapter)
+    return cls is None or cls.differentiates
+
+
+class SpecItem(pytest.Item):
+    def __init__(self, *, spec, kind, generated, adapter_name, device, dtype, mode, **kwargs):
+        super().__init__(**kwargs)
+        self.spec, self.kind, self.adapter_name, self.device, self.dtype = spec, kind, adapter_name, device, dtype
+        self.generated, self.mode = generated, mode
+        self.seed = None
+
+    @property
+    def always(self) -> bool:
+        """Whether every run keeps this item, whatever its --share: the explicit examples' values
+        and gradients in the eager mode, and an item that a documented difference names, so that
+        no published report lacks a documented value, gradient or difference."""
+        if self.mode == "eager" and not self.generated and self.kind != "training":
+            return True
+        return self.kind != "training" and documents(self.spec, self.adapter_name, self.kind, self.generated,
+                                                     self.mode, self.dtype)
+
+    def runtest(self):
+        try:
+            adapter = adapters.get(self.adapter_name)
+        except adapters.AdapterError as exc:
+            pytest.skip(str(exc))
+        device = resolve_device(adapter, self.device)
+        ctx = Context(self.spec, adapter, device, self.dtype, self.mode)
+        self.seed = zlib.crc32(f"{self.config.parity.seed}:{self.spec.name}:{self.kind}:{self.dtype}".encode())
+        start = time.perf_counter()
+        watch, identity = self.config.parity.watch, self.identity()
+        watch.begin(identity)
+        try:  # IEEE 754 on purpose (specials, inf and NaN examples): NumPy's warnings of it are noise
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                outcomes = {"example": self._examples, "collective": self._examples, "property": self._property,
+                            "gradient": self._gradient, "training": self._training}[self.kind](ctx)
+        except faults.CaseTimeout:
+            message = f"no result within {self.config.parity.case_timeout:g} s (--case-timeout)"
+            self.config.parity.recorder.write({
+                **faults.fault_record(identity, "timeout", message), "device": device,
+                "versions": {adapter.name: adapter.version()}, **self.config.parity.environment})
+            pytest.fail(f"timeout: {message}", pytrace=False)
+        finally:
+            watch.end()
+        if not outcomes:  # an item that checks nothing is never a pass
+            outcomes = [Outcome("error", "-", f"checks nothing: no example of {self.spec.name} runs in {self.dtype} "
+                                f"for the {self.kind} check (examples' dtypes), and the spec generates no cases")]
+        outcomes = [self._fresh(ctx, o) if o.flaky else o for o in outcomes]
+        if self.kind not in ("collective", "training"):  # a trajectory is each framework's own
+            outcomes = [suspect.questioned(ctx, o, self._again(o), self.config.parity.adapters) for o in outcomes]
+        duration = (time.perf_counter() - start) / len(outcomes)
+        for outcome in outcomes:
+            self._record(ctx, outcome, duration)
+        failing = [o for o in outcomes if o.status in FAILING]
+        if failing:
+            raise SpecFailed(failing)
+        for outcome in outcomes:
+            if outcome.status == "suspect":
+                warnings.warn(OracleSuspect(f"{self.nodeid}: {outcome.message}"), stacklevel=1)
+        if all(o.status == "unsupported" for o in outcomes):
+            pytest.skip(f"unsupported: {outcomes[0].message}")
+
+    def identity(self) -> dict:
+        """What a record says about this item, also when the item cannot finish (suites/running/faults.py)."""
+        return {"spec": self.spec.name, "kind": self.kind, "adapter": self.adapter_name, "device": self.device,
+                "dtype": self.dtype, "mode": self.mode, "test": self.nodeid, "started": time.time()}
+
+    def _again(self, outcome):
+        """The check that gave `outcome`, on its inputs, as a function of the context (another
+        adapter's, for suites/judging/suspect.py); gradients along the item's own random directions."""
+        return check_again(self.spec, self.kind, outcome.case, outcome.inputs, self.seed)
+
+    def _fresh(self, ctx, outcome) -> Outcome:
+        """A case that failed and then passed when hypothesis ran it again in this process, run
+        FRESH_RERUNS times more, each in a fresh process: the failure stays, and its message says
+        how often it came back there (every time: it is no flake, the in-process pass was the
+        odd one; never: it depends on what ran before it in this process)."""
+        failed = 0
+        for _ in range(FRESH_RERUNS):
+            try:
+                status, died = faults.isolated(case_in_process, self.config.getoption("adapter_path"),
+                                               str(self.spec.file), self.spec.name, self.kind, self.adapter_name,
+                                               ctx.device, self.dtype, self.mode, outcome.case, outcome.inputs,
+                                               self.seed)
+            except RuntimeError:  # the check itself raised there: a failure too
+                status, died = "error", None
+            failed += died is not None or status not in PASSING
+        verdict = ("flaky" if 0 < failed < FRESH_RERUNS else "it fails in every fresh process: no flake" if failed
+                   else "it passes in a fresh process: the failure depends on what ran before it in this one")
+        outcome.message += (f" (failed again in {failed} of {FRESH_RERUNS} fresh-process reruns: {verdict}; "
+                            "it passed once when hypothesis ran it again in this process)")
+        return outcome
+
+    def _examples(self, ctx):
+        return [self._example(ctx, e) for e in self.spec.examples if e.runs_in(self.dtype, self.spec.dtypes)]
+
+    def _example(self, ctx, example, case=None) -> Outcome:
+        """One example's check (on its inputs, `case`, where the caller made them already); in a
+        process of its own where a difference documents that the case kills its process (an
+        abort in native code), so that the item and the run go on."""
+        kind = "gradient" if self.kind == "gradient" else "value"
+        diff = differences.find(ctx, example.name, kind, crashes=True)
+        if not diff:
+            return example_outcome(ctx, self.kind, example, self.seed, case)
+        outcome, died = faults.isolated(example_in_process, self.config.getoption("adapter_path"), str(self.spec.file),
+                                        self.spec.name, self.kind, self.adapter_name, ctx.device, self.dtype,
+                                        self.mode, example.name, self.seed, deadline=faults.CRASH_DEADLINE)
+        return differences.crashed(example.name, diff, outcome, died)
+
+    def _strategy(self):
+        return strategy_of(self.spec, self.dtype, self.kind)
+
+    def _property(self, ctx):
+        """The generated cases' values; in a process of their own where a difference documents
+        that some draws kill the process."""
+        diff = differences.find(ctx, "hypothesis", "value", crashes=True)
+        if not diff:
+            return [property_outcome(ctx, self.seed, self._strategy())]
+        outcome, died = faults.isolated(property_in_process, self.config.getoption("adapter_path"),
+                                        str(self.spec.file), self.spec.name, self.adapter_name, ctx.device, self.dtype,
+                                        self.mode, self.seed, deadline=faults.CRASH_DEADLINE)
+        return [differences.crashed("hypothesis", diff, outcome, died)]
+
+    def _gradient(self, ctx):
+        """The explicit examples' gradients (gradient_examples), or the generated cases'."""
+        if self.generated:
+            return [judge.hypothesis_cases(self.seed, self._strategy(), lambda case, seed:
+                    gradcheck.check_gradient(ctx, "hypothesis", case, np.random.default_rng(seed)))]
+        return [self._example(ctx, example, inputs.example(self.spec, example, self.dtype))
+                for example, dtype in gradient_examples(self.spec) if dtype == self.dtype]
+
+    def _training(self, ctx):
+        """Each example's SGD steps (suites/programs/training.py)."""
+        return [training.train(ctx, e.name, inputs.example(self.spec, e, self.dtype), self.seed)
+                for e in self.spec.examples if e.runs_in(self.dtype, self.spec.dtypes)]
+
+    def _record(self, ctx, outcome, duration):
+        passed, unsupported = outcome.status in PASSING, outcome.status == "unsupported"
+        rerun = outcome.status != "pass" and not unsupported  # a failure's, and a documented difference's (report port)
+        self.config.parity.recorder.write(record(
+            spec=self.spec.name, case=outcome.case, kind=self.kind, adapter=self.adapter_name, device=ctx.device,
+            dtype=self.dtype, mode=self.mode, **outcome_fields(outcome, self.dtype),
+            seed=self.seed if outcome.case == "hypothesis" else None,
+            output=results.output_values(outcome.actual, self.kind),
+            repro=None if passed else reproductions(self, ctx, outcome), duration=duration,
+            versions={ctx.adapter.name: ctx.adapter.version()}, test=self.nodeid,
+            adapter_env=ctx.adapter.environment() or None,
+            rerun=self.rerun(ctx.adapter, outcome.case == "hypothesis") if rerun else None,
+            **self.config.parity.environment))
+
+    def rerun(self, adapter, generated: bool) -> str:
+        """The command that runs this item again as this run did, from the folder it ran in: the
+        adapter's environment, the interpreter that ran it, its node id, and the options it
+        needs: --adapter-path and --spec where the run had them, a GPU device, and the hypothesis
+        seed and profile of a generated case."""
+        options = self.config.getoption
+        words = [f"{k}={shlex.quote(v)}" for k, v in adapter.environment().items()]
+        words += [*map(shlex.quote, results.pytest_command(self.config.rootpath, self.nodeid)), "--adapter",
+                  shlex.quote(self.adapter_name)]
+        for path in options("adapter_path"):
+            words += ["--adapter-path", shlex.quote(path)]
+        if options("spec"):
+            words += ["--spec", shlex.quote(options("spec"))]
+        if self.config.parity.devices != ["cpu"]:
+            words += ["--device", ",".join(self.config.parity.devices)]
+        if generated:
+            words.append(f"--hypothesis-seed={self.config.parity.seed}")
+            if options("hypothesis_profile", None):
+                words.append(f"--hypothesis-profile={options('hypothesis_profile')}")
+        return " ".join(words)
+
+    def repr_failure(self, excinfo, style=None):
+        if not isinstance(excinfo.value, SpecFailed):
+            return super().repr_failure(excinfo, style)
+        lines = [f"{self.name} ({self.spec.file}:{self.spec.line})"]
+        for o in excinfo.value.outcomes:
+            lines.append(f"  case {o.case!r}: {o.status}: {o.message}")
+            if o.case == "hypothesis":
+                lines.append(f"    seed {self.seed}; falsifying example:")
+            elif o.inputs:
+                lines.append("    inputs:")
+            for name, desc in results.describe_inputs(o.inputs, self.dtype).items():
+                values = f" = {desc['values']}" if "values" in desc else ""
+                lines.append(f"      {name}: {desc['dtype']}{tuple(desc['shape'])}{values}")
+        generated = any(o.case == "hypothesis" for o in excinfo.value.outcomes)
+        lines.append(f"  run again: {self.rerun(adapters.get(self.adapter_name), generated)}")
+        return "\n".join(lines)
+
+    def reportinfo(self):
+        return self.spec.file, self.spec.line - 1, self.name
+
+
+def outcome_fields(outcome, dtype: str) -> dict:
+    """A record's fields that an outcome gives: status and message, the errors against the
+    reference with the worst element and its neighbourhood, a failing case's inputs, what is
+    documented, a model's parts and trajectory, a compiled outcome's eager counterpart."""
+    passed = outcome.status in PASSING
+    comparison = outcome.comparison or compare.Comparison(ok=passed)
+    return {"status": outcome.status, "message": outcome.message, "eager": outcome.eager,
+            "max_abs_err": comparison.max_abs_err, "max_rel_err": comparison.max_rel_err, "ulp": comparison.ulp,
+            "worst": comparison.worst, "around": comparison.around,
+            "example": None if passed else results.describe_inputs(outcome.inputs, dtype),
+            "difference": outcome.difference, "parts": comparison.parts, "trajectory": outcome.trajectory}
+
+
+def reproductions(item, ctx, outcome) -> dict:
+    """A failing case as standalone code (suites/running/repro.py) for its adapter, the reference (the
+    expected values' computation) and the built-in adapters this run ran: the snippet, or why
+    there is none."""
+    spec = item.spec
+    if spec.collective or not outcome.inputs or not hasattr(spec.program, "tree"):  # a model has no one expression
+        return {}
+    wrt = spec.wrt if item.kind == "gradient" else ()
+    dtypes = {k: ctx.input_dtype(k, np.asarray(v)) for k, v in outcome.inputs.items()}
+    title = f"{item.name}, case {outcome.case!r}: {outcome.status}"
+    out, installed = {}, adapters.classes()
+    ran = item.config.parity.adapters
+    for name in dict.fromkeys([item.adapter_name, "reference", *(a for a in adapters.BUILTIN if a in ran)]):
+        if name not in installed:
+            continue
+        cls = installed[name]
+        try:
+            mode = item.mode if item.mode in cls.modes() else "eager"
+            out[name] = {"code": repro.snippet(cls, spec.program.tree, outcome.inputs, dtypes, item.dtype, ctx.device,
+                                               title, wrt, mode)}
+        except repro.NoSnippet as exc:
+            out[name] = {"none": str(exc)}
+    return out
+
+
+def resolve_device(adapter, requested: str) -> str:
+    """cpu, or the adapter's first GPU for cuda/gpu (a skip with the reason where it has none)."""
+    if requested == "cpu":
+        return "cpu"
+    gpus = [d for d in adapter.devices() if d != "cpu"]
+    if not gpus:
+        pytest.skip(f"no GPU visible to {adapter.name} (its devices: {', '.join(adapter.devices())}); run with "
+                    "--device cpu, or on a machine with a GPU and the framework's GPU build")
+    return gpus[0]
+
+
+def gradient_check(case: str, values: dict, example, seed: int):
+    """The gradient check of one case as a function of the context: against the example's
+    documented gradient where it has one, else against finite differences."""
+    if example is not None and example.grad:
+        return lambda ctx: gradcheck.check_documented_gradient(ctx, case, values, example.grad)
+    return lambda ctx: gradcheck.check_gradient(ctx, case, values, np.random.default_rng(seed))
+
+
+def example_outcome(ctx, kind: str, example, seed: int, case=None) -> Outcome:
+    """One explicit example's value or gradient check, on its inputs (made here unless given)."""
+    case = inputs.example(ctx.spec, example, ctx.dtype) if case is None else case
+    if kind == "gradient":
+        return gradient_check(example.name, case, example, seed)(ctx)
+    return judge.check_case(ctx, example.name, case, example.expect)
+
+
+def check_again(spec, kind: str, case: str, values: dict, seed: int):
+    """The check of one case on its inputs, as a function of the context: an example against what
+    it expects, a generated case against the reference; gradients along the seed's directions."""
+    example = next((e for e in spec.examples if e.name == case), None)
+    if kind != "gradient":
+        return lambda ctx: judge.check_case(ctx, case, values, example and example.expect)
+    return gradient_check(case, values, example, seed)
+
+
+def _fresh_context(adapter_paths: list, spec_file: str, spec_name: str, adapter_name: str, device: str, dtype: str,
+                   mode: str) -> Context:
+    """In an isolated process (suites/faults.isolated): the spec and adapter loaded afresh (the
+    adapter from its --adapter-path file where it has one)."""
+    from suites.loading.specs import load_path
+
+    for path in adapter_paths:
+        adapters.load_path(path)
+    spec = next(s for s in load_path(pathlib.Path(spec_file)) if s.name == spec_name)
+    return Context(spec, adapters.get(adapter_name), device, dtype, mode)
+
+
+def example_in_process(adapter_paths: list, spec_file: str, spec_name: str, kind: str, adapter_name: str,
+                       device: str, dtype: str, mode: str, case: str, seed: int) -> Outcome:
+    """example_outcome in an isolated process."""
+    ctx = _fresh_context(adapter_paths, spec_file, spec_name, adapter_name, device, dtype, mode)
+    example = next(e for e in ctx.spec.examples if e.name == case)
+    return example_outcome(ctx, kind, example, seed)
+
+
+def strategy_of(spec, dtype: str, kind: str):
+    """The spec's hypothesis cases: shapes from a gufunc signature, or a collective's shards;
+    special values for the value check only (finite differences need finite inputs)."""
+    if spec.collective:
+        return strategies.collective_shards(spec, dtype)
+    return strategies.spec_inputs(spec, dtype, specials=kind == "property")
+
+
+def property_outcome(ctx, seed: int, strategy) -> Outcome:
+    return judge.hypothesis_cases(seed, strategy, lambda case, _: judge.check_case(ctx, "hypothesis", case))
+
+
+def property_in_process(adapter_paths: list, spec_file: str, spec_name: str, adapter_name: str, device: str,
+                        dtype: str, mode: str, seed: int) -> Outcome:
+    """The generated cases' value check in an isolated process (what it raised left out: a
+    framework's exception may not pickle)."""
+    ctx = _fresh_context(adapter_paths, spec_file, spec_name, adapter_name, device, dtype, mode)
+    outcome = property_outcome(ctx, seed, strategy_of(ctx.spec, dtype, "property"))
+    return dataclasses.replace(outcome, raised=None)
+
+
+def case_in_process(adapter_paths: list, spec_file: str, spec_name: str, kind: str, adapter_name: str, device: str,
+                    dtype: str, mode: str, case: str, values: dict, seed: int) -> str:
+    """One case's check on its inputs in an isolated process: its status (an Outcome may hold
+    what cannot be pickled, a framework's exception)."""
+    ctx = _fresh_context(adapter_paths, spec_file, spec_name, adapter_name, device, dtype, mode)
+    return check_again(ctx.spec, kind, case, values, seed)(ctx).status
