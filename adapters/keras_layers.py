@@ -1,8 +1,15 @@
 """The keras adapter's layer ops: keras.ops, and keras.layers / keras.losses where Keras' idiom is
 a layer, run statelessly with the weights converted from PyTorch's layouts; Keras' own defaults."""
 import functools
+import warnings
 
 from adapters.base import Unsupported, flipped_momentum, given, heads_split
+
+# torch.compile warns each time its trace meets a functools cache: Keras' own dtype helpers and
+# eagerly_on_torch's one wrapper per function below, which it rightly traces through. Thousands of
+# lines a keras-torch CI slice (5,367 warnings), about nothing the records do not say.
+warnings.filterwarnings("ignore", message="Dynamo detected a call to a `functools.lru_cache`-wrapped function",
+                        category=UserWarning)
 
 KERAS_REDUCTIONS = {"mean": "sum_over_batch_size", "sum": "sum", "none": None}
 
