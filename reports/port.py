@@ -12,7 +12,7 @@ one side cannot run the case at all. The order is what a port trips over first.
 """
 import math
 
-from reports.records import REGIMES, mode_of, standing
+from reports.records import KEY, REGIMES, key_of, mode_of, standing
 
 ORDER = ("undocumented", *REGIMES, "unsupported")
 
@@ -40,9 +40,9 @@ def differing(records: list, source: str, target: str, mode: str | None = None) 
 
 
 def case_key(record: dict) -> tuple:
-    """What makes two adapters' records one case: every key field but the adapter."""
-    return (record.get("spec"), record.get("case"), record.get("kind"), record.get("device"), record.get("dtype"),
-            mode_of(record))
+    """What makes two adapters' records one case: the record's KEY but the adapter."""
+    key = key_of(record)
+    return key[:KEY.index("adapter")] + key[KEY.index("adapter") + 1:]
 
 
 def _alike(a: dict, b: dict) -> bool:
@@ -116,10 +116,12 @@ def page_data(records: list) -> dict:
     """What the page's port view needs, compact: every case that some adapter did not pass, with
     each adapter's [status, note index, max abs err] on it; the page pairs any two adapters from it
     (report.js) as `port` does here. Strings that repeat (specs, notes) are listed once, and one
-    rerun command per spec, adapter, status and note (a group's, as the terminal shows it)."""
+    rerun command per spec, adapter, status and note (a group's, as the terminal shows it). The
+    records are the standing ones (build.py takes them so)."""
     specs, notes, cases, reruns = {}, {}, {}, {}
-    kept = [r for r in standing(records) if r.get("kind") != "benchmark"]
-    for r in kept:
+    for r in records:
+        if r.get("kind") == "benchmark":
+            continue
         cases.setdefault(case_key(r), []).append(r)
     out = []
     for key, rows in sorted(cases.items(), key=lambda kv: str(kv[0])):
@@ -136,9 +138,7 @@ def page_data(records: list) -> dict:
                 reruns.setdefault(f"{spec} {r.get('adapter')} {r['status']} {note}", r["rerun"])
         out.append([specs[str(key[0])], *map(str, key[1:]), sides])
     return {"regimes": list(ORDER), "specs": list(specs), "notes": [list(n) for n in notes], "cases": out,
-            "reruns": reruns,
-            "adapters": sorted({str(r.get("adapter")) for r in kept}),
-            "modes": sorted({mode_of(r) for r in kept})}
+            "reruns": reruns}
 
 
 def _rounded(error):

@@ -218,7 +218,7 @@ class SpecItem(pytest.Item):
 
     def _record(self, ctx, outcome, duration):
         passed, unsupported = outcome.status in PASSING, outcome.status == "unsupported"
-        rerun = outcome.status != "pass" and not unsupported  # a failure's, and a documented difference's (report port)
+        rerunnable = outcome.status != "pass" and not unsupported  # a failure, a documented difference (report port)
         self.config.parity.recorder.write(record(
             spec=self.spec.name, case=outcome.case, kind=self.kind, adapter=self.adapter_name, device=ctx.device,
             dtype=self.dtype, mode=self.mode, **outcome_fields(outcome, self.dtype),
@@ -227,7 +227,7 @@ class SpecItem(pytest.Item):
             repro=None if passed else reproductions(self, ctx, outcome), duration=duration,
             versions={ctx.adapter.name: ctx.adapter.version()}, test=self.nodeid,
             adapter_env=ctx.adapter.environment() or None,
-            rerun=self.rerun(ctx.adapter, outcome.case == "hypothesis") if rerun else None,
+            rerun=self.rerun(ctx.adapter, outcome.case == "hypothesis") if rerunnable else None,
             **self.config.parity.environment))
 
     def rerun(self, adapter, generated: bool) -> str:
