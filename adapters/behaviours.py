@@ -31,9 +31,11 @@ class Behaviour:
     source: str
     regime: str = "semantics"  # the kind of difference (specs/schema.json, a difference's regime)
     result_dtype: str | None = None  # the dtype the framework's result has instead of the one under test
+    # a framework's defaults: (args, kwargs) -> the kwargs it computes with (framework_default)
+    fill: Callable | None = None
 
 
-def framework_default(op, defaults: dict, note, source, result_dtype=None) -> Behaviour:
+def framework_default(op, defaults: dict, note, source, result_dtype=None, regime="default") -> Behaviour:
     """A framework's own defaults for parameters a spec leaves out (regime "default"): the
     reference's op with `defaults` filled in where the call gives none (a default may be a
     function of the op's first argument), its result in `result_dtype` if given. None stands for
@@ -43,11 +45,13 @@ def framework_default(op, defaults: dict, note, source, result_dtype=None) -> Be
     # a collective's model takes the list of shards, as the reference's collective does
     reference = getattr(REFERENCE, op, None) or (lambda shards, **kw: REFERENCE.collective(op, shards, **kw))
 
+    def fill(args, kwargs):
+        return {**kwargs, **{k: v(args[0]) if callable(v) else v for k, v in defaults.items() if kwargs.get(k) is None}}
+
     def model(*args, **kwargs):
-        filled = {k: v(args[0]) if callable(v) else v for k, v in defaults.items() if kwargs.get(k) is None}
-        result = reference(*args, **{**kwargs, **filled})
+        result = reference(*args, **fill(args, kwargs))
         return result if result_dtype is None else np.asarray(result).astype(result_dtype)
-    return Behaviour(op, model, note, source, "default", result_dtype)
+    return Behaviour(op, model, note, source, regime, result_dtype, fill)
 
 
 def bias_add(x1, x2):

@@ -6,9 +6,11 @@ import numpy as np
 from adapters import workers
 from adapters.base import MULTIHEAD_OPS, Adapter, Unsupported, dtypes_except
 from adapters.behaviours import ENGINE_MASKED_SOFTMAX
+from adapters.optimizers import TORCH_CLASSES, Optimizers
+from adapters.vocabulary_optimizers import OPTIMIZERS
 
 
-class EngineAdapter(Adapter):
+class EngineAdapter(Optimizers, Adapter):
     name = "engine"
     module = "numpy"  # the engine lives in this repository and needs NumPy only
     behaviours = (ENGINE_MASKED_SOFTMAX,)
@@ -16,7 +18,7 @@ class EngineAdapter(Adapter):
               **dict.fromkeys(("sub", "neg", "sigmoid", "sign", "softmax", "log_softmax", "cross_entropy",
                                "dot_product_attention", "gru", "batch_norm", *MULTIHEAD_OPS),
                               dtypes_except("bfloat16", "bool")),
-              **dict.fromkeys(("masked_softmax", "lstm"), ("float16", "float32", "float64"))}
+              **dict.fromkeys(("masked_softmax", "lstm", *OPTIMIZERS), ("float16", "float32", "float64"))}
 
     def __init__(self):
         import engine
@@ -57,6 +59,20 @@ class EngineAdapter(Adapter):
 
     def to_numpy(self, x):
         return x.numpy()
+
+    def optimizer_class(self, op):
+        from engine import optim
+
+        return getattr(optim, TORCH_CLASSES[op])
+
+    def optimize(self, op, param, grads, hyper):
+        p = self.engine.Tensor(param.data.copy(), requires_grad=True)
+        optimizer, trajectory = self.optimizer_class(op)([p], **hyper), []
+        for g in grads.data:
+            p.grad = g.copy()
+            optimizer.step()
+            trajectory.append(p.data.copy())
+        return self.engine.Tensor(np.stack(trajectory) if trajectory else grads.data.copy())
 
     def dtype_of(self, x):
         return x.dtype.name

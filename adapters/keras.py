@@ -37,6 +37,7 @@ from adapters.behaviours import (
 from adapters.jax import jax_vjp
 from adapters.keras_idioms import KerasIdioms
 from adapters.keras_layers import KerasLayers, refuse_in_trace, unweighted
+from adapters.keras_optimizers import KERAS_OPTIMIZERS, OPTIMIZER_DTYPES, KerasOptimizers
 from adapters.layer_behaviours import (
     KERAS_ATTENTION_MEAN_OF_V,
     KERAS_BATCH_NORM_EPS,
@@ -92,10 +93,10 @@ BACKEND_DTYPES = {
               **dict.fromkeys(("batch_norm", "batch_norm_stats"), dtypes_except("int8")),
               **dict.fromkeys(MULTIHEAD_OPS, FLOATS)},
 }
-for _table in BACKEND_DTYPES.values():
-    _table["bmm"] = ()  # keras.ops has no bmm on any backend
+for _backend, _table in BACKEND_DTYPES.items():  # keras.ops has no bmm on any backend; keras.optimizers' own
+    _table.update(bmm=(), **OPTIMIZER_DTYPES[_backend])
 KERAS_BEHAVIOURS = (KERAS_MASKED_SOFTMAX, KERAS_PAD_SEQUENCES_DEFAULTS, KERAS_LAYER_NORM_EPS, KERAS_NORMALIZE_EPSILON,
-                    KERAS_BATCH_NORM_EPS, KERAS_BATCH_NORM_STATS)
+                    KERAS_BATCH_NORM_EPS, KERAS_BATCH_NORM_STATS, *KERAS_OPTIMIZERS)
 # in modelled()'s order: the mean of V (a special value) before the float32 scale with it (a precision)
 BACKEND_BEHAVIOURS = {"tensorflow": (KERAS_TENSORFLOW_BIAS_ADD, KERAS_ATTENTION_MEAN_OF_V, KERAS_TENSORFLOW_ATTENTION,
                                      KERAS_TENSORFLOW_GELU, KERAS_MULTIHEAD_MEAN_OF_V, *KERAS_TENSORFLOW_MULTIHEAD,
@@ -117,7 +118,7 @@ def configured_backend() -> str:
         return "tensorflow"
 
 
-class KerasAdapter(KerasLayers, KerasIdioms, Adapter):
+class KerasAdapter(KerasLayers, KerasIdioms, KerasOptimizers, Adapter):
     # One name per backend (keras-tensorflow, keras-jax, keras-torch): frameworks differ by
     # backend, and so do the spec's documented differences and the report's columns.
     name = f"keras-{configured_backend()}"

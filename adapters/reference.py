@@ -14,10 +14,11 @@ from adapters.reference_collectives import Collectives
 from adapters.reference_idioms import IdiomReference
 from adapters.reference_indexing import IndexingReference
 from adapters.reference_layers import LayerReference
+from adapters.reference_optimizers import OptimizerReference
 from adapters.vocabulary import PAD_MODES
 
 
-class ReferenceAdapter(LayerReference, IdiomReference, IndexingReference, Adapter):
+class ReferenceAdapter(LayerReference, OptimizerReference, IdiomReference, IndexingReference, Adapter):
     name = "reference"
     module = "numpy"
     differentiates = False  # gradients are checked against its finite differences, not computed by it

@@ -34,6 +34,7 @@ from adapters.op_records import (  # noqa: F401  (Index, Mask: the samples' argu
     values,
 )
 from adapters.vocabulary_layers import LAYER_OPS
+from adapters.vocabulary_optimizers import OPTIMIZER_OPS
 
 BROADCAST = ("Elementwise, NumPy broadcasting; either operand may be a Python number (x + 1.5, as users write "
              "it: weakly typed). The result has the operands' promoted dtype (Parity expects NumPy 2's, NEP 50).")
@@ -235,6 +236,7 @@ _OPS = [
     Op("stop_gradient", "x", "autodiff", "x, with no gradient flowing back through it (torch's detach, "
        "jax.lax.stop_gradient).", unary, zero_derivative=True, bound="structural"),
     *LAYER_OPS,
+    *OPTIMIZER_OPS,
 ]
 
 VOCABULARY: dict[str, Op] = {op.name: op for op in _OPS}

@@ -27,6 +27,7 @@ from adapters.base import (
 from adapters.jax.collectives import JAX_COLLECTIVES, collective_rank
 from adapters.jax.idioms import JaxIdioms
 from adapters.jax.layers import JaxLayers
+from adapters.jax.optimizers import OPTAX_OPTIMIZERS, JaxOptimizers
 from adapters.layer_behaviours import (
     FLAX_BATCH_NORM_STATS,
     FLAX_LAYER_NORM_EPS,
@@ -47,7 +48,7 @@ if not X64:
     warnings.filterwarnings("ignore", message="Explicitly requested dtype .* is not available", category=UserWarning)
 
 
-class JaxAdapter(JaxLayers, JaxIdioms, Adapter):
+class JaxAdapter(JaxLayers, JaxOptimizers, JaxIdioms, Adapter):
     name = "jax" if X64 else "jax-32"
     variant_of = None if X64 else "jax"
     module = "jax"
@@ -63,7 +64,7 @@ class JaxAdapter(JaxLayers, JaxIdioms, Adapter):
               **dict.fromkeys(("avg_pool2d", "avg_pool1d"), dtypes_except("bool"))}
     behaviours = (JAX_ATTENTION_MEAN_OF_V, JAX_GELU_TANH, FLAX_LAYER_NORM_EPS, OPTAX_PER_EXAMPLE_LOSS,
                   JAX_AVG_POOL_SAME_COUNTS_PADDING, *JAX_POOL_STRIDE_ONE, FLAX_BATCH_NORM_STATS,
-                  *FLAX_MULTIHEAD_MEAN_OF_V)
+                  *FLAX_MULTIHEAD_MEAN_OF_V, *OPTAX_OPTIMIZERS)
 
     def __init__(self):
         import jax

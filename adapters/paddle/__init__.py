@@ -17,6 +17,7 @@ from adapters.operators import PythonOperators
 from adapters.paddle.collectives import IN_PLACE, PADDLE_COLLECTIVES, collective_rank
 from adapters.paddle.idioms import PaddleIdioms
 from adapters.paddle.layers import PaddleLayers
+from adapters.paddle.optimizers import PADDLE_OPTIMIZERS, PaddleOptimizers
 
 FLOATS_INTS = ("float32", "float64", "int32", "int64")
 P2P_TIMEOUT = 10  # seconds a ppermute may take before it counts as hung: gloo itself waits 30
@@ -32,7 +33,7 @@ warnings.filterwarnings("ignore", message="No ccache found", category=UserWarnin
 warnings.filterwarnings("ignore", message="Tensor do not have 'place' interface", category=UserWarning)
 
 
-class PaddleAdapter(PaddleLayers, PaddleIdioms, PythonOperators, Adapter):
+class PaddleAdapter(PaddleLayers, PaddleOptimizers, PaddleIdioms, PythonOperators, Adapter):
     name = "paddle"
     module = "paddle"
     import_first = True
@@ -40,10 +41,11 @@ class PaddleAdapter(PaddleLayers, PaddleIdioms, PythonOperators, Adapter):
                               "and linear: SIGSEGV, adapters/paddle/repro/to_static_matmul_bfloat16.py) where eager "
                               "raises")
     behaviours = (PADDLE_MASKED_FILL_SOFTMAX, PADDLE_ALL_GATHER_CONCATENATES, PADDLE_NORMALIZE_AXIS_ONE,
-                  PADDLE_ATTENTION_NAN, *PADDLE_MULTIHEAD_MEAN_OF_V)
+                  PADDLE_ATTENTION_NAN, *PADDLE_MULTIHEAD_MEAN_OF_V, *PADDLE_OPTIMIZERS)
     # What Paddle's CPU kernels take (python -m suites coverage --adapter paddle --check): float32 and
     # float64 nearly everywhere, few float16 and bfloat16 kernels on CPU.
     dtypes = {"*": ("float32", "float64"), "correlate": (), "convolve": (), "one_hot": ("int32", "int64"),
+              "sgd": ("bfloat16", "float32", "float64"),
               **dict.fromkeys(("matmul", "mm", "tensordot", "dot", "clip", "abs", "square", "round", "trunc",
                                "unique", "max", "sequence_mask", "linear", "dot_product_attention"), FLOATS_INTS),
               **dict.fromkeys(("add", "div"), dtypes_except("float16", "bfloat16")),

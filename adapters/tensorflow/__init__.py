@@ -5,7 +5,7 @@ devices, through the replica context; across processes under MultiWorkerMirrored
 TF's collective ops (reduce_scatter, all_to_all, broadcast) run too."""
 import os
 
-from adapters import keras_rnn, workers
+from adapters import keras_optimizers, keras_rnn, workers
 from adapters.base import (
     DTYPES,
     FLOATS,
@@ -24,6 +24,7 @@ from adapters.base import (
 from adapters.behaviours import KERAS_MASKED_SOFTMAX, TENSORFLOW_BOOL_MUL, TF_ALL_GATHER_CONCATENATES
 from adapters.layer_behaviours import TF_GELU_FLOAT32_CONSTANTS, TF_L2_NORMALIZE, TF_PER_EXAMPLE_LOSS
 from adapters.operators import PythonOperators
+from adapters.optimizers import Optimizers
 from adapters.tensorflow.collectives import COLLECTIVE_OPS, TF_COLLECTIVES, collective_rank
 from adapters.tensorflow.idioms import TensorFlowIdioms
 from adapters.tensorflow.layers import TensorFlowLayers
@@ -33,16 +34,17 @@ from adapters.tensorflow.layers import TensorFlowLayers
 XLA_REFUSES = "Detected unsupported operations when trying to compile graph"
 
 
-class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, PythonOperators, Adapter):
+class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, PythonOperators, Optimizers, Adapter):
     name = "tensorflow"
     module = "tensorflow"
     behaviours = (KERAS_MASKED_SOFTMAX,  # masked_softmax is tf.keras.layers.Softmax(mask=)
                   TF_ALL_GATHER_CONCATENATES, TENSORFLOW_BOOL_MUL, TF_PER_EXAMPLE_LOSS,
-                  TF_GELU_FLOAT32_CONSTANTS, TF_L2_NORMALIZE)
+                  TF_GELU_FLOAT32_CONSTANTS, TF_L2_NORMALIZE, *keras_optimizers.KERAS_OPTIMIZERS)
     dtypes = {"*": DTYPES,
               **dict.fromkeys(("add", "sub", "div", "maximum", "minimum", "relu", "square", "round", "sum",
                                "mean", "max", "segment_mask", "scatter_add", "greater", "clip", "sort", "argsort",
                                "topk", "topk_indices"), dtypes_except("bool")),
+              **keras_optimizers.OPTIMIZER_DTYPES["tensorflow"],  # tf.keras' optimizers
               **dict.fromkeys(("matmul", "mm", "dot"), dtypes_except("int8", "uint8", "bool")),
               **dict.fromkeys(("pow", "neg", "abs", "sign"), dtypes_except("uint8", "bool")),
               **dict.fromkeys(("exp", "log", "tanh", "sigmoid", "sqrt", "softmax", "log_softmax", "floor", "ceil"),
@@ -192,6 +194,10 @@ class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, PythonOperators, Ada
         self._keras_is_tensorflow()
         # a Keras layer computes in its own dtype (float32 by default) whatever the input's
         return self.tf.keras.layers.Softmax(axis=axis, dtype=x.dtype.name)(x, mask=mask)
+
+    def optimize(self, op, param, grads, hyper):
+        self._keras_is_tensorflow()  # tf.keras.optimizers are Keras 3's, on the TensorFlow backend
+        return keras_optimizers.run(self.tf.keras, op, param, grads, hyper)
 
     def _keras_is_tensorflow(self):
         """tf.keras is Keras 3, whose backend KERAS_BACKEND fixes for the whole process."""

@@ -25,9 +25,11 @@ from adapters.operators import PythonOperators
 from adapters.torch.collectives import IN_PLACE, OUT_OF_PLACE, TORCH_COLLECTIVES, TORCH_GRADIENTS, collective_rank
 from adapters.torch.idioms import TorchIdioms
 from adapters.torch.layers import TorchLayers
+from adapters.torch.optimizers import TorchOptimizers
+from adapters.vocabulary_optimizers import OPTIMIZERS
 
 
-class TorchAdapter(TorchLayers, TorchIdioms, PythonOperators, Adapter):
+class TorchAdapter(TorchLayers, TorchOptimizers, TorchIdioms, PythonOperators, Adapter):
     name = "torch"
     module = "torch"
     dtypes = {"*": DTYPES, "scatter_nd": (), "correlate": (), "convolve": (),
@@ -37,7 +39,7 @@ class TorchAdapter(TorchLayers, TorchIdioms, PythonOperators, Adapter):
                               dtypes_except("bool")),
               **dict.fromkeys(("mean", "softmax", "log_softmax", "masked_softmax", "lstm", "gru", "gelu", "layer_norm",
                                "cross_entropy", "dot_product_attention", "max_pool1d", "norm", "normalize",
-                               "batch_norm", "batch_norm_stats", *MULTIHEAD_OPS), FLOATS),
+                               "batch_norm", "batch_norm_stats", *MULTIHEAD_OPS, *OPTIMIZERS), FLOATS),
               "max_pool2d": dtypes_except("bool"),
               **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS + ("int64",)),
               "one_hot": ("int64",)}  # F.one_hot takes int64 indices only

@@ -8,7 +8,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from adapters.reference import ReferenceAdapter
+from adapters.reference_optimizers import steps as optimizer_steps
 from adapters.vocabulary import VOCABULARY
+from suites.judging.running_error import Tracked
 
 REFERENCE = ReferenceAdapter()
 
@@ -18,6 +20,7 @@ class Bound:
     value: np.ndarray
     magnitude: np.ndarray
     n: int
+    flushed: object = 0.0  # smallest normal numbers the error may hold besides (running_error.Tracked's)
 
 
 def _sum(op):
@@ -191,12 +194,26 @@ def contracted_terms(op: str, values: list, *rest, **params) -> int:
     return max(math.prod(shape[i] for i in summed), 1)
 
 
+def _optimizer(op):
+    """The parameter after each step, with the running error analysis of the algorithm's own
+    operations (suites/judging/running_error.py): its bound in units of u is the magnitude, one
+    rounding, and its smallest normals are `flushed`."""
+    def rule(param, grads, **hyper):
+        tracked = optimizer_steps(REFERENCE, op, Tracked.exact(param.value), [Tracked.exact(g) for g in grads.value],
+                                  Tracked.constant, **hyper)
+        if not tracked:
+            return Bound(grads.value, np.zeros_like(grads.value), 0)
+        return Bound(*(np.stack([getattr(t, part) for t in tracked]) for part in ("value", "error")), 1,
+                     np.stack([t.flushed for t in tracked]))
+    return rule
+
+
 # The rule families that a vocabulary record's `bound` names; each makes the rule of one op.
 FAMILIES = {"sum": _sum, "product": _product, "square": _square, "exact": _exact, "matmul": _matmul,
             "reduction": _reduction, "structural": _structural, "joined": _joined, "scatter_add": _scatter_add,
             "conv": _conv, "linear": _linear, "cumsum": _cumsum, "contraction": _contraction,
             "keyed": _keyed, "scatter_nd": _scatter_nd, "scatter_reduce": _scatter_reduce,
-            "sliding": _sliding}
+            "sliding": _sliding, "optimizer": _optimizer}
 RULES = {op.name: FAMILIES[op.bound](op.name) for op in VOCABULARY.values() if op.bound}
 
 

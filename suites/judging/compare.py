@@ -92,11 +92,13 @@ def sum_product_bound(tree, inputs: dict, behaviour=None):
     (an op without a rule, or a rule that returns None for the options given).
     With a documented behaviour (adapters/behaviours.py), its op's values and magnitudes are
     the model's of the operands' (bias_add: the same sum, broadcast another way), its roundings
-    the op's own."""
+    the op's own; with a framework's defaults, the op's rule with the parameters filled in."""
     if not expr.ops_in(tree) <= RULES.keys():
         return None
 
     def apply(op, args, kwargs):
+        if behaviour is not None and op == behaviour.op and behaviour.fill is not None:
+            return RULES[op](*args, **behaviour.fill([getattr(a, "value", a) for a in args], kwargs))
         bound = RULES[op](*args, **kwargs)
         if bound is None:  # a rule that holds for some of its op's options only (scatter_reduce's sums)
             raise _Unbounded
@@ -130,7 +132,7 @@ def error_bound(tree, inputs: dict, dtype: str, behaviour=None):
     bound = sum_product_bound(tree, inputs, behaviour) if is_float(dtype) else None
     if bound is None:
         return None
-    return _times_magnitude(gamma(bound.n, dtype), bound.magnitude) + bound.n * tiny(dtype)
+    return _times_magnitude(gamma(bound.n, dtype), bound.magnitude) + (bound.n + bound.flushed) * tiny(dtype)
 
 
 def collective_bound(name: str, params: dict, shards: np.ndarray, dtype: str):

@@ -159,10 +159,11 @@ def expand(raw: dict) -> list[dict]:
 
 
 def _label(key: str, value) -> str:
-    """not-bidirectional / bidirectional for booleans, num_layers2 / stride2 otherwise."""
+    """not-bidirectional / bidirectional for booleans, num_layers2 / stride2 otherwise, a float's
+    point a p (momentum0p9: an id is letters, digits and dashes)."""
     if isinstance(value, bool):
         return key.replace("_", "-") if value else f"not-{key.replace('_', '-')}"
-    return f"{key.replace('_', '-')}{value}"
+    return f"{key.replace('_', '-')}{f'{value:g}'.replace('.', 'p') if isinstance(value, float) else value}"
 
 
 def _validate(data, node, path):

@@ -1,5 +1,7 @@
 """Deliberately wrong adapters, one per spec area, for tests/test_wrong_adapter.py. Each is the
 engine with one plausible bug: the suite must catch every one."""
+import numpy as np
+
 from adapters.engine import EngineAdapter
 
 
@@ -139,3 +141,17 @@ class SelfIncludingScatterReduce(EngineAdapter):
 
     def scatter_reduce(self, x, axis, index, src, reduce, include_self=True):
         return super().scatter_reduce(x, axis, index, src, reduce, include_self=True)
+
+
+class EpsilonInsideTheRoot(EngineAdapter):
+    """optimizers: Adam's epsilon inside the square root, sqrt(v_hat + eps) for sqrt(v_hat) + eps."""
+    name = "epsilon-inside-the-root"
+
+    def optimizer_class(self, op):
+        from engine import optim
+
+        class Adam(optim.Adam):
+            def denominator(self, v, correction, eps):
+                return np.sqrt(v / correction + eps)
+
+        return Adam if op == "adam" else super().optimizer_class(op)

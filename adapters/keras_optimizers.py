@@ -1,0 +1,90 @@
+"""keras.optimizers as Keras users step them (keras.Variable, then optimizer.apply(grads, vars)
+per step), for the Keras adapter on each backend and for TensorFlow's adapter (tf.keras is Keras
+3). A hyperparameter a spec leaves out is Keras' default.
+
+Keras' conventions are fixed where torch's are options: its Adam adds epsilon to sqrt(v) before
+the bias correction (epsilon_hat), RMSprop and Adagrad put it inside the square root, and every
+weight_decay is decoupled. A spec that asks for the convention Keras has runs; one that asks
+for another, or for a parameter Keras has none of (SGD's dampening, Adagrad's lr_decay), is
+unsupported in those words."""
+from adapters.base import DTYPES, FLOATS, Unsupported, dtypes_except
+from adapters.behaviours import framework_default
+from adapters.keras_layers import refuse_in_trace
+from adapters.optimizers import Optimizers, renamed
+from adapters.vocabulary_optimizers import OPTIMIZERS
+
+NAMES = {"lr": "learning_rate", "betas": ("beta_1", "beta_2"), "eps": "epsilon", "alpha": "rho"}
+CLASSES = {"sgd": "SGD", "adam": "Adam", "adamw": "AdamW", "rmsprop": "RMSprop", "adagrad": "Adagrad"}
+# torch's options that Keras has one way only: that way's value (None: Keras has none but zero)
+FIXED = {"epsilon_hat": True, "eps_in_sqrt": True, "decoupled_weight_decay": True, "dampening": None,
+         "lr_decay": None}
+# What keras.optimizers take per backend (python -m suites coverage --check): Adam multiplies
+# by float betas where TensorFlow keeps an integer variable's dtype
+OPTIMIZER_DTYPES = {"tensorflow": {**dict.fromkeys(("sgd", "rmsprop", "adagrad"), dtypes_except("bool")),
+                                   **dict.fromkeys(("adam", "adamw"), FLOATS)},
+                    "jax": {**dict.fromkeys(("sgd", "adam", "adamw"), dtypes_except("bool")),
+                            **dict.fromkeys(("rmsprop", "adagrad"), DTYPES)},
+                    "torch": dict.fromkeys(OPTIMIZERS, FLOATS)}
+# Why the compiled mode is refused on the tensorflow backend (keras_layers.outside_trace has the layers' why)
+VARIABLES_IN_TRACE = ("make their variables (the parameter's keras.Variable, the optimizer's slots) when they are "
+                      "built, and tf.function refuses tf.Variables made inside its trace (ValueError: tf.function "
+                      "only supports singleton tf.Variables created on the first call); Keras compiles the train "
+                      "step of an optimizer built beforehand")
+
+
+# Keras' conventions and defaults as the judge models them (adapters/behaviours.py): the Keras
+# adapter's behaviours on every backend, and TensorFlow's
+KERAS_SOURCE = "https://github.com/keras-team/keras/blob/v3.15.1/keras/src/optimizers/"
+KERAS_DECAY = ("and its weight_decay is decoupled, p -= lr wd p before the step (BaseOptimizer._apply_weight_decay), "
+               "where torch.optim adds wd p to the gradient")
+
+
+def _keras(op, filled, note, file):
+    """Keras' `op`: its conventions and defaults `filled` where a spec leaves them out, and every
+    weight_decay decoupled (AdamW's is by definition)."""
+    decay = {} if op == "adamw" else {"decoupled_weight_decay": True}
+    note += "" if op == "adamw" else "; " + KERAS_DECAY
+    return framework_default(op, {**filled, **decay}, note, KERAS_SOURCE + file, regime="semantics")
+
+
+KERAS_OPTIMIZERS = (
+    _keras("sgd", {"lr": 0.01}, "keras.optimizers.SGD's learning rate defaults to 0.01 (torch: 0.001)",
+           "base_optimizer.py"),
+    _keras("adam", {"epsilon_hat": True, "eps": 1e-7},
+           "keras.optimizers.Adam adds epsilon to sqrt(v) before the bias correction, alpha = lr sqrt(1 - b2^t) / "
+           "(1 - b1^t), p -= alpha m / (sqrt(v) + eps) (the paper's 'epsilon hat'; torch adds it to sqrt(v_hat)), "
+           "and epsilon defaults to 1e-7 (torch: 1e-8)", "adam.py"),
+    _keras("adamw", {"epsilon_hat": True, "eps": 1e-7, "weight_decay": 0.004},
+           "keras.optimizers.AdamW is Keras' Adam (epsilon added before the bias correction) with weight_decay "
+           "defaulting to 0.004 (torch: 0.01) and epsilon to 1e-7 (torch: 1e-8)", "adamw.py"),
+    _keras("rmsprop", {"eps_in_sqrt": True, "lr": 0.001, "alpha": 0.9, "eps": 1e-7},
+           "keras.optimizers.RMSprop divides by sqrt(v + epsilon) (torch: sqrt(v) + eps); its defaults are "
+           "learning_rate 0.001, rho 0.9, epsilon 1e-7 (torch: 0.01, alpha 0.99, eps 1e-8)", "rmsprop.py"),
+    _keras("adagrad", {"eps_in_sqrt": True, "lr": 0.001, "initial_accumulator_value": 0.1, "eps": 1e-7},
+           "keras.optimizers.Adagrad divides by sqrt(s + epsilon) (torch: sqrt(s) + eps); its defaults are "
+           "learning_rate 0.001, initial_accumulator_value 0.1, epsilon 1e-7 (torch: 0.01, 0, 1e-10)", "adagrad.py"),
+)
+
+def run(keras, op: str, param, grads, hyper: dict):
+    """The parameter after each step [steps, ...] of keras.optimizers' `op`."""
+    if keras.backend.backend() == "tensorflow":
+        refuse_in_trace("keras.optimizers", VARIABLES_IN_TRACE)
+    hyper = dict(hyper)
+    for name, value in FIXED.items():
+        if name in hyper and hyper.pop(name) != (value or 0):
+            raise Unsupported(f"keras.optimizers.{CLASSES[op]} has no {name} other than "
+                              f"{'none' if value is None else value!r}")
+    variable = keras.Variable(param)
+    optimizer = getattr(keras.optimizers, CLASSES[op])(**renamed(hyper, NAMES))
+    trajectory = []
+    for g in grads:
+        optimizer.apply([g], [variable])
+        trajectory.append(keras.ops.copy(variable.value))  # this step's value: the variable changes in place
+    return keras.ops.stack(trajectory) if trajectory else grads
+
+
+class KerasOptimizers(Optimizers):
+    """A mixin of KerasAdapter (self.keras)."""
+
+    def optimize(self, op, param, grads, hyper):
+        return run(self.keras, op, param, grads, hyper)

@@ -1,0 +1,44 @@
+"""The optimizer ops (adapters/vocabulary_optimizers.py) as one method per adapter: each op is
+`optimize(op, param, grads, hyper)`, where `hyper` holds only the hyperparameters the spec gave,
+in torch.optim's names; the adapter renames them for its framework and leaves the rest to the
+framework's own defaults."""
+
+# torch.optim's class of each op (engine.optim's are named alike)
+TORCH_CLASSES = {"sgd": "SGD", "adam": "Adam", "adamw": "AdamW", "rmsprop": "RMSprop", "adagrad": "Adagrad"}
+
+
+class Optimizers:
+    """A mixin: an adapter with an `optimize` method has the five optimizer ops."""
+
+    def optimize(self, op: str, param, grads, hyper: dict):
+        """The parameter after each step [steps, ...] of the framework's optimizer `op`, built
+        with `hyper` and stepped with each of `grads` in turn, as a training loop steps it."""
+        raise NotImplementedError
+
+    def sgd(self, param, grads, **hyper):
+        return self.optimize("sgd", param, grads, hyper)
+
+    def adam(self, param, grads, **hyper):
+        return self.optimize("adam", param, grads, hyper)
+
+    def adamw(self, param, grads, **hyper):
+        return self.optimize("adamw", param, grads, hyper)
+
+    def rmsprop(self, param, grads, **hyper):
+        return self.optimize("rmsprop", param, grads, hyper)
+
+    def adagrad(self, param, grads, **hyper):
+        return self.optimize("adagrad", param, grads, hyper)
+
+
+def renamed(hyper: dict, names: dict) -> dict:
+    """torch's hyperparameter names as a framework's: names maps a torch name to the framework's
+    (a pair of names for betas, which the framework takes as two numbers)."""
+    out = {}
+    for key, value in hyper.items():
+        name = names.get(key, key)
+        if isinstance(name, tuple):
+            out.update(zip(name, value))
+        else:
+            out[name] = value
+    return out

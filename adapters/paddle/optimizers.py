@@ -1,0 +1,58 @@
+"""The paddle adapter's optimizers: paddle.optimizer's classes as a Paddle training loop steps
+them (backward() leaves the gradient on the parameter, then step() and clear_grad()); the loss
+is sum(p * g), whose gradient is g exactly. Paddle writes SGD with momentum as a class of its
+own (Momentum) and takes a float weight_decay as L2 regularisation added to the gradient
+(L2Decay; AdamW's is decoupled). A hyperparameter a spec leaves out is Paddle's default."""
+from adapters.base import Unsupported
+from adapters.behaviours import framework_default
+from adapters.optimizers import Optimizers, renamed
+
+NAMES = {"lr": "learning_rate", "betas": ("beta1", "beta2"), "eps": "epsilon", "alpha": "rho",
+         "nesterov": "use_nesterov"}
+# torch's options Paddle has one way only, per op: that way's value
+FIXED = {"sgd": {"dampening": 0}, "adam": {"epsilon_hat": False}, "adamw": {"epsilon_hat": False},
+         "rmsprop": {"eps_in_sqrt": True}, "adagrad": {"eps_in_sqrt": False, "lr_decay": 0}}
+
+# Paddle's conventions and defaults as the judge models them (adapters/behaviours.py)
+PADDLE_OPTIMIZERS = (
+    framework_default("rmsprop", {"eps_in_sqrt": True, "alpha": 0.95, "eps": 1e-6},
+                      "paddle.optimizer.RMSProp divides by sqrt(mean_square + epsilon) (torch: sqrt(v) + eps); its "
+                      "defaults are rho 0.95 and epsilon 1e-6 (torch: alpha 0.99, eps 1e-8)",
+                      "https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/optimizer/RMSProp_en.html",
+                      regime="semantics"),
+    framework_default("adagrad", {"eps": 1e-6},
+                      "paddle.optimizer.Adagrad's epsilon defaults to 1e-6 (torch: 1e-10)",
+                      "https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/optimizer/Adagrad_en.html"),
+)
+
+
+class PaddleOptimizers(Optimizers):
+    """A mixin of PaddleAdapter (self.paddle)."""
+
+    def optimize(self, op, param, grads, hyper):
+        paddle = self.paddle
+        if not paddle.in_dynamic_mode():
+            raise Unsupported("paddle.optimizer steps parameters made from values (paddle.create_parameter with an "
+                              "Assign initializer), which paddle.jit.to_static's translated function does not have "
+                              "(TypeError: Assign takes a Tensor or an array, not a pir.Value); Paddle's users build "
+                              "the parameters and the optimizer outside the function they translate")
+        hyper = dict(hyper)
+        for name, value in FIXED[op].items():
+            if name in hyper and hyper.pop(name) != value:
+                raise Unsupported(f"paddle.optimizer's {op} has no {name} other than {value!r}")
+        name = {"sgd": "Momentum" if hyper.get("momentum") else "SGD", "adam": "Adam", "adamw": "AdamW",
+                "rmsprop": "RMSProp", "adagrad": "Adagrad"}[op]
+        if op == "adam" and hyper.pop("decoupled_weight_decay", False):
+            name = "AdamW"
+        if name == "SGD":  # plain SGD takes neither
+            hyper.pop("momentum", None)
+            hyper.pop("nesterov", None)
+        p = paddle.create_parameter(param.shape, param.dtype, default_initializer=paddle.nn.initializer.Assign(param))
+        optimizer = getattr(paddle.optimizer, name)(parameters=[p], **renamed(hyper, NAMES))
+        trajectory = []
+        for g in grads:
+            (p * g).sum().backward()
+            optimizer.step()
+            optimizer.clear_grad()
+            trajectory.append(p.detach().clone())
+        return paddle.stack(trajectory) if trajectory else grads

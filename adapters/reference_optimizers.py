@@ -1,0 +1,149 @@
+"""The float64 oracle's optimizers: each algorithm from its paper and torch.optim's documented
+pseudocode, written once over numbers that only add, subtract, multiply, divide, raise to an
+integer power, take np.sqrt and np.maximum.
+
+Written that way, the same code runs twice: on float64 arrays it is the reference; on
+suites/judging/running_error.Tracked numbers it also carries a bound on the rounding error a
+computation in a narrower dtype makes (the optimizer ops' error bound,
+suites/judging/bound_rules.py). `number` turns a hyperparameter into such a number (float for
+the reference): a framework computes with it in the dtype under test, so its own rounding counts.
+"""
+import inspect
+
+import numpy as np
+
+
+def sgd(param, grads, number, lr, momentum, dampening, nesterov, weight_decay, decoupled_weight_decay):
+    lr, mu, wd = number(lr), number(momentum), number(weight_decay)
+    p, buf, out = param, None, []
+    for g in grads:
+        if decoupled_weight_decay:
+            p = p - lr * wd * p
+        elif weight_decay:
+            g = g + wd * p
+        if momentum:
+            buf = g if buf is None else mu * buf + (1 - number(dampening)) * g
+            g = g + mu * buf if nesterov else buf
+        p = p - lr * g
+        out.append(p)
+    return out
+
+
+def adam(param, grads, number, lr, betas, eps, weight_decay, amsgrad, decoupled_weight_decay, epsilon_hat,
+         amsgrad_corrected):
+    """Kingma and Ba's Algorithm 1 as torch.optim.Adam writes it; `decoupled_weight_decay` is
+    AdamW's p (1 - lr weight_decay) before the step, in place of the gradient's L2 term;
+    `epsilon_hat` adds eps to sqrt(v) and folds both bias corrections into the step size, as the
+    paper's end of section 2 does and Keras computes; `amsgrad_corrected` keeps the maximum of
+    the bias-corrected v / (1 - b2^t), as optax does, where torch corrects the maximum of v."""
+    lr, b1, b2, eps, wd = number(lr), number(betas[0]), number(betas[1]), number(eps), number(weight_decay)
+    p, m, v, v_max, out = param, 0, 0, 0, []
+    for t, g in enumerate(grads, 1):
+        if decoupled_weight_decay:
+            p = p * (1 - lr * wd)
+        elif weight_decay:
+            g = g + wd * p
+        m = b1 * m + (1 - b1) * g
+        v = b2 * v + (1 - b2) * (g * g)
+        second, correction = v, 1 - b2 ** t
+        if amsgrad:
+            v_max = np.maximum(v_max, v / correction if amsgrad_corrected else v)
+            second, correction = v_max, 1 if amsgrad_corrected else correction
+        if epsilon_hat:
+            p = p - lr * np.sqrt(correction) / (1 - b1 ** t) * m / (np.sqrt(second) + eps)
+        else:
+            p = p - lr * (m / (1 - b1 ** t)) / (np.sqrt(second / correction) + eps)
+        out.append(p)
+    return out
+
+
+def adamw(param, grads, number, **hyper):
+    """Loshchilov and Hutter's AdamW: Adam with the weight decay decoupled."""
+    return adam(param, grads, number, **hyper, decoupled_weight_decay=True)
+
+
+def rmsprop(param, grads, number, lr, alpha, eps, weight_decay, momentum, centered, eps_in_sqrt,
+            decoupled_weight_decay):
+    lr, alpha, eps, wd, mu = number(lr), number(alpha), number(eps), number(weight_decay), number(momentum)
+    p, v, mean, buf, out = param, 0, 0, 0, []
+    for g in grads:
+        if decoupled_weight_decay:
+            p = p - lr * wd * p
+        elif weight_decay:
+            g = g + wd * p
+        v = alpha * v + (1 - alpha) * (g * g)
+        if centered:
+            mean = alpha * mean + (1 - alpha) * g
+        second = v - mean * mean if centered else v
+        denominator = np.sqrt(second + eps) if eps_in_sqrt else np.sqrt(second) + eps
+        if momentum:
+            buf = mu * buf + g / denominator
+            p = p - lr * buf
+        else:
+            p = p - lr * (g / denominator)
+        out.append(p)
+    return out
+
+
+def adagrad(param, grads, number, lr, lr_decay, weight_decay, initial_accumulator_value, eps, eps_in_sqrt,
+            decoupled_weight_decay):
+    lr, decay, wd, eps = number(lr), number(lr_decay), number(weight_decay), number(eps)
+    p, s, out = param, number(initial_accumulator_value), []
+    for t, g in enumerate(grads, 1):
+        if decoupled_weight_decay:
+            p = p - lr * wd * p
+        elif weight_decay:
+            g = g + wd * p
+        s = s + g * g
+        p = p - lr / (1 + (t - 1) * decay) * (g / (np.sqrt(s + eps) if eps_in_sqrt else np.sqrt(s) + eps))
+        out.append(p)
+    return out
+
+
+ALGORITHMS = {"sgd": sgd, "adam": adam, "adamw": adamw, "rmsprop": rmsprop, "adagrad": adagrad}
+
+
+def steps(reference, op: str, param, grads, number, *args, **kwargs) -> list:
+    """The parameter after each step of optimizer `op`, the hyperparameters bound to the
+    reference method's signature (the vocabulary's defaults)."""
+    bound = inspect.signature(getattr(reference, op)).bind(param, grads, *args, **kwargs)
+    bound.apply_defaults()
+    hyper = dict(bound.arguments)
+    param, grads = hyper.pop("param"), hyper.pop("grads")
+    return ALGORITHMS[op](param, grads, number, **hyper)
+
+
+class OptimizerReference:
+    """A mixin of adapters.reference.ReferenceAdapter: the trajectory [steps, ...] of each optimizer."""
+
+    def _trajectory(self, op, param, grads, **hyper):
+        return np.stack(steps(self, op, param, list(grads), float, **hyper)) if len(grads) else grads[:0]
+
+    def sgd(self, param, grads, lr=0.001, momentum=0.0, dampening=0.0, nesterov=False, weight_decay=0.0,
+            decoupled_weight_decay=False):
+        return self._trajectory("sgd", param, grads, lr=lr, momentum=momentum, dampening=dampening,
+                                nesterov=nesterov, weight_decay=weight_decay,
+                                decoupled_weight_decay=decoupled_weight_decay)
+
+    def adam(self, param, grads, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.0, amsgrad=False,
+             decoupled_weight_decay=False, epsilon_hat=False, amsgrad_corrected=False):
+        return self._trajectory("adam", param, grads, lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
+                                amsgrad=amsgrad, decoupled_weight_decay=decoupled_weight_decay,
+                                epsilon_hat=epsilon_hat, amsgrad_corrected=amsgrad_corrected)
+
+    def adamw(self, param, grads, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.01, amsgrad=False,
+              epsilon_hat=False, amsgrad_corrected=False):
+        return self._trajectory("adamw", param, grads, lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
+                                amsgrad=amsgrad, epsilon_hat=epsilon_hat, amsgrad_corrected=amsgrad_corrected)
+
+    def rmsprop(self, param, grads, lr=0.01, alpha=0.99, eps=1e-08, weight_decay=0.0, momentum=0.0, centered=False,
+                eps_in_sqrt=False, decoupled_weight_decay=False):
+        return self._trajectory("rmsprop", param, grads, lr=lr, alpha=alpha, eps=eps, weight_decay=weight_decay,
+                                momentum=momentum, centered=centered, eps_in_sqrt=eps_in_sqrt,
+                                decoupled_weight_decay=decoupled_weight_decay)
+
+    def adagrad(self, param, grads, lr=0.01, lr_decay=0.0, weight_decay=0.0, initial_accumulator_value=0.0,
+                eps=1e-10, eps_in_sqrt=False, decoupled_weight_decay=False):
+        return self._trajectory("adagrad", param, grads, lr=lr, lr_decay=lr_decay, weight_decay=weight_decay,
+                                initial_accumulator_value=initial_accumulator_value, eps=eps, eps_in_sqrt=eps_in_sqrt,
+                                decoupled_weight_decay=decoupled_weight_decay)

@@ -1,0 +1,97 @@
+"""The optimizers' reference and judge (adapters/reference_optimizers.py,
+suites/judging/running_error.py): the reference's first steps against the papers' closed forms,
+the running error bound against what float32 arithmetic really makes (the engine's optimizers,
+NumPy in float32), and the bound tight enough to tell a convention from rounding."""
+import numpy as np
+import pytest
+
+from adapters.engine import EngineAdapter
+from adapters.reference import ReferenceAdapter
+from suites.judging import compare
+from suites.judging.running_error import Tracked
+from suites.loading.specs import expand
+from suites.programs import expr
+
+REFERENCE = ReferenceAdapter()
+P = np.array([0.5, -1.0, 0.0, 2.0])
+G = np.array([[1.0, -4.0, 0.25, 1e-3]])
+
+
+def test_first_steps_are_the_papers_closed_forms():
+    """At t = 1 Adam's m_hat = g and v_hat = g^2 (Kingma and Ba, 2.1), RMSprop's v = (1 - alpha) g^2,
+    Adagrad's s = g^2: each first step is lr g over a multiple of |g| plus eps."""
+    lr, eps = 0.1, 1e-8
+    assert np.allclose(REFERENCE.sgd(P, G, lr=lr)[0], P - lr * G[0], rtol=0, atol=1e-15)
+    assert np.allclose(REFERENCE.adam(P, G, lr=lr, eps=eps)[0], P - lr * G[0] / (np.abs(G[0]) + eps), atol=1e-15)
+    assert np.allclose(REFERENCE.rmsprop(P, G, lr=lr, alpha=0.9, eps=eps)[0],
+                       P - lr * G[0] / (np.sqrt(0.1) * np.abs(G[0]) + eps), atol=1e-15)
+    assert np.allclose(REFERENCE.adagrad(P, G, lr=lr, eps=eps)[0], P - lr * G[0] / (np.abs(G[0]) + eps), atol=1e-15)
+    # AdamW decays first: p (1 - lr wd), then Adam's step
+    assert np.allclose(REFERENCE.adamw(P, G, lr=lr, eps=eps, weight_decay=0.5)[0],
+                       P * (1 - lr * 0.5) - lr * G[0] / (np.abs(G[0]) + eps), atol=1e-15)
+
+
+def test_epsilon_hat_is_epsilon_scaled_by_the_bias_correction():
+    """Keras' form equals torch's with eps / sqrt(1 - b2^t): the paper's remark, end of section 2."""
+    g = np.random.default_rng(0).normal(size=(4, 3))
+    hat = REFERENCE.adam(P[:3], g[:1], eps=0.1, epsilon_hat=True)
+    assert np.allclose(hat, REFERENCE.adam(P[:3], g[:1], eps=0.1 / np.sqrt(1 - 0.999)), atol=1e-15)
+
+
+CONFIGS = [("sgd", {"lr": 0.1, "momentum": 0.9, "nesterov": True, "weight_decay": 0.01}),
+           ("sgd", {"lr": 0.5, "momentum": 0.5, "dampening": 0.5}),
+           ("adam", {"lr": 0.01}), ("adam", {"lr": 0.5, "amsgrad": True, "weight_decay": 0.1}),
+           ("adam", {"eps": 0.1}), ("adamw", {"lr": 0.01, "weight_decay": 0.1}),
+           ("rmsprop", {"centered": True, "momentum": 0.9}), ("rmsprop", {"eps": 0.1, "alpha": 0.9}),
+           ("adagrad", {"lr": 0.1, "lr_decay": 0.5, "initial_accumulator_value": 0.1})]
+
+
+@pytest.mark.parametrize("op, hyper", CONFIGS)
+@pytest.mark.parametrize("scale", [1.0, 1e-4, 1e-30])
+def test_the_running_error_bound_holds_for_float32_arithmetic(op, hyper, scale):
+    """The engine computes every step in float32 (its hyperparameters rounded to float32 too): its
+    trajectory lies within the bound, on gradients of every scale (1e-30: flushed products)."""
+    rng = np.random.default_rng(7)
+    param = rng.uniform(-1, 1, 5).astype(np.float32)
+    grads = (rng.uniform(-1, 1, (8, 5)) * scale).astype(np.float32)
+    grads[3, 1] = 0.0
+    engine = EngineAdapter()
+    actual = getattr(engine, op)(engine.asarray(param, "float32", "cpu"), engine.asarray(grads, "float32", "cpu"),
+                                 **hyper).numpy()
+    expected = getattr(REFERENCE, op)(param.astype(np.float64), grads.astype(np.float64), **hyper)
+    allowed = compare.error_bound(_call(op, hyper), {"p": param.astype(np.float64), "g": grads.astype(np.float64)},
+                                  "float32")
+    assert compare.compare(expected, actual, "float32", allowed).ok
+    assert np.all(np.abs(actual - expected) <= allowed)
+
+
+def test_the_bound_tells_epsilons_place_from_rounding():
+    """Where eps is as large as sqrt(v), eps inside the square root moves the first step by far
+    more than the bound allows; with ordinary gradients the bound stays within a few hundred ulps."""
+    param, grads = np.array([0.25, -0.75]), np.array([[0.3, -0.01], [0.2, 0.05]])
+    inputs = {"p": param, "g": grads}
+    allowed = compare.error_bound(_call("rmsprop", {"eps": 0.1}), inputs, "float32")
+    inside = REFERENCE.rmsprop(param, grads, eps=0.1, eps_in_sqrt=True)
+    assert np.all(np.abs(inside - REFERENCE.rmsprop(param, grads, eps=0.1)) > 100 * allowed)
+    ulps = allowed / compare.ulp(REFERENCE.adam(param, grads, lr=0.01), "float32")
+    assert ulps.max() < 500
+
+
+def test_tracked_numbers_carry_cancellation():
+    """1 - 0.999 in float32 is off by about 1.3e-5 of itself: the bound says at most 999 u + one
+    rounding of it, relative; an integer and an exact input carry nothing."""
+    u = compare.unit_roundoff("float32")
+    one_minus = 1 - Tracked.constant(0.999)
+    float32 = np.float64(np.float32(1) - np.float32(0.999))
+    assert abs(float32 - 0.001) <= u * float(one_minus.error) and float(one_minus.error) < 1.001
+    assert float(Tracked.constant(3).error) == 0 and float((Tracked.exact(2.0) * 4).error) == 8
+
+
+def test_expanded_float_values_name_the_spec_with_a_p_for_the_point():
+    ids = [s["id"] for s in expand({"id": "sgd", "expand": {"momentum": [0.0, 0.9], "nesterov": [True]}})]
+    assert ids == ["sgd-momentum0-nesterov", "sgd-momentum0p9-nesterov"]
+
+
+def _call(op, hyper):
+    """The tree a spec with `op: op`, `args: [p, g]` and these params runs."""
+    return expr.call(op, ["p", "g"], hyper)
