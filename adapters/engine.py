@@ -6,11 +6,11 @@ import numpy as np
 from adapters import workers
 from adapters.base import MULTIHEAD_OPS, Adapter, Unsupported, dtypes_except
 from adapters.behaviours import ENGINE_MASKED_SOFTMAX
-from adapters.optimizers import TORCH_CLASSES, Optimizers
+from adapters.engine_optimizers import EngineOptimizers
 from adapters.vocabulary_optimizers import OPTIMIZERS
 
 
-class EngineAdapter(Optimizers, Adapter):
+class EngineAdapter(EngineOptimizers, Adapter):
     name = "engine"
     module = "numpy"  # the engine lives in this repository and needs NumPy only
     behaviours = (ENGINE_MASKED_SOFTMAX,)
@@ -59,20 +59,6 @@ class EngineAdapter(Optimizers, Adapter):
 
     def to_numpy(self, x):
         return x.numpy()
-
-    def optimizer_class(self, op):
-        from engine import optim
-
-        return getattr(optim, TORCH_CLASSES[op])
-
-    def optimize(self, op, param, grads, hyper):
-        p = self.engine.Tensor(param.data.copy(), requires_grad=True)
-        optimizer, trajectory = self.optimizer_class(op)([p], **hyper), []
-        for g in grads.data:
-            p.grad = g.copy()
-            optimizer.step()
-            trajectory.append(p.data.copy())
-        return self.engine.Tensor(np.stack(trajectory) if trajectory else grads.data.copy())
 
     def dtype_of(self, x):
         return x.dtype.name

@@ -13,11 +13,12 @@ from adapters.keras_layers import refuse_in_trace
 from adapters.optimizers import Optimizers, renamed
 from adapters.vocabulary_optimizers import OPTIMIZERS
 
-NAMES = {"lr": "learning_rate", "betas": ("beta_1", "beta_2"), "eps": "epsilon", "alpha": "rho"}
+NAMES = {"lr": "learning_rate", "betas": ("beta_1", "beta_2"), "eps": "epsilon", "alpha": "rho",
+         "max_norm": "global_clipnorm"}
 CLASSES = {"sgd": "SGD", "adam": "Adam", "adamw": "AdamW", "rmsprop": "RMSprop", "adagrad": "Adagrad"}
 # torch's options that Keras has one way only: that way's value (None: Keras has none but zero)
 FIXED = {"epsilon_hat": True, "eps_in_sqrt": True, "decoupled_weight_decay": True, "dampening": None,
-         "lr_decay": None}
+         "lr_decay": None, "max_norm_eps": None}
 # What keras.optimizers take per backend (python -m suites coverage --check): Adam multiplies
 # by float betas where TensorFlow keeps an integer variable's dtype
 OPTIMIZER_DTYPES = {"tensorflow": {**dict.fromkeys(("sgd", "rmsprop", "adagrad"), dtypes_except("bool")),
@@ -35,15 +36,18 @@ VARIABLES_IN_TRACE = ("make their variables (the parameter's keras.Variable, the
 # Keras' conventions and defaults as the judge models them (adapters/behaviours.py): the Keras
 # adapter's behaviours on every backend, and TensorFlow's
 KERAS_SOURCE = "https://github.com/keras-team/keras/blob/v3.15.1/keras/src/optimizers/"
+KERAS_CLIP = ("its global_clipnorm scales by max_norm min(1 / ||g||, 1 / max_norm) (torch's clip_grad_norm_: "
+              "max_norm / (||g|| + 1e-6))")
 KERAS_DECAY = ("and its weight_decay is decoupled, p -= lr wd p before the step (BaseOptimizer._apply_weight_decay), "
                "where torch.optim adds wd p to the gradient")
 
 
 def _keras(op, filled, note, file):
-    """Keras' `op`: its conventions and defaults `filled` where a spec leaves them out, and every
-    weight_decay decoupled (AdamW's is by definition)."""
-    decay = {} if op == "adamw" else {"decoupled_weight_decay": True}
-    note += "" if op == "adamw" else "; " + KERAS_DECAY
+    """Keras' `op`: its conventions and defaults `filled` where a spec leaves them out, every
+    weight_decay decoupled (AdamW's is by definition), and global_clipnorm dividing by
+    max(||g||, max_norm) (torch's clip_grad_norm_ by ||g|| + 1e-6)."""
+    decay = {"max_norm_eps": 0.0} if op == "adamw" else {"decoupled_weight_decay": True, "max_norm_eps": 0.0}
+    note += ("" if op == "adamw" else "; " + KERAS_DECAY) + "; " + KERAS_CLIP
     return framework_default(op, {**filled, **decay}, note, KERAS_SOURCE + file, regime="semantics")
 
 

@@ -2,6 +2,7 @@
 `optimize(op, param, grads, hyper)`, where `hyper` holds only the hyperparameters the spec gave,
 in torch.optim's names; the adapter renames them for its framework and leaves the rest to the
 framework's own defaults."""
+from adapters.base import Unsupported
 
 # torch.optim's class of each op (engine.optim's are named alike)
 TORCH_CLASSES = {"sgd": "SGD", "adam": "Adam", "adamw": "AdamW", "rmsprop": "RMSprop", "adagrad": "Adagrad"}
@@ -42,3 +43,13 @@ def renamed(hyper: dict, names: dict) -> dict:
         else:
             out[name] = value
     return out
+
+
+def clipping(hyper: dict, framework: str, eps: float) -> tuple:
+    """(clipvalue, max_norm) popped from `hyper`, where the framework clips before its optimizer
+    steps; its norm clipping divides by ||g|| + eps (torch's 1e-6; 0: max(||g||, max_norm)), so
+    a spec that asks for another max_norm_eps is unsupported."""
+    asked = hyper.pop("max_norm_eps", eps)
+    if asked != eps:
+        raise Unsupported(f"{framework}'s norm clipping has max_norm_eps {eps:g} only ({asked:g} asked)")
+    return hyper.pop("clipvalue", None), hyper.pop("max_norm", None)

@@ -12,6 +12,18 @@ import inspect
 
 import numpy as np
 
+from adapters.vocabulary_optimizers import OPTIMIZER_OPS
+
+
+def clipped(g, number, clipvalue, max_norm, max_norm_eps):
+    """The gradient as torch.nn.utils.clip_grad_value_ and then clip_grad_norm_ leave it before a
+    step (of one parameter, whose norm is the global norm)."""
+    if clipvalue is not None:
+        g = np.minimum(np.maximum(g, -number(clipvalue)), number(clipvalue))
+    if max_norm is not None:
+        g = g * np.minimum(number(max_norm) / (np.sqrt((g * g).sum()) + number(max_norm_eps)), 1)
+    return g
+
 
 def sgd(param, grads, number, lr, momentum, dampening, nesterov, weight_decay, decoupled_weight_decay):
     lr, mu, wd = number(lr), number(momentum), number(weight_decay)
@@ -105,45 +117,31 @@ ALGORITHMS = {"sgd": sgd, "adam": adam, "adamw": adamw, "rmsprop": rmsprop, "ada
 
 def steps(reference, op: str, param, grads, number, *args, **kwargs) -> list:
     """The parameter after each step of optimizer `op`, the hyperparameters bound to the
-    reference method's signature (the vocabulary's defaults)."""
+    reference method's signature (the vocabulary's defaults), each gradient clipped first."""
     bound = inspect.signature(getattr(reference, op)).bind(param, grads, *args, **kwargs)
     bound.apply_defaults()
     hyper = dict(bound.arguments)
     param, grads = hyper.pop("param"), hyper.pop("grads")
-    return ALGORITHMS[op](param, grads, number, **hyper)
+    clipping = {k: hyper.pop(k) for k in ("clipvalue", "max_norm", "max_norm_eps")}
+    return ALGORITHMS[op](param, [clipped(g, number, **clipping) for g in grads], number, **hyper)
 
 
 class OptimizerReference:
-    """A mixin of adapters.reference.ReferenceAdapter: the trajectory [steps, ...] of each optimizer."""
+    """A mixin of adapters.reference.ReferenceAdapter: the trajectory [steps, ...] of each
+    optimizer, one method per optimizer op with the vocabulary's signature and defaults."""
 
     def _trajectory(self, op, param, grads, **hyper):
         return np.stack(steps(self, op, param, list(grads), float, **hyper)) if len(grads) else grads[:0]
 
-    def sgd(self, param, grads, lr=0.001, momentum=0.0, dampening=0.0, nesterov=False, weight_decay=0.0,
-            decoupled_weight_decay=False):
-        return self._trajectory("sgd", param, grads, lr=lr, momentum=momentum, dampening=dampening,
-                                nesterov=nesterov, weight_decay=weight_decay,
-                                decoupled_weight_decay=decoupled_weight_decay)
 
-    def adam(self, param, grads, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.0, amsgrad=False,
-             decoupled_weight_decay=False, epsilon_hat=False, amsgrad_corrected=False):
-        return self._trajectory("adam", param, grads, lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
-                                amsgrad=amsgrad, decoupled_weight_decay=decoupled_weight_decay,
-                                epsilon_hat=epsilon_hat, amsgrad_corrected=amsgrad_corrected)
+def _method(op):
+    def method(self, param, grads, **hyper):
+        return self._trajectory(op.name, param, grads, **hyper)
 
-    def adamw(self, param, grads, lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.01, amsgrad=False,
-              epsilon_hat=False, amsgrad_corrected=False):
-        return self._trajectory("adamw", param, grads, lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
-                                amsgrad=amsgrad, epsilon_hat=epsilon_hat, amsgrad_corrected=amsgrad_corrected)
+    method.__name__, method.__signature__ = op.name, op.parameters
+    method.__doc__ = op.semantics
+    return method
 
-    def rmsprop(self, param, grads, lr=0.01, alpha=0.99, eps=1e-08, weight_decay=0.0, momentum=0.0, centered=False,
-                eps_in_sqrt=False, decoupled_weight_decay=False):
-        return self._trajectory("rmsprop", param, grads, lr=lr, alpha=alpha, eps=eps, weight_decay=weight_decay,
-                                momentum=momentum, centered=centered, eps_in_sqrt=eps_in_sqrt,
-                                decoupled_weight_decay=decoupled_weight_decay)
 
-    def adagrad(self, param, grads, lr=0.01, lr_decay=0.0, weight_decay=0.0, initial_accumulator_value=0.0,
-                eps=1e-10, eps_in_sqrt=False, decoupled_weight_decay=False):
-        return self._trajectory("adagrad", param, grads, lr=lr, lr_decay=lr_decay, weight_decay=weight_decay,
-                                initial_accumulator_value=initial_accumulator_value, eps=eps, eps_in_sqrt=eps_in_sqrt,
-                                decoupled_weight_decay=decoupled_weight_decay)
+for _op in OPTIMIZER_OPS:
+    setattr(OptimizerReference, _op.name, _method(_op))

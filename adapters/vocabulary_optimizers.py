@@ -10,8 +10,13 @@ import numpy as np
 
 from adapters.op_records import Op, values
 
-STEPS = ("param [...]: the starting value; grads [steps, ...]: the gradient at each step. Returns [steps, ...]: the "
-         "parameter after each step.")
+STEPS = ("param [...]: the starting value; grads [steps, ...]: the gradient at each step. Clipping first, as "
+         "torch.nn.utils' clip_grad_value_ and clip_grad_norm_ before step(): clipvalue clips each gradient to "
+         "[-clipvalue, clipvalue]; max_norm scales it by min(1, max_norm / (||g|| + max_norm_eps)) (one parameter: "
+         "its norm is the global norm); torch adds 1e-6 there, optax's clip_by_global_norm, Keras' global_clipnorm "
+         "and Paddle's ClipGradByGlobalNorm divide by max(||g||, max_norm) (max_norm_eps 0, documented). Returns "
+         "[steps, ...]: the parameter after each step.")
+CLIPPING = "clipvalue=None, max_norm=None, max_norm_eps=1e-06"
 
 
 def _steps(dtype):
@@ -19,7 +24,8 @@ def _steps(dtype):
 
 
 def optimizer(name, signature, semantics):
-    return Op(name, f"param, grads, {signature}", "optimizers", f"{semantics} {STEPS}", _steps, bound="optimizer")
+    return Op(name, f"param, grads, {signature}, {CLIPPING}", "optimizers", f"{semantics} {STEPS}", _steps,
+              bound="optimizer")
 
 
 OPTIMIZER_OPS = [

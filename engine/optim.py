@@ -10,6 +10,25 @@ parameter's dtype: hyperparameters are cast to it, as a float32 model's optimize
 import numpy as np
 
 
+def clip_grad_norm_(params, max_norm) -> float:
+    """torch.nn.utils.clip_grad_norm_: every .grad scaled by min(1, max_norm / (total + 1e-6)),
+    total the 2-norm of all of them together; returns total."""
+    grads = [p.grad for p in params if p.grad is not None]
+    total = np.sqrt(sum(np.sum(np.square(g, dtype=g.dtype)) for g in grads)) if grads else 0.0
+    for p in params:
+        if p.grad is not None:
+            scale = min(p.grad.dtype.type(max_norm) / (total + p.grad.dtype.type(1e-6)), 1)
+            p.grad = (p.grad * p.grad.dtype.type(scale)).astype(p.grad.dtype)
+    return total
+
+
+def clip_grad_value_(params, clip_value) -> None:
+    """torch.nn.utils.clip_grad_value_: every .grad clipped to [-clip_value, clip_value]."""
+    for p in params:
+        if p.grad is not None:
+            p.grad = np.clip(p.grad, -clip_value, clip_value).astype(p.grad.dtype)
+
+
 class Optimizer:
     def __init__(self, params, **defaults):
         self.params, self.hyper, self.state = list(params), defaults, {}

@@ -35,7 +35,7 @@ FIELDS = (
     "repro",  # a failing case as standalone code per framework
     "difference",  # a documented outcome's note and source
     "parts",  # a result of several parts (a model's layers): per part its errors, bound and drift, in order
-    "trajectory",  # a model's SGD steps: per step the loss, the reference's loss at the same parameters
+    "trajectory",  # a model's training steps: per step the loss, the reference's loss at the same parameters
     "eager",  # a compiled outcome's eager counterpart on the same case: its status, message, distance
     "signal",  # the fatal signal of a crash
     "duration", "versions", "test",

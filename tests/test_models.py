@@ -123,6 +123,26 @@ def test_training_judges_every_step_and_records_the_trajectory(tmp_path):
     assert steps[-1]["loss"] < steps[0]["loss"]  # sum(tanh^2) falls along its gradient at lr 0.1
 
 
+def test_a_named_optimizer_takes_the_steps_as_the_framework_runs_it(tmp_path):
+    """With `optimizer: {name: adam}` the parameters move as the adapter's Adam moves them, from
+    the framework's own gradients: the engine's Adam gives a trajectory of its own, and a wrong
+    Adam (epsilon inside the square root) another, though both gradients are right."""
+    spec = first_spec(tmp_path, TWO_LAYERS.replace("training: {steps: 3, lr: 0.1}",
+                                                   "training: {steps: 3, lr: 0.1, optimizer: {name: adam, eps: 0.5}}"))
+    case = inputs.example(spec, spec.examples[0], "float64")
+    sgd = training.train(Context(first_spec(tmp_path, TWO_LAYERS), EngineAdapter(), "cpu", "float64"), "small", case, 0)
+    adam = training.train(Context(spec, EngineAdapter(), "cpu", "float64"), "small", case, 0)
+    from tests.adapters.broken_areas import EpsilonInsideTheRoot
+
+    wrong = training.train(Context(spec, EpsilonInsideTheRoot(), "cpu", "float64"), "small", case, 0)
+    assert adam.status == wrong.status == "pass" and "adam (lr 0.1, eps 0.5) steps" in adam.message
+    losses = [[s["loss"] for s in o.trajectory] for o in (sgd, adam, wrong)]
+    assert losses[0][0] == losses[1][0] == losses[2][0]  # the same start
+    assert len({o[-1] for o in losses}) == 3  # three updates, three trajectories
+    for s in adam.trajectory:  # the reference's loss is taken at the adapter's own parameters
+        assert s["loss"] == pytest.approx(s["reference"], rel=1e-12)
+
+
 @pytest.mark.parametrize("change, message", [
     (("act: tanh(lin)", "act: tanh(lin.wieght)"), "layers.act: unknown name 'lin.wieght'"),
     (("act: tanh(lin)", "x: tanh(lin)"), "layers.x: the name is taken"),

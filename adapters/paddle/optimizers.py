@@ -5,7 +5,7 @@ own (Momentum) and takes a float weight_decay as L2 regularisation added to the 
 (L2Decay; AdamW's is decoupled). A hyperparameter a spec leaves out is Paddle's default."""
 from adapters.base import Unsupported
 from adapters.behaviours import framework_default
-from adapters.optimizers import Optimizers, renamed
+from adapters.optimizers import Optimizers, clipping, renamed
 
 NAMES = {"lr": "learning_rate", "betas": ("beta1", "beta2"), "eps": "epsilon", "alpha": "rho",
          "nesterov": "use_nesterov"}
@@ -14,15 +14,24 @@ FIXED = {"sgd": {"dampening": 0}, "adam": {"epsilon_hat": False}, "adamw": {"eps
          "rmsprop": {"eps_in_sqrt": True}, "adagrad": {"eps_in_sqrt": False, "lr_decay": 0}}
 
 # Paddle's conventions and defaults as the judge models them (adapters/behaviours.py)
+PADDLE_DOCS = "https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/"
+CLIP_NOTE = ("paddle.nn.ClipGradByGlobalNorm scales by clip_norm / max(||g||, clip_norm), where torch.nn.utils."
+             "clip_grad_norm_ scales by max_norm / (||g|| + 1e-6)")
+
+
+def _paddle(op, filled, note, page):
+    """Paddle's `op`: `filled` where a spec leaves it out, and its norm clipping's convention."""
+    return framework_default(op, {**filled, "max_norm_eps": 0.0}, f"{note}; {CLIP_NOTE}" if note else CLIP_NOTE,
+                             PADDLE_DOCS + page, regime="semantics")
+
+
 PADDLE_OPTIMIZERS = (
-    framework_default("rmsprop", {"eps_in_sqrt": True, "alpha": 0.95, "eps": 1e-6},
-                      "paddle.optimizer.RMSProp divides by sqrt(mean_square + epsilon) (torch: sqrt(v) + eps); its "
-                      "defaults are rho 0.95 and epsilon 1e-6 (torch: alpha 0.99, eps 1e-8)",
-                      "https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/optimizer/RMSProp_en.html",
-                      regime="semantics"),
-    framework_default("adagrad", {"eps": 1e-6},
-                      "paddle.optimizer.Adagrad's epsilon defaults to 1e-6 (torch: 1e-10)",
-                      "https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/optimizer/Adagrad_en.html"),
+    *(_paddle(op, {}, "", "nn/ClipGradByGlobalNorm_en.html") for op in ("sgd", "adam", "adamw")),
+    _paddle("rmsprop", {"eps_in_sqrt": True, "alpha": 0.95, "eps": 1e-6},
+            "paddle.optimizer.RMSProp divides by sqrt(mean_square + epsilon) (torch: sqrt(v) + eps); its defaults are "
+            "rho 0.95 and epsilon 1e-6 (torch: alpha 0.99, eps 1e-8)", "optimizer/RMSProp_en.html"),
+    _paddle("adagrad", {"eps": 1e-6}, "paddle.optimizer.Adagrad's epsilon defaults to 1e-6 (torch: 1e-10)",
+            "optimizer/Adagrad_en.html"),
 )
 
 
@@ -37,6 +46,13 @@ class PaddleOptimizers(Optimizers):
                               "(TypeError: Assign takes a Tensor or an array, not a pir.Value); Paddle's users build "
                               "the parameters and the optimizer outside the function they translate")
         hyper = dict(hyper)
+        clipvalue, max_norm = clipping(hyper, "paddle.nn.ClipGradByGlobalNorm", 0.0)
+        if clipvalue is not None and max_norm is not None:
+            raise Unsupported("paddle.optimizer takes one grad_clip: ClipGradByValue or ClipGradByGlobalNorm")
+        if clipvalue is not None:
+            hyper["grad_clip"] = paddle.nn.ClipGradByValue(max=clipvalue, min=-clipvalue)
+        if max_norm is not None:
+            hyper["grad_clip"] = paddle.nn.ClipGradByGlobalNorm(clip_norm=max_norm)
         for name, value in FIXED[op].items():
             if name in hyper and hyper.pop(name) != value:
                 raise Unsupported(f"paddle.optimizer's {op} has no {name} other than {value!r}")

@@ -21,6 +21,9 @@ class Bound:
     magnitude: np.ndarray
     n: int
     flushed: object = 0.0  # smallest normal numbers the error may hold besides (running_error.Tracked's)
+    # a running error analysis (the optimizers'): `magnitude` is the error itself in units of u, which
+    # the float64 reference, computed by the same operations, makes too in float64's
+    running: bool = False
 
 
 def _sum(op):
@@ -204,7 +207,7 @@ def _optimizer(op):
         if not tracked:
             return Bound(grads.value, np.zeros_like(grads.value), 0)
         return Bound(*(np.stack([getattr(t, part) for t in tracked]) for part in ("value", "error")), 1,
-                     np.stack([t.flushed for t in tracked]))
+                     np.stack([t.flushed for t in tracked]), running=True)
     return rule
 
 

@@ -72,10 +72,18 @@ class Tracked:
     __rmul__ = __mul__
 
     def __truediv__(self, other):
+        """An exact zero divisor gives an exact infinity (max_norm / ||0||, which min(., 1) drops)."""
         other = Tracked.constant(other)
-        value = self.value / other.value
-        return self._rounded(value, lambda part: (getattr(self, part) + np.abs(value) * getattr(other, part))
-                             / np.abs(other.value))
+        exact = (other.value == 0) & (other.error == 0) & (other.flushed == 0)
+
+        def carry(part):
+            return np.where(exact, 0.0, (getattr(self, part) + np.abs(value) * getattr(other, part))
+                            / np.abs(other.value))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            value = self.value / other.value
+            result = self._rounded(value, carry)
+        result.error, result.flushed = (np.where(exact, 0.0, e) for e in (result.error, result.flushed))
+        return result
 
     def __rtruediv__(self, other):
         return Tracked.constant(other) / self
@@ -84,29 +92,44 @@ class Tracked:
         """x^t for a step count t: t times x's relative error, and up to t roundings (a
         framework may keep beta^t as a product it updates every step, as Paddle does)."""
         value = self.value ** t
+
+        def carry(part):
+            error = getattr(self, part)
+            return np.where(error == 0, 0.0, t * np.abs(value) * error / np.abs(self.value))
         with np.errstate(divide="ignore", invalid="ignore"):
-            def carry(part):
-                error = getattr(self, part)
-                return np.where(error == 0, 0.0, t * np.abs(value) * error / np.abs(self.value))
-        return Tracked(value, carry("error") + t * np.abs(value), carry("flushed") + t * (value != 0))
+            return Tracked(value, carry("error") + t * np.abs(value), carry("flushed") + t * (value != 0))
 
     def sqrt(self):
         """sqrt(x + d) - sqrt(x) = d / (2 sqrt(x)) to first order, and one rounding."""
         value = np.sqrt(self.value)
+
+        def carry(part):
+            error = getattr(self, part)
+            return np.where(error == 0, 0.0, error / (2 * value))
         with np.errstate(divide="ignore", invalid="ignore"):
-            def carry(part):
-                error = getattr(self, part)
-                return np.where(error == 0, 0.0, error / (2 * value))
-        return self._rounded(value, carry)
+            return self._rounded(value, carry)
 
     def maximum(self, other):
-        """No rounding: the larger operand, with the larger of the two errors."""
+        """No rounding: the larger operand, with the larger of the two errors (near a tie the
+        computed choice may be the other one, off by no more than its own error)."""
         other = Tracked.constant(other)
         return Tracked(np.maximum(self.value, other.value), np.maximum(self.error, other.error),
                        np.maximum(self.flushed, other.flushed))
 
+    def minimum(self, other):
+        other = Tracked.constant(other)
+        return Tracked(np.minimum(self.value, other.value), np.maximum(self.error, other.error),
+                       np.maximum(self.flushed, other.flushed))
+
+    def sum(self):
+        """The sum of every element: each of the n - 1 additions rounds a partial sum, at most
+        the sum of the magnitudes (the classical bound, in any order of addition); a sum of
+        exact zeros is exact."""
+        n, magnitude = max(self.value.size - 1, 0), np.abs(self.value).sum()
+        return Tracked(self.value.sum(), self.error.sum() + n * magnitude, self.flushed.sum() + n * (magnitude != 0))
+
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        """np.sqrt and np.maximum, as the algorithms write them, and arithmetic with a NumPy
+        """np.sqrt, np.maximum and np.minimum, as the algorithms write them, and arithmetic with a NumPy
         number or array on the left."""
         if method != "__call__" or ufunc not in _UFUNCS:
             return NotImplemented
@@ -114,5 +137,5 @@ class Tracked:
         return getattr(Tracked.constant(first), _UFUNCS[ufunc])(*rest)
 
 
-_UFUNCS = {np.sqrt: "sqrt", np.maximum: "maximum", np.add: "__add__", np.subtract: "__sub__",
+_UFUNCS = {np.sqrt: "sqrt", np.maximum: "maximum", np.minimum: "minimum", np.add: "__add__", np.subtract: "__sub__",
            np.multiply: "__mul__", np.true_divide: "__truediv__"}

@@ -8,7 +8,7 @@ activations of the layers before it, so that what earlier layers rounded is carr
 the layer is held to its own op's bound (a sum-product bound, else a few ulp, plus the spec's
 tolerance). The first layer out of its bound is the first that computes something else. Each
 layer's drift from the float64 model run end to end is recorded beside it (the report charts
-both). The gradient is the loss's, checked per parameter; `training` runs SGD steps
+both). The gradient is the loss's, checked per parameter; `training` runs training steps
 (suites/programs/training.py).
 """
 import math
@@ -48,7 +48,7 @@ class Layer:
 
 @dataclass(frozen=True)
 class Model(Program):
-    """The layers in order, the parameters' (name, shape, bound), and the SGD steps' settings."""
+    """The layers in order, the parameters' (name, shape, bound), and the training steps' settings."""
 
     layers: tuple
     parameters: tuple

@@ -1,13 +1,18 @@
-"""SGD steps on a model (suites/programs/model.py), each judged as a single forward and backward are.
+"""Training steps on a model (suites/programs/model.py), each judged as a single forward and backward are.
 
 At every step the framework computes the model's activations, judged layer by layer against the
 float64 reference with carried bounds (suites/judging/judge.py), and the loss's gradient, judged against
 finite differences of the reference along one random direction (suites/judging/gradcheck.py); then the
-parameters take the step p - lr * g, with g the framework's gradient, rounded once to the dtype
-under test (Parity's update: what is tested is the model, not an optimizer). The parameters
-move with the framework's own gradients, so each framework follows its own trajectory; the
-record keeps the loss at every step, and the float64 reference's loss at the same parameters,
-for the report to chart the trajectories and their divergence.
+parameters step. By default the step is p - lr * g, with g the framework's gradient, rounded once
+to the dtype under test (Parity's update: what is tested is the model, not an optimizer). With
+`optimizer: {name: adam, ...}` the framework's own optimizer takes it, as its users train: the
+adapter's optimizer op (adapters/vocabulary_optimizers.py) runs from the starting parameter
+through every gradient so far, and its last step is the new parameter (the optimizers are
+elementwise, so each parameter runs apart; the ops themselves are judged in
+specs/optimizers.yaml). The parameters move with the framework's own gradients, so each
+framework follows its own trajectory; the record keeps the loss at every step, and the float64
+reference's loss at the same parameters, for the report to chart the trajectories and their
+divergence.
 """
 import numpy as np
 
@@ -21,6 +26,7 @@ def train(ctx, case: str, inputs: dict, seed: int) -> Outcome:
     forward and gradient are; else the first step that is not, with the trajectory so far."""
     model, settings = ctx.program, ctx.program.training
     weights, values = model.weight_names(), dict(inputs)
+    start, history = {n: values[n] for n in weights}, {n: [] for n in weights}
     rng, trajectory, documented, forward = np.random.default_rng(seed), [], None, None
     shape = np.shape(ctx.oracle(values))
     if shape != ():
@@ -48,10 +54,35 @@ def train(ctx, case: str, inputs: dict, seed: int) -> Outcome:
         except Exception as exc:
             return Outcome("error", case, f"step {step}: the update's gradient: {one_line(exc)}", None, values,
                            trajectory=trajectory)
-        values.update({n: compare.round_to(values[n] - settings["lr"] * grads[n].astype(np.float64), ctx.dtype)
-                       for n in weights})
+        for n in weights:
+            history[n].append(np.asarray(grads[n], dtype=np.float64))
+        try:
+            values.update({n: stepped(ctx, settings, start[n], values[n], history[n]) for n in weights})
+        except Exception as exc:
+            return Outcome("error", case, f"step {step}: the optimizer: {one_line(exc)}", None, values,
+                           trajectory=trajectory)
     first, last = trajectory[0]["loss"], trajectory[-1]["loss"]
-    message = (f"{settings['steps']} SGD steps (lr {settings['lr']:g}): loss {first:.6g} -> {last:.6g}; every "
+    message = (f"{settings['steps']} {described(settings)} steps: loss {first:.6g} -> {last:.6g}; every "
                "step's activations and gradient within their bounds")
     return Outcome("documented" if documented else "pass", case, message, forward.comparison, values, forward.actual,
                    difference=documented.difference if documented else None, trajectory=trajectory)
+
+
+def stepped(ctx, settings: dict, start, value, gradients: list):
+    """The parameter after the step that the latest of `gradients` makes: Parity's p - lr g, or
+    the framework's optimizer run from `start` through every gradient so far (its state is its
+    history), its last step taken."""
+    optimizer = settings.get("optimizer")
+    if optimizer is None:
+        return compare.round_to(value - settings["lr"] * gradients[-1], ctx.dtype)
+    hyper = {"lr": settings["lr"], **{k: v for k, v in optimizer.items() if k != "name"}}
+    adapter, tensor = ctx.adapter, lambda x: ctx.adapter.asarray(x, ctx.dtype, ctx.device)
+    steps = getattr(adapter, optimizer["name"])(tensor(start), tensor(np.stack(gradients)), **hyper)
+    return adapter.to_numpy(steps)[-1].astype(np.float64)
+
+
+def described(settings: dict) -> str:
+    """SGD (lr 0.5), adam (lr 0.01, betas [0.9, 0.999]): the update the steps take."""
+    optimizer = settings.get("optimizer", {"name": "SGD"})
+    hyper = {"lr": settings["lr"], **{k: v for k, v in optimizer.items() if k != "name"}}
+    return f"{optimizer['name']} ({', '.join(f'{k} {v}' for k, v in hyper.items())})"

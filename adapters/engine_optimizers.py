@@ -1,0 +1,31 @@
+"""The engine adapter's optimizers: engine.optim's classes, stepped as torch.optim's users step
+theirs (the gradient set on .grad, clip_grad_value_ and clip_grad_norm_ where asked, step())."""
+import numpy as np
+
+from adapters.optimizers import TORCH_CLASSES, Optimizers, clipping
+
+
+class EngineOptimizers(Optimizers):
+    """A mixin of EngineAdapter (self.engine)."""
+
+    def optimizer_class(self, op):
+        from engine import optim
+
+        return getattr(optim, TORCH_CLASSES[op])
+
+    def optimize(self, op, param, grads, hyper):
+        from engine import optim
+
+        hyper = dict(hyper)
+        clipvalue, max_norm = clipping(hyper, "engine.optim", 1e-6)
+        p = self.engine.Tensor(param.data.copy(), requires_grad=True)
+        optimizer, trajectory = self.optimizer_class(op)([p], **hyper), []
+        for g in grads.data:
+            p.grad = g.copy()
+            if clipvalue is not None:
+                optim.clip_grad_value_([p], clipvalue)
+            if max_norm is not None:
+                optim.clip_grad_norm_([p], max_norm)
+            optimizer.step()
+            trajectory.append(p.data.copy())
+        return self.engine.Tensor(np.stack(trajectory) if trajectory else grads.data.copy())
