@@ -16,9 +16,9 @@ from adapters.vocabulary_optimizers import OPTIMIZERS
 NAMES = {"lr": "learning_rate", "betas": ("beta_1", "beta_2"), "eps": "epsilon", "alpha": "rho",
          "max_norm": "global_clipnorm"}
 CLASSES = {"sgd": "SGD", "adam": "Adam", "adamw": "AdamW", "rmsprop": "RMSprop", "adagrad": "Adagrad"}
-# torch's options that Keras has one way only: that way's value (None: Keras has none but zero)
-FIXED = {"epsilon_hat": True, "eps_in_sqrt": True, "decoupled_weight_decay": True, "dampening": None,
-         "lr_decay": None, "max_norm_eps": None}
+# torch's options that Keras has one way only: that way's value (0: Keras has none)
+FIXED = {"epsilon_hat": True, "eps_in_sqrt": True, "decoupled_weight_decay": True, "amsgrad_corrected": False,
+         "dampening": 0, "lr_decay": 0, "max_norm_eps": 0}
 # What keras.optimizers take per backend (python -m suites coverage --check): Adam multiplies
 # by float betas where TensorFlow keeps an integer variable's dtype
 OPTIMIZER_DTYPES = {"tensorflow": {**dict.fromkeys(("sgd", "rmsprop", "adagrad"), dtypes_except("bool")),
@@ -69,15 +69,15 @@ KERAS_OPTIMIZERS = (
            "learning_rate 0.001, initial_accumulator_value 0.1, epsilon 1e-7 (torch: 0.01, 0, 1e-10)", "adagrad.py"),
 )
 
+
 def run(keras, op: str, param, grads, hyper: dict):
     """The parameter after each step [steps, ...] of keras.optimizers' `op`."""
     if keras.backend.backend() == "tensorflow":
         refuse_in_trace("keras.optimizers", VARIABLES_IN_TRACE)
     hyper = dict(hyper)
     for name, value in FIXED.items():
-        if name in hyper and hyper.pop(name) != (value or 0):
-            raise Unsupported(f"keras.optimizers.{CLASSES[op]} has no {name} other than "
-                              f"{'none' if value is None else value!r}")
+        if name in hyper and hyper.pop(name) != value:
+            raise Unsupported(f"keras.optimizers.{CLASSES[op]} has no {name} other than {value!r}")
     variable = keras.Variable(param)
     optimizer = getattr(keras.optimizers, CLASSES[op])(**renamed(hyper, NAMES))
     trajectory = []

@@ -1,6 +1,6 @@
 """The float64 oracle's optimizers: each algorithm from its paper and torch.optim's documented
 pseudocode, written once over numbers that only add, subtract, multiply, divide, raise to an
-integer power, take np.sqrt and np.maximum.
+integer power, sum, and take np.sqrt, np.maximum and np.minimum.
 
 Written that way, the same code runs twice: on float64 arrays it is the reference; on
 suites/judging/running_error.Tracked numbers it also carries a bound on the rounding error a

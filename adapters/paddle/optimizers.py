@@ -10,8 +10,10 @@ from adapters.optimizers import Optimizers, clipping, renamed
 NAMES = {"lr": "learning_rate", "betas": ("beta1", "beta2"), "eps": "epsilon", "alpha": "rho",
          "nesterov": "use_nesterov"}
 # torch's options Paddle has one way only, per op: that way's value
-FIXED = {"sgd": {"dampening": 0}, "adam": {"epsilon_hat": False}, "adamw": {"epsilon_hat": False},
-         "rmsprop": {"eps_in_sqrt": True}, "adagrad": {"eps_in_sqrt": False, "lr_decay": 0}}
+FIXED = {"sgd": {"dampening": 0, "decoupled_weight_decay": False},
+         **dict.fromkeys(("adam", "adamw"), {"epsilon_hat": False, "amsgrad_corrected": False}),
+         "rmsprop": {"eps_in_sqrt": True, "decoupled_weight_decay": False},
+         "adagrad": {"eps_in_sqrt": False, "lr_decay": 0, "decoupled_weight_decay": False}}
 
 # Paddle's conventions and defaults as the judge models them (adapters/behaviours.py)
 PADDLE_DOCS = "https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/"
