@@ -7,10 +7,10 @@ the bias correction (epsilon_hat), RMSprop and Adagrad put it inside the square 
 weight_decay is decoupled. A spec that asks for the convention Keras has runs; one that asks
 for another, or for a parameter Keras has none of (SGD's dampening, Adagrad's lr_decay), is
 unsupported in those words."""
-from adapters.base import DTYPES, FLOATS, Unsupported, dtypes_except
+from adapters.base import DTYPES, FLOATS, dtypes_except
 from adapters.behaviours import framework_default
 from adapters.keras_layers import refuse_in_trace
-from adapters.optimizers import Optimizers, renamed
+from adapters.optimizers import Optimizers, fixed, renamed
 from adapters.vocabulary_optimizers import OPTIMIZERS
 
 NAMES = {"lr": "learning_rate", "betas": ("beta_1", "beta_2"), "eps": "epsilon", "alpha": "rho",
@@ -75,9 +75,7 @@ def run(keras, op: str, param, grads, hyper: dict):
     if keras.backend.backend() == "tensorflow":
         refuse_in_trace("keras.optimizers", VARIABLES_IN_TRACE)
     hyper = dict(hyper)
-    for name, value in FIXED.items():
-        if name in hyper and hyper.pop(name) != value:
-            raise Unsupported(f"keras.optimizers.{CLASSES[op]} has no {name} other than {value!r}")
+    fixed(hyper, FIXED, f"keras.optimizers.{CLASSES[op]}")
     variable = keras.Variable(param)
     optimizer = getattr(keras.optimizers, CLASSES[op])(**renamed(hyper, NAMES))
     trajectory = []

@@ -45,11 +45,17 @@ def renamed(hyper: dict, names: dict) -> dict:
     return out
 
 
+def fixed(hyper: dict, conventions: dict, framework: str) -> None:
+    """Pop from `hyper` the options that the framework has one way only (`conventions`: name ->
+    that way's value, 0 where it has none); a spec that asks for another way is unsupported."""
+    for name, value in conventions.items():
+        if name in hyper and hyper.pop(name) != value:
+            raise Unsupported(f"{framework} has no {name} other than {value!r}")
+
+
 def clipping(hyper: dict, framework: str, eps: float) -> tuple:
     """(clipvalue, max_norm) popped from `hyper`, where the framework clips before its optimizer
     steps; its norm clipping divides by ||g|| + eps (torch's 1e-6; 0: max(||g||, max_norm)), so
     a spec that asks for another max_norm_eps is unsupported."""
-    asked = hyper.pop("max_norm_eps", eps)
-    if asked != eps:
-        raise Unsupported(f"{framework}'s norm clipping has max_norm_eps {eps:g} only ({asked:g} asked)")
+    fixed(hyper, {"max_norm_eps": eps}, framework)
     return hyper.pop("clipvalue", None), hyper.pop("max_norm", None)

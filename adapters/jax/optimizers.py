@@ -5,7 +5,7 @@ optax.add_decayed_weights before the optimizer (torch's Adam and SGD add it to t
 same values). A hyperparameter a spec leaves out is optax's default."""
 from adapters.base import Unsupported
 from adapters.behaviours import framework_default
-from adapters.optimizers import Optimizers, clipping, renamed
+from adapters.optimizers import Optimizers, clipping, fixed, renamed
 
 NAMES = {"lr": "learning_rate", "betas": ("b1", "b2"), "alpha": "decay"}
 # torch's options that optax has one way only: that way's value (rmsprop's eps_in_sqrt is optax's own parameter)
@@ -57,9 +57,7 @@ class JaxOptimizers(Optimizers):
 
     @staticmethod
     def _transformation(optax, op, hyper):
-        for name, value in {**FIXED, **({"eps_in_sqrt": True} if op == "adagrad" else {})}.items():
-            if name in hyper and hyper.pop(name) != value:
-                raise Unsupported(f"optax.{op} has no {name} other than {value!r}")
+        fixed(hyper, {**FIXED, **({"eps_in_sqrt": True} if op == "adagrad" else {})}, f"optax.{op}")
         clipvalue, max_norm = clipping(hyper, "optax.clip_by_global_norm", 0.0)
         decay = 0.0 if op == "adamw" else hyper.pop("weight_decay", 0.0)
         if op == "sgd":

@@ -5,7 +5,7 @@ own (Momentum) and takes a float weight_decay as L2 regularisation added to the 
 (L2Decay; AdamW's is decoupled). A hyperparameter a spec leaves out is Paddle's default."""
 from adapters.base import Unsupported
 from adapters.behaviours import framework_default
-from adapters.optimizers import Optimizers, clipping, renamed
+from adapters.optimizers import Optimizers, clipping, fixed, renamed
 
 NAMES = {"lr": "learning_rate", "betas": ("beta1", "beta2"), "eps": "epsilon", "alpha": "rho",
          "nesterov": "use_nesterov"}
@@ -55,9 +55,7 @@ class PaddleOptimizers(Optimizers):
             hyper["grad_clip"] = paddle.nn.ClipGradByValue(max=clipvalue, min=-clipvalue)
         if max_norm is not None:
             hyper["grad_clip"] = paddle.nn.ClipGradByGlobalNorm(clip_norm=max_norm)
-        for name, value in FIXED[op].items():
-            if name in hyper and hyper.pop(name) != value:
-                raise Unsupported(f"paddle.optimizer's {op} has no {name} other than {value!r}")
+        fixed(hyper, FIXED[op], f"paddle.optimizer's {op}")
         name = {"sgd": "Momentum" if hyper.get("momentum") else "SGD", "adam": "Adam", "adamw": "AdamW",
                 "rmsprop": "RMSProp", "adagrad": "Adagrad"}[op]
         if op == "adam" and hyper.pop("decoupled_weight_decay", False):
