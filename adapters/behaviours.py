@@ -33,6 +33,11 @@ class Behaviour:
     result_dtype: str | None = None  # the dtype the framework's result has instead of the one under test
     # a framework's defaults: (args, kwargs) -> the kwargs it computes with (framework_default)
     fill: Callable | None = None
+    mode: str | None = None  # the mode it shows in (a compiler's: "compiled"), None for both
+
+    def applies(self, ctx) -> bool:
+        """Whether it may explain this context's program: its op is there, in its mode."""
+        return self.op in ctx.program.ops() and self.mode in (None, ctx.mode)
 
 
 def framework_default(op, defaults: dict, note, source, result_dtype=None, regime="default") -> Behaviour:

@@ -6,11 +6,12 @@ import numpy as np
 from adapters import workers
 from adapters.base import MULTIHEAD_OPS, Adapter, Unsupported, dtypes_except
 from adapters.behaviours import ENGINE_MASKED_SOFTMAX
+from adapters.engine_initializers import EngineInitializers
 from adapters.engine_optimizers import EngineOptimizers
 from adapters.vocabulary_optimizers import OPTIMIZERS
 
 
-class EngineAdapter(EngineOptimizers, Adapter):
+class EngineAdapter(EngineOptimizers, EngineInitializers, Adapter):
     name = "engine"
     module = "numpy"  # the engine lives in this repository and needs NumPy only
     behaviours = (ENGINE_MASKED_SOFTMAX,)

@@ -10,7 +10,7 @@ import json
 import os
 import pathlib
 
-from adapters import keras_rnn
+from adapters import keras_initializers, keras_rnn
 from adapters.base import (
     DTYPES,
     FLOATS,
@@ -93,22 +93,22 @@ BACKEND_DTYPES = {
               **dict.fromkeys(("batch_norm", "batch_norm_stats"), dtypes_except("int8")),
               **dict.fromkeys(MULTIHEAD_OPS, FLOATS)},
 }
-for _backend, _table in BACKEND_DTYPES.items():  # keras.ops has no bmm on any backend; keras.optimizers' own
-    _table.update(bmm=(), **OPTIMIZER_DTYPES[_backend])
+for _backend, _table in BACKEND_DTYPES.items():  # keras.ops has no bmm; keras' optimizers and initializers' own
+    _table.update(bmm=(), **OPTIMIZER_DTYPES[_backend], **keras_initializers.KERAS_INITIALIZER_DTYPES[_backend])
 KERAS_BEHAVIOURS = (KERAS_MASKED_SOFTMAX, KERAS_PAD_SEQUENCES_DEFAULTS, KERAS_LAYER_NORM_EPS, KERAS_NORMALIZE_EPSILON,
-                    KERAS_BATCH_NORM_EPS, KERAS_BATCH_NORM_STATS, *KERAS_OPTIMIZERS)
+                    KERAS_BATCH_NORM_EPS, KERAS_BATCH_NORM_STATS, *KERAS_OPTIMIZERS,
+                    *keras_initializers.KERAS_INITIALIZERS, *keras_initializers.KERAS_LAYER_DEFAULTS)
 # in modelled()'s order: the mean of V (a special value) before the float32 scale with it (a precision)
 BACKEND_BEHAVIOURS = {"tensorflow": (KERAS_TENSORFLOW_BIAS_ADD, KERAS_ATTENTION_MEAN_OF_V, KERAS_TENSORFLOW_ATTENTION,
                                      KERAS_TENSORFLOW_GELU, KERAS_MULTIHEAD_MEAN_OF_V, *KERAS_TENSORFLOW_MULTIHEAD,
                                      KERAS_TENSORFLOW_CORRELATE, *KERAS_BEHAVIOURS),
                       "jax": (KERAS_ATTENTION_MEAN_OF_V, KERAS_GELU_TANH, KERAS_MULTIHEAD_MEAN_OF_V, *KERAS_BEHAVIOURS),
                       "torch": (KERAS_ATTENTION_MEAN_OF_V, KERAS_GELU_TANH, KERAS_MULTIHEAD_MEAN_OF_V,
-                                KERAS_TORCH_CORRELATE, *KERAS_BEHAVIOURS)}
+                                KERAS_TORCH_CORRELATE, *KERAS_BEHAVIOURS, *keras_initializers.KERAS_TORCH_INITIALIZERS)}
 
 
 def configured_backend() -> str:
-    """The backend keras will load, found as Keras finds it (KERAS_BACKEND, then keras.json),
-    without importing keras."""
+    """The backend keras will load, found as Keras finds it (KERAS_BACKEND, then keras.json)."""
     if os.environ.get("KERAS_BACKEND"):
         return os.environ["KERAS_BACKEND"]
     config = pathlib.Path(os.environ.get("KERAS_HOME", pathlib.Path.home() / ".keras")) / "keras.json"
@@ -118,7 +118,7 @@ def configured_backend() -> str:
         return "tensorflow"
 
 
-class KerasAdapter(KerasLayers, KerasIdioms, KerasOptimizers, Adapter):
+class KerasAdapter(KerasLayers, KerasIdioms, KerasOptimizers, keras_initializers.KerasInitializers, Adapter):
     # One name per backend (keras-tensorflow, keras-jax, keras-torch): frameworks differ by
     # backend, and so do the spec's documented differences and the report's columns.
     name = f"keras-{configured_backend()}"

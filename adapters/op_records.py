@@ -70,6 +70,7 @@ class Op:
     place: bool = False  # its first two arguments are a place, x[key], written as a subscript (suites/programs/expr.py)
     parts: tuple = ()  # the names of the tensors it returns, for an op that returns several
     bound: str | None = None  # the sum-product error rule it follows (suites/judging/bound_rules.py), if any
+    random: bool = False  # its result is a sample: the reference gives its law (suites/judging/sampling.py)
 
     @property
     def parameters(self) -> inspect.Signature:

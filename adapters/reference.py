@@ -13,12 +13,14 @@ from adapters.base import Adapter, Unsupported, dtypes_except, lift_1d, rnn_suff
 from adapters.reference_collectives import Collectives
 from adapters.reference_idioms import IdiomReference
 from adapters.reference_indexing import IndexingReference
+from adapters.reference_initializers import InitializerReference
 from adapters.reference_layers import LayerReference
 from adapters.reference_optimizers import OptimizerReference
 from adapters.vocabulary import PAD_MODES
 
 
-class ReferenceAdapter(LayerReference, OptimizerReference, IdiomReference, IndexingReference, Adapter):
+class ReferenceAdapter(LayerReference, OptimizerReference, InitializerReference, IdiomReference, IndexingReference,
+                       Adapter):
     name = "reference"
     module = "numpy"
     differentiates = False  # gradients are checked against its finite differences, not computed by it
@@ -35,10 +37,11 @@ class ReferenceAdapter(LayerReference, OptimizerReference, IdiomReference, Index
         return np.asarray(x, dtype=dtype)
 
     def to_numpy(self, x):
-        return np.asarray(x)
+        # an initializer's result is its law (adapters/reference_initializers.py): a sample of it
+        return x.draw() if hasattr(x, "draw") else np.asarray(x)
 
     def dtype_of(self, x):
-        return np.asarray(x).dtype.name
+        return x.dtype if hasattr(x, "draw") else np.asarray(x).dtype.name
 
     def matmul(self, a, b):
         """numpy.matmul docs: a 1-D first operand is promoted to (1, n) and a 1-D second operand

@@ -33,6 +33,7 @@ from adapters.op_records import (  # noqa: F401  (Index, Mask: the samples' argu
     unary,
     values,
 )
+from adapters.vocabulary_initializers import INITIALIZER_OPS, LAYER_DEFAULT_OPS
 from adapters.vocabulary_layers import LAYER_OPS
 from adapters.vocabulary_optimizers import OPTIMIZER_OPS
 
@@ -237,6 +238,8 @@ _OPS = [
        "jax.lax.stop_gradient).", unary, zero_derivative=True, bound="structural"),
     *LAYER_OPS,
     *OPTIMIZER_OPS,
+    *INITIALIZER_OPS,
+    *LAYER_DEFAULT_OPS,
 ]
 
 VOCABULARY: dict[str, Op] = {op.name: op for op in _OPS}
@@ -265,7 +268,8 @@ def markdown() -> str:
             group = op.group
             lines += [f"## {group}", ""]
         flags = [f"returns ({', '.join(op.parts)})" if op.parts else "",
-                 "sum-product error bound" if op.bound else "", "zero derivative" if op.zero_derivative else ""]
+                 "sum-product error bound" if op.bound else "", "zero derivative" if op.zero_derivative else "",
+                 "a sample, judged as a distribution" if op.random else ""]
         extra = "; ".join(f for f in flags if f)
         lines += [f"- `{op.name}({op.signature})`: {op.semantics}" + (f" *({extra})*" if extra else ""), ""]
     return "\n".join(lines + _interface())

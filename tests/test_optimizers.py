@@ -121,3 +121,16 @@ def test_expanded_float_values_name_the_spec_with_a_p_for_the_point():
 def _call(op, hyper):
     """The tree a spec with `op: op`, `args: [p, g]` and these params runs."""
     return expr.call(op, ["p", "g"], hyper)
+
+
+def test_torch_compiled_adagrads_float32_step_size_is_modelled_in_the_compiled_mode_only():
+    """torch.compile's Adagrad divides lr by a float32 1 + (step - 1) lr_decay: its model moves p
+    by float32(lr) g / (|g| + eps) where the step is g / eps, and explains compiled results alone."""
+    from adapters.torch.optimizers import TORCH_COMPILED_ADAGRAD
+
+    p, g = np.full(5, 7.086056675966198e-66), np.full((1, 5), 7.086056675966198e-66)
+    stepped = TORCH_COMPILED_ADAGRAD.model(p, g, lr=0.1, eps=1e-10)[0]
+    assert np.array_equal(stepped, p - float(np.float32(0.1)) * g[0] / (g[0] + 1e-10))
+    program = type("Program", (), {"ops": lambda self: {"adagrad"}})()
+    assert TORCH_COMPILED_ADAGRAD.applies(type("Ctx", (), {"program": program, "mode": "compiled"}))
+    assert not TORCH_COMPILED_ADAGRAD.applies(type("Ctx", (), {"program": program, "mode": "eager"}))

@@ -40,7 +40,9 @@ def test_tables_derive_from_the_records():
     assert set(compare.RULES) == vocabulary.having("bound")
     assert program.PARTS == {"lstm": ("output", "h_n", "c_n"), "gru": ("output", "h_n"),
                              "batch_norm_stats": ("running_mean", "running_var"),
-                             "multi_head_attention_weights": ("output", "weights")}
+                             "multi_head_attention_weights": ("output", "weights"),
+                             "init_linear": ("weight", "bias"), "init_conv2d": ("weight", "bias")}
+    assert {op for op in program.RANDOM_OPS if not op.startswith("init_")} == set()  # the initializers alone
     assert coverage.NO_DTYPE == {"causal_mask"}
 
 

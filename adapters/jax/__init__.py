@@ -24,8 +24,10 @@ from adapters.base import (
     index_grids,
     leading_block,
 )
+from adapters.initializers import INITIALIZER_DTYPES
 from adapters.jax.collectives import JAX_COLLECTIVES, collective_rank
 from adapters.jax.idioms import JaxIdioms
+from adapters.jax.initializers import FLAX_LAYER_DEFAULTS, JAX_INITIALIZERS, JaxInitializers
 from adapters.jax.layers import JaxLayers
 from adapters.jax.optimizers import OPTAX_OPTIMIZERS, JaxOptimizers
 from adapters.layer_behaviours import (
@@ -48,7 +50,7 @@ if not X64:
     warnings.filterwarnings("ignore", message="Explicitly requested dtype .* is not available", category=UserWarning)
 
 
-class JaxAdapter(JaxLayers, JaxOptimizers, JaxIdioms, Adapter):
+class JaxAdapter(JaxLayers, JaxOptimizers, JaxInitializers, JaxIdioms, Adapter):
     name = "jax" if X64 else "jax-32"
     variant_of = None if X64 else "jax"
     module = "jax"
@@ -61,10 +63,11 @@ class JaxAdapter(JaxLayers, JaxOptimizers, JaxIdioms, Adapter):
               # int64 inputs: "preferred_element_type must not be narrower" (float32 logits); jax-32 has int32
               "dot_product_attention": dtypes_except("int64") if X64 else DTYPES,
               "normalize": (),  # unsupported: jax has none
-              **dict.fromkeys(("avg_pool2d", "avg_pool1d"), dtypes_except("bool"))}
+              **dict.fromkeys(("avg_pool2d", "avg_pool1d"), dtypes_except("bool")), **INITIALIZER_DTYPES}
     behaviours = (JAX_ATTENTION_MEAN_OF_V, JAX_GELU_TANH, FLAX_LAYER_NORM_EPS, OPTAX_PER_EXAMPLE_LOSS,
                   JAX_AVG_POOL_SAME_COUNTS_PADDING, *JAX_POOL_STRIDE_ONE, FLAX_BATCH_NORM_STATS,
-                  *FLAX_MULTIHEAD_MEAN_OF_V, *OPTAX_OPTIMIZERS)
+                  *FLAX_MULTIHEAD_MEAN_OF_V, *OPTAX_OPTIMIZERS, *JAX_INITIALIZERS,
+                  *FLAX_LAYER_DEFAULTS)
 
     def __init__(self):
         import jax

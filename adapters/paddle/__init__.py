@@ -16,6 +16,12 @@ from adapters.layer_behaviours import PADDLE_ATTENTION_NAN, PADDLE_MULTIHEAD_MEA
 from adapters.operators import PythonOperators
 from adapters.paddle.collectives import IN_PLACE, PADDLE_COLLECTIVES, collective_rank
 from adapters.paddle.idioms import PaddleIdioms
+from adapters.paddle.initializers import (
+    PADDLE_INITIALIZER_DTYPES,
+    PADDLE_INITIALIZERS,
+    PADDLE_LAYER_DEFAULTS,
+    PaddleInitializers,
+)
 from adapters.paddle.layers import PaddleLayers
 from adapters.paddle.optimizers import PADDLE_OPTIMIZERS, PaddleOptimizers
 
@@ -33,7 +39,7 @@ warnings.filterwarnings("ignore", message="No ccache found", category=UserWarnin
 warnings.filterwarnings("ignore", message="Tensor do not have 'place' interface", category=UserWarning)
 
 
-class PaddleAdapter(PaddleLayers, PaddleOptimizers, PaddleIdioms, PythonOperators, Adapter):
+class PaddleAdapter(PaddleLayers, PaddleOptimizers, PaddleInitializers, PaddleIdioms, PythonOperators, Adapter):
     name = "paddle"
     module = "paddle"
     import_first = True
@@ -41,7 +47,8 @@ class PaddleAdapter(PaddleLayers, PaddleOptimizers, PaddleIdioms, PythonOperator
                               "and linear: SIGSEGV, adapters/paddle/repro/to_static_matmul_bfloat16.py) where eager "
                               "raises")
     behaviours = (PADDLE_MASKED_FILL_SOFTMAX, PADDLE_ALL_GATHER_CONCATENATES, PADDLE_NORMALIZE_AXIS_ONE,
-                  PADDLE_ATTENTION_NAN, *PADDLE_MULTIHEAD_MEAN_OF_V, *PADDLE_OPTIMIZERS)
+                  PADDLE_ATTENTION_NAN, *PADDLE_MULTIHEAD_MEAN_OF_V, *PADDLE_OPTIMIZERS,
+                  *PADDLE_INITIALIZERS, *PADDLE_LAYER_DEFAULTS)
     # What Paddle's CPU kernels take (python -m suites coverage --adapter paddle --check): float32 and
     # float64 nearly everywhere, few float16 and bfloat16 kernels on CPU.
     dtypes = {"*": ("float32", "float64"), "correlate": (), "convolve": (), "one_hot": ("int32", "int64"),
@@ -66,7 +73,8 @@ class PaddleAdapter(PaddleLayers, PaddleOptimizers, PaddleIdioms, PythonOperator
                               ("float32", "float64", "uint8", "int32", "int64")),
               "embedding": ("float16", "bfloat16", "float32", "float64", "int8"),
               **dict.fromkeys(("max_pool2d", "avg_pool2d", "max_pool1d", "avg_pool1d"),
-                              ("float16", "float32", "float64"))}
+                              ("float16", "float32", "float64")),
+              **PADDLE_INITIALIZER_DTYPES}
 
     def __init__(self):
         if "paddle" not in sys.modules and "tensorflow" in sys.modules:

@@ -5,7 +5,7 @@ devices, through the replica context; across processes under MultiWorkerMirrored
 TF's collective ops (reduce_scatter, all_to_all, broadcast) run too."""
 import os
 
-from adapters import keras_optimizers, keras_rnn, workers
+from adapters import keras_initializers, keras_optimizers, keras_rnn, workers
 from adapters.base import (
     DTYPES,
     FLOATS,
@@ -22,6 +22,7 @@ from adapters.base import (
     no_rounding_mode,
 )
 from adapters.behaviours import KERAS_MASKED_SOFTMAX, TENSORFLOW_BOOL_MUL, TF_ALL_GATHER_CONCATENATES
+from adapters.initializers import Initializers
 from adapters.layer_behaviours import TF_GELU_FLOAT32_CONSTANTS, TF_L2_NORMALIZE, TF_PER_EXAMPLE_LOSS
 from adapters.operators import PythonOperators
 from adapters.optimizers import Optimizers
@@ -34,17 +35,19 @@ from adapters.tensorflow.layers import TensorFlowLayers
 XLA_REFUSES = "Detected unsupported operations when trying to compile graph"
 
 
-class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, PythonOperators, Optimizers, Adapter):
+class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, PythonOperators, Optimizers, Initializers, Adapter):
     name = "tensorflow"
     module = "tensorflow"
     behaviours = (KERAS_MASKED_SOFTMAX,  # masked_softmax is tf.keras.layers.Softmax(mask=)
                   TF_ALL_GATHER_CONCATENATES, TENSORFLOW_BOOL_MUL, TF_PER_EXAMPLE_LOSS,
-                  TF_GELU_FLOAT32_CONSTANTS, TF_L2_NORMALIZE, *keras_optimizers.KERAS_OPTIMIZERS)
+                  TF_GELU_FLOAT32_CONSTANTS, TF_L2_NORMALIZE, *keras_optimizers.KERAS_OPTIMIZERS,
+                  *keras_initializers.KERAS_INITIALIZERS, *keras_initializers.KERAS_LAYER_DEFAULTS)
     dtypes = {"*": DTYPES,
               **dict.fromkeys(("add", "sub", "div", "maximum", "minimum", "relu", "square", "round", "sum",
                                "mean", "max", "segment_mask", "scatter_add", "greater", "clip", "sort", "argsort",
                                "topk", "topk_indices"), dtypes_except("bool")),
-              **keras_optimizers.OPTIMIZER_DTYPES["tensorflow"],  # tf.keras' optimizers
+              **keras_optimizers.OPTIMIZER_DTYPES["tensorflow"],  # tf.keras' optimizers and initializers
+              **keras_initializers.KERAS_INITIALIZER_DTYPES["tensorflow"],
               **dict.fromkeys(("matmul", "mm", "dot"), dtypes_except("int8", "uint8", "bool")),
               **dict.fromkeys(("pow", "neg", "abs", "sign"), dtypes_except("uint8", "bool")),
               **dict.fromkeys(("exp", "log", "tanh", "sigmoid", "sqrt", "softmax", "log_softmax", "floor", "ceil"),
@@ -198,6 +201,14 @@ class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, PythonOperators, Opt
     def optimize(self, op, param, grads, hyper):
         self._keras_is_tensorflow()  # tf.keras.optimizers are Keras 3's, on the TensorFlow backend
         return keras_optimizers.run(self.tf.keras, op, param, grads, hyper)
+
+    def initialize(self, name, x, seed, params):
+        self._keras_is_tensorflow()
+        return keras_initializers.run(self.tf.keras, name, x, seed, params)
+
+    def layer_parameters(self, layer, w, seed):
+        self._keras_is_tensorflow()
+        return keras_initializers.layer_parameters(self.tf.keras, layer, w, seed)
 
     def _keras_is_tensorflow(self):
         """tf.keras is Keras 3, whose backend KERAS_BACKEND fixes for the whole process."""

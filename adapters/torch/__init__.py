@@ -24,12 +24,13 @@ from adapters.layer_behaviours import TORCH_MULTIHEAD_TIME_MAJOR, TORCH_MULTIHEA
 from adapters.operators import PythonOperators
 from adapters.torch.collectives import IN_PLACE, OUT_OF_PLACE, TORCH_COLLECTIVES, TORCH_GRADIENTS, collective_rank
 from adapters.torch.idioms import TorchIdioms
+from adapters.torch.initializers import TORCH_INITIALIZER_DTYPES, TorchInitializers
 from adapters.torch.layers import TorchLayers
-from adapters.torch.optimizers import TorchOptimizers
+from adapters.torch.optimizers import TORCH_COMPILED_ADAGRAD, TorchOptimizers
 from adapters.vocabulary_optimizers import OPTIMIZERS
 
 
-class TorchAdapter(TorchLayers, TorchOptimizers, TorchIdioms, PythonOperators, Adapter):
+class TorchAdapter(TorchLayers, TorchOptimizers, TorchInitializers, TorchIdioms, PythonOperators, Adapter):
     name = "torch"
     module = "torch"
     dtypes = {"*": DTYPES, "scatter_nd": (), "correlate": (), "convolve": (),
@@ -42,11 +43,12 @@ class TorchAdapter(TorchLayers, TorchOptimizers, TorchIdioms, PythonOperators, A
                                "batch_norm", "batch_norm_stats", *MULTIHEAD_OPS, *OPTIMIZERS), FLOATS),
               "max_pool2d": dtypes_except("bool"),
               **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS + ("int64",)),
-              "one_hot": ("int64",)}  # F.one_hot takes int64 indices only
+              "one_hot": ("int64",),  # F.one_hot takes int64 indices only
+              **TORCH_INITIALIZER_DTYPES}
     behaviours = (TORCH_MASKED_FILL_SOFTMAX, TORCH_SOFTMAX_IMPLICIT_DIM, TORCH_LOG_SOFTMAX_IMPLICIT_DIM,
                   TORCH_PAD_SEQUENCE_TIME_MAJOR, TORCH_LSTM_TIME_MAJOR, TORCH_GRU_TIME_MAJOR,
                   TORCH_ALL_GATHER_CONCATENATES, TORCH_NORMALIZE_DIM_ONE, *TORCH_MULTIHEAD_TIME_MAJOR,
-                  TORCH_MULTIHEAD_WEIGHTS_NAN)
+                  TORCH_MULTIHEAD_WEIGHTS_NAN, TORCH_COMPILED_ADAGRAD)
 
     def __init__(self):
         import torch

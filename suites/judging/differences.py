@@ -13,6 +13,7 @@ from dataclasses import replace
 import numpy as np
 
 from adapters import behaviours
+from adapters.reference_initializers import Law
 from suites.judging import compare
 from suites.judging.outcome import NoGradient, Outcome, message_of, one_line
 
@@ -43,11 +44,12 @@ def modelled(ctx, outcome, judge) -> Outcome:
     if outcome.status not in ("fail", "error"):
         return outcome
     for behaviour in ctx.adapter.behaviours:
-        if behaviour.op in ctx.program.ops():
+        if behaviour.applies(ctx):
             again = judge(replace(ctx, behaviour=behaviour))
             if again.status == "pass":
                 return _documented(outcome, {"note": behaviour.note, "source": behaviour.source,
-                                             "regime": behaviour.regime},
+                                             "regime": behaviour.regime,
+                                             **({"mode": behaviour.mode} if behaviour.mode else {})},
                                    f"{outcome.message}; as the model of {behaviour.op} computes: {again.message}")
     return outcome
 
@@ -256,7 +258,7 @@ def precision(ctx, outcome, diff, judge) -> Outcome:
         # in that precision, one of the adapter's documented behaviours may hold too (JAX's
         # float32 softmax and its mean of V on a fully masked query)
         for behaviour in ctx.adapter.behaviours if again.status != "pass" else ():
-            if behaviour.op in ctx.program.ops():
+            if behaviour.applies(ctx):
                 modelled_again = judge(replace(ctx, precision=narrow, behaviour=behaviour), rounded)
                 if modelled_again.status == "pass":
                     again, model = modelled_again, f" with the model of {behaviour.op} ({behaviour.note})"
@@ -280,7 +282,10 @@ def _beyond_range(ctx, inputs: dict, dtype: str) -> bool:
     """Whether a float input or the reference result lies beyond `dtype`'s finite range."""
     top = np.finfo(np.dtype(dtype)).max
     values = [np.asarray(v, dtype=np.float64) for v in inputs.values() if np.asarray(v).dtype.kind == "f"]
-    values.append(np.asarray(ctx.oracle(inputs), dtype=np.float64))
+    reference = ctx.oracle_parts(inputs)
+    # a law's draws are the framework's, in the dtype it computes in
+    values += [np.asarray(part, dtype=np.float64) for part in (reference if isinstance(reference, tuple) else
+                                                                (reference,)) if not isinstance(part, Law)]
     return any(np.any(np.abs(v[np.isfinite(v)]) > top) for v in values)
 
 

@@ -5,14 +5,17 @@ A case is a dict of exact input arrays. The adapter runs the spec's program in t
 test; the reference evaluates it in float64 on the same values; suites/judging/compare.py judges the
 difference with an error bound; then the spec's properties and its metamorphic `equals`; last,
 a documented difference (suites/judging/differences.py) may turn a mismatch into "documented".
+A random op's reference (an initializer's) is the law it draws from, and its sample is judged
+against that law (suites/judging/sampling.py).
 """
 import hypothesis
 import numpy as np
 from hypothesis import strategies as st
 
 from adapters.base import Unsupported
+from adapters.reference_initializers import Law
 from reports.records import PASSING
-from suites.judging import compare, differences, modes, properties
+from suites.judging import compare, differences, modes, properties, sampling
 from suites.judging.outcome import CaseFailure, Outcome, message_of, one_line, raised_outcome
 from suites.programs.program import flatten, shapes_of, unflatten
 
@@ -85,6 +88,11 @@ def _judge(ctx, case, inputs, expect, raised, actual, actual_dtype, shapes) -> O
         reference, bound, drift = ctx.judged_against(inputs, actual, shapes)
     except Exception as exc:  # a spec whose valid case the reference refuses is a spec bug
         return Outcome("error", case, f"the reference cannot evaluate this case: {one_line(exc)}", inputs=inputs)
+    laws = reference if isinstance(reference, tuple) else (reference,)
+    if all(isinstance(law, Law) for law in laws):  # a random op's reference: the law of each part it draws
+        result = sampling.judged_parts(laws, unflatten(actual, shapes) if shapes else [actual], ctx.result_dtype,
+                                       actual_dtype, ctx.part_names)
+        return Outcome("pass" if result.ok else "fail", case, result.summary(), result, inputs)
     if isinstance(reference, tuple) and shapes_of(reference) != shapes:
         return Outcome("fail", case, f"shapes {_named(ctx, shapes)}, expected {_named(ctx, shapes_of(reference))}",
                        inputs=inputs)

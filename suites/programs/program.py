@@ -28,6 +28,7 @@ ORACLE = ReferenceAdapter()
 # comparison, one tolerance, one cotangent), their part shapes apart.
 DTYPED_OPS = having("dtype_param")
 FIXED_OPS = having("zero_derivative")
+RANDOM_OPS = having("random")
 PARTS = {name: op.parts for name, op in VOCABULARY.items() if op.parts}
 
 
@@ -128,6 +129,13 @@ class Expression(Program):
 
     def ops(self) -> set:
         return expr.ops_in(self.tree) | expr.ops_in(self.equals)
+
+    @property
+    def modes(self) -> tuple:
+        """A sample (an initializer's) runs eager only: users initialise once, eagerly, and a
+        compiled draw has no eager result to agree with bit for bit unless the framework
+        promises its generator's stream under its compiler."""
+        return ("eager",) if self.ops() & RANDOM_OPS else MODES
 
     def staged_forward(self, ctx, tree=None):
         """env -> the adapter's result (a tensor, or a tuple of parts) of `tree` (default: the

@@ -155,3 +155,14 @@ class EpsilonInsideTheRoot(EngineAdapter):
                 return np.sqrt(v / correction + eps)
 
         return Adam if op == "adam" else super().optimizer_class(op)
+
+
+class FanOutForFanIn(EngineAdapter):
+    """initializers: kaiming initialisation that counts fan_out where fan_in is asked (a kernel's
+    axes read the other way round)."""
+    name = "fan-out-for-fan-in"
+
+    def initialize(self, name, x, seed, params):
+        if name.startswith("kaiming") and params.get("mode", "fan_in") == "fan_in":
+            params = {**params, "mode": "fan_out"}
+        return super().initialize(name, x, seed, params)

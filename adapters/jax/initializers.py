@@ -1,0 +1,79 @@
+"""The jax adapter's initializers: jax.nn.initializers' (the ones flax's layers default to), called
+as JAX users call them, init(jax.random.key(seed), shape, dtype). Their kernels are laid out
+[*kernel, in, out] (in_axis=-2, out_axis=-1), so the adapter asks for the shape in that layout and
+transposes the result to torch's. A parameter a spec leaves out is jax's default."""
+import inspect
+
+from adapters.initializers import Initializers, documented, layer_defaults, transposed_2d, variance_scaling, zeros
+from adapters.optimizers import fixed, renamed
+from adapters.reference_initializers import law
+
+JAX = "https://github.com/jax-ml/jax/blob/jax-v0.10.2/jax/_src/nn/initializers.py"
+# torch.nn.init's name -> jax.nn.initializers'
+NAMES = {"xavier_uniform": "glorot_uniform", "xavier_normal": "glorot_normal", "kaiming_uniform": "he_uniform",
+         "kaiming_normal": "he_normal", "lecun_uniform": "lecun_uniform", "lecun_normal": "lecun_normal"}
+
+
+class JaxInitializers(Initializers):
+    """A mixin of JaxAdapter (self.jax, self.jnp)."""
+
+    def initialize(self, name, x, seed, params):
+        jax, params = self.jax, dict(params)
+        inits, key = jax.nn.initializers, jax.random.key(seed)
+        if name in ("zeros", "ones"):
+            return getattr(inits, name)(key, x.shape, x.dtype)
+        if name in ("uniform", "normal", "trunc_normal"):
+            return self._random(name, key, x, params)
+        shape, back = transposed_2d(x.shape)
+        if name == "orthogonal":
+            init = inits.orthogonal(**renamed(params, {"gain": "scale"}))
+        else:
+            variance_scaling(name, params, f"jax.nn.initializers.{NAMES[name]}")
+            init = getattr(inits, NAMES[name])()
+        return self.jnp.transpose(init(key, shape, x.dtype), back)
+
+    def _random(self, name, key, x, params):
+        """uniform(scale) draws from [0, scale), normal(stddev) and truncated_normal(stddev, lower,
+        upper) have mean 0, truncated_normal's bounds in standard deviations."""
+        inits = self.jax.nn.initializers
+        jax_name = "truncated_normal" if name == "trunc_normal" else name
+        fixed(params, {"a": 0.0} if name == "uniform" else {"mean": 0.0}, f"jax.nn.initializers.{jax_name}")
+        if name == "uniform":
+            return inits.uniform(**renamed(params, {"b": "scale"}))(key, x.shape, x.dtype)
+        if name == "normal":
+            return inits.normal(**renamed(params, {"std": "stddev"}))(key, x.shape, x.dtype)
+        std = params.get("std", inspect.signature(inits.truncated_normal).parameters["stddev"].default)
+        bounds = {option: params[k] / std for k, option in (("a", "lower"), ("b", "upper")) if k in params}
+        return inits.truncated_normal(stddev=std, **bounds)(key, x.shape, x.dtype)
+
+
+    def layer_parameters(self, layer, w, seed):
+        """flax.linen's Dense, Conv or Embed, initialised with the key of `seed` (Module.init) in
+        w's dtype (param_dtype), its kernel laid out [*kernel, in, out] brought to torch's."""
+        import flax.linen as nn
+
+        jnp, key, dtype = self.jnp, self.jax.random.key(seed), w.dtype
+        out, inputs, *kernel = w.shape
+        if layer == "embedding":
+            return nn.Embed(out, inputs, param_dtype=dtype).init(key, jnp.zeros((1,), "int32"))["params"]["embedding"]
+        module = nn.Dense(out, param_dtype=dtype) if layer == "linear" else nn.Conv(out, tuple(kernel),
+                                                                                    param_dtype=dtype)
+        params = module.init(key, jnp.zeros((1, *kernel, inputs), dtype))["params"]
+        return jnp.transpose(params["kernel"], transposed_2d(w.shape)[1]), params["bias"]
+
+
+JAX_INITIALIZERS = documented(
+    "jax.nn.initializers", {"init_uniform": {"b": 0.01}, "init_normal": {"std": 0.01},
+                            "init_trunc_normal": {"std": 0.01, "a": -0.02, "b": 0.02}},
+    "uniform(scale=0.01) draws from [0, 0.01), normal(stddev=0.01) and truncated_normal(stddev=0.01) truncated "
+    "at two standard deviations (torch.nn.init: U(0, 1), N(0, 1), truncated at -2 and 2)",
+    "glorot_normal, he_normal and lecun_normal are variance_scaling(..., 'truncated_normal')", JAX)
+
+FLAX_LAYER_DEFAULTS = layer_defaults(
+    "flax.linen", {"init_linear": lambda shape: (law("init_lecun_normal", shape, truncated=True), zeros(shape[:1])),
+                   "init_conv2d": lambda shape: (law("init_lecun_normal", shape, truncated=True), zeros(shape[:1])),
+                   "init_embedding": lambda shape: law("init_normal", shape, std=shape[1] ** -0.5)},
+    "Dense and Conv initialise their kernel with lecun_normal (a truncated normal of variance 1 / fan_in) and "
+    "their bias with zeros, Embed with variance_scaling(1, 'fan_in', 'normal', out_axis=0): N(0, 1 / dim) (torch's "
+    "Linear and Conv2d: U(-1 / sqrt(fan_in), 1 / sqrt(fan_in)) for both; Embedding: N(0, 1))",
+    "https://github.com/google/flax/blob/v0.12.8/flax/linen/linear.py")

@@ -1,0 +1,142 @@
+"""The initializers' judge (suites/judging/sampling.py): a sample of its law passes, a sample of a
+plausibly wrong law fails, and the statistical tests' false-alarm rate is what they state."""
+import math
+
+import numpy as np
+import pytest
+from scipy import integrate, stats
+
+from adapters.reference import ReferenceAdapter
+from adapters.reference_initializers import Law, normal, trunc_normal, uniform
+from engine import init
+from engine.tensor import Tensor
+from suites.judging import sampling
+
+REFERENCE = ReferenceAdapter()
+
+
+def law_of(op, shape, **params) -> Law:
+    return getattr(REFERENCE, op)(np.zeros(shape), 0, **params)
+
+
+def engine_draw(fn, shape, dtype="float32", seed=0, **params):
+    return fn(Tensor(np.empty(shape, dtype)), **params, generator=np.random.default_rng(seed)).data
+
+
+@pytest.mark.parametrize("op, fn, params", [
+    ("init_xavier_uniform", init.xavier_uniform_, {}),
+    ("init_xavier_normal", init.xavier_normal_, {"truncated": True}),
+    ("init_kaiming_uniform", init.kaiming_uniform_, {"a": math.sqrt(5)}),
+    ("init_kaiming_normal", init.kaiming_normal_, {"mode": "fan_out", "nonlinearity": "relu"}),
+    ("init_lecun_normal", init.lecun_normal_, {}),
+    ("init_orthogonal", init.orthogonal_, {"gain": 2.0}),
+])
+@pytest.mark.parametrize("shape", [(256, 128), (64, 32, 3, 3), (3, 40), (1, 1)])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_a_sample_of_its_law_passes(op, fn, params, shape, dtype):
+    result = sampling.judged(law_of(op, shape, **params), engine_draw(fn, shape, dtype, **params), dtype, dtype)
+    assert result.ok, result.summary()
+
+
+def scaled(factor):
+    return lambda x: x * factor
+
+
+def without_the_sign_fix(shape):
+    q, _ = np.linalg.qr(np.random.default_rng(0).standard_normal(shape))
+    return q
+
+
+# a wrong sample, the law it claims, and what the judge must name
+WRONG = {
+    "variance 5% high": (lambda: scaled(math.sqrt(1.05))(engine_draw(init.normal_, (256, 256))),
+                         normal((256, 256), 1.0), "variance z"),
+    "mean 0.03 standard deviations off": (lambda: engine_draw(init.normal_, (256, 256), mean=0.03),
+                                          normal((256, 256), 1.0), "mean z"),
+    "untruncated for truncated": (lambda: engine_draw(init.xavier_normal_, (256, 128)),
+                                  law_of("init_xavier_normal", (256, 128), truncated=True), "outside the support"),
+    "truncated for untruncated": (lambda: engine_draw(init.xavier_normal_, (64, 32, 3, 3), truncated=True),
+                                  law_of("init_xavier_normal", (64, 32, 3, 3)), "fourth moment z"),
+    "bound 1% wide": (lambda: scaled(1.01)(engine_draw(init.xavier_uniform_, (256, 128))),
+                      law_of("init_xavier_uniform", (256, 128)), "outside the support"),
+    "fan_out for fan_in": (lambda: engine_draw(init.kaiming_uniform_, (256, 128), mode="fan_out"),
+                           law_of("init_kaiming_uniform", (256, 128)), "Kolmogorov-Smirnov D"),
+    "truncated at other bounds": (lambda: engine_draw(init.trunc_normal_, (256, 256), a=-2.1, b=2.1),
+                                  trunc_normal((256, 256), 0.0, 1.0, -2.0, 2.0), "outside the support"),
+    "uniform for normal of its variance": (lambda: engine_draw(init.uniform_, (256, 256), a=-3 ** 0.5, b=3 ** 0.5),
+                                           normal((256, 256), 1.0), "Kolmogorov-Smirnov D"),
+    "QR without the sign fix": (lambda: without_the_sign_fix((256, 256)), law_of("init_orthogonal", (256, 256)),
+                                "trace z"),
+    "gaussian for orthogonal": (lambda: engine_draw(init.normal_, (64, 64), std=1 / 8),
+                                law_of("init_orthogonal", (64, 64)), "not orthonormal"),
+    "a one among zeros": (lambda: np.eye(1, 12).reshape(4, 3), law_of("init_zeros", (4, 3)), "element (0, 0)"),
+}
+
+
+@pytest.mark.parametrize("wrong", WRONG)
+def test_a_sample_of_a_wrong_law_fails_and_says_why(wrong):
+    sample, law, named = WRONG[wrong]
+    result = sampling.judged(law, sample().astype(np.float32), "float32", "float32")
+    assert not result.ok and named in result.reason, result.summary()
+
+
+def test_shape_and_dtype_come_first():
+    law = law_of("init_xavier_uniform", (4, 3))
+    assert "shape" in sampling.judged(law, np.zeros((3, 4), np.float32), "float32", "float32").reason
+    assert "dtype" in sampling.judged(law, np.zeros((4, 3), np.float64), "float32", "float64").reason
+
+
+@pytest.mark.parametrize("law", [uniform((10000,), -1.0, 3.0), normal((10000,), 0.5), normal((10000,), 2.0, True)],
+                         ids=lambda law: law.name)
+def test_each_test_rejects_a_sample_of_its_law_as_often_as_it_states(law):
+    """Under the law, each test's p-values are uniform: over 300 seeds, the share below 0.1 lies
+    in 0.1 -+ 4.9 binomial standard deviations (a false alarm of this test: about 1e-6), so a
+    standard error off by a factor of 2 (a share of 0.4) or a p-value that never falls fails."""
+    draws = [law.dist.rvs(size=law.shape, random_state=np.random.default_rng(seed)) for seed in range(300)]
+    p_values = np.array([[p for _, _, p in sampling.statistics(law, x)] for x in draws])
+    assert p_values.shape[1] == 4  # Kolmogorov-Smirnov, mean, variance, fourth moment
+    share = (p_values < 0.1).mean(axis=0)
+    spread = 4.9 * math.sqrt(0.1 * 0.9 / len(draws))
+    assert (abs(share - 0.1) < spread).all(), share
+
+
+def test_the_reference_as_an_adapter_draws_from_its_law():
+    out = REFERENCE.init_normal(np.zeros((256, 256), np.float32), 7, std=0.5)
+    sample = REFERENCE.to_numpy(out)
+    assert REFERENCE.dtype_of(out) == "float32" and sample.dtype == np.float32
+    assert sampling.judged(normal((256, 256), 0.5), sample, "float32", "float32").ok
+    again = REFERENCE.to_numpy(REFERENCE.init_normal(np.zeros((256, 256), np.float32), 7, std=0.5))
+    assert np.array_equal(sample, again)  # seeded: the same draws
+
+
+def test_keras_torchs_truncated_normal_is_the_law_its_algorithm_draws():
+    """keras' torch backend keeps the first of four draws within two standard deviations, else
+    the first draw (adapters/keras_initializers.py): FIRST_OF_FOUR is that law, and a draw beyond
+    the truncation is within its support but outside the truncated normal's."""
+    from adapters.keras_initializers import FIRST_OF_FOUR
+
+    draws = np.random.default_rng(0).standard_normal((100_000, 4))
+    kept = draws[np.arange(len(draws)), np.argmax(np.abs(draws) < 2, axis=1)]  # none within: index 0
+    law = Law(kept.shape, "first of four", FIRST_OF_FOUR())
+    assert sampling.judged(law, kept, "float64", "float64").ok
+    assert math.isclose(FIRST_OF_FOUR.cdf(2.0) - FIRST_OF_FOUR.cdf(-2.0), 1 - FIRST_OF_FOUR.q)
+    tails = 1 + 4 * stats.norm.pdf(2) / (2 * stats.norm.cdf(-2))  # E[z^2 | |z| > 2]
+    variance = (1 - FIRST_OF_FOUR.q) * stats.truncnorm(-2, 2).var() + FIRST_OF_FOUR.q * tails
+    second = integrate.quad(lambda z: z * z * FIRST_OF_FOUR.pdf(z), -40, 40, points=[-2, 2])[0]
+    assert math.isclose(second, variance, rel_tol=1e-9)
+    beyond = np.where(np.arange(100_000) == 7, 2.5, kept)
+    assert sampling.judged(law, beyond, "float64", "float64").ok
+    assert "outside the support" in sampling.judged(trunc_normal(kept.shape, 0, 1, -2, 2), beyond, "float64",
+                                                    "float64").reason
+
+
+def test_a_layers_parts_are_judged_each_against_its_law():
+    """init_linear's weight and bias: the engine's (torch's rule) pass; a bias of zeros (Keras'
+    and flax's) fails, and the judge names the part."""
+    weight, bias = init.linear(128, 256, "float32", np.random.default_rng(0))
+    laws = law_of("init_linear", (256, 128))
+    names = ("weight", "bias")
+    assert sampling.judged_parts(laws, [weight.data, bias.data], "float32", "float32", names).ok
+    wrong = sampling.judged_parts(laws, [weight.data, np.zeros(256, np.float32)], "float32", "float32", names)
+    assert not wrong.ok and wrong.reason.startswith("bias: not a sample of U(-0.0883883, 0.0883883)"), wrong.reason
+    assert "1 parts, expected 2" in sampling.judged_parts(laws, [weight.data], "float32", "float32", names).reason
