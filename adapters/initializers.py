@@ -7,7 +7,7 @@ import numpy as np
 from adapters.base import FLOATS, Unsupported
 from adapters.behaviours import Behaviour, framework_default
 from adapters.optimizers import fixed
-from adapters.reference_initializers import Constant
+from adapters.reference_initializers import law
 from adapters.vocabulary_initializers import INITIALIZERS, LAYER_DEFAULTS
 
 # What torch.nn.init and jax.nn.initializers fill (python -m suites coverage --check): their draws
@@ -55,7 +55,7 @@ for _op in LAYER_DEFAULTS:
     setattr(Initializers, _op, _layer_method(_op))
 
 
-def transposed_2d(shape) -> tuple:
+def kernel_layout(shape) -> tuple:
     """A shape in torch's layout [out, in, *kernel] as Keras and jax lay a kernel out: [in, out]
     for a matrix, [*kernel, in, out] for a convolution's; and the axes that bring the result back."""
     if len(shape) < 2:
@@ -94,9 +94,10 @@ def documented(framework: str, defaults: dict, defaults_note: str, truncated_not
     return tuple(out)
 
 
-def zeros(shape):
-    """The law of a bias initialised with zeros."""
-    return Constant(tuple(shape), "0", value=0.0)
+def zero_bias(weight_op: str, **params):
+    """shape -> the laws of a layer whose weight `weight_op` initialises (with `params`) and whose
+    bias starts at zeros: Keras', flax's and Paddle's layers."""
+    return lambda shape: (law(weight_op, shape, **params), law("init_zeros", shape[:1]))
 
 
 def layer_defaults(framework: str, laws: dict, note: str, source: str) -> tuple:

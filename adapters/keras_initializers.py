@@ -16,10 +16,10 @@ from adapters.initializers import (
     TRUNCATED,
     Initializers,
     documented,
+    kernel_layout,
     layer_defaults,
-    transposed_2d,
     variance_scaling,
-    zeros,
+    zero_bias,
 )
 from adapters.optimizers import renamed
 from adapters.reference_initializers import law
@@ -48,7 +48,7 @@ def run(keras, name, x, seed, params):
         _two_deviations(cls, params)
     if name in ("uniform", "normal", "trunc_normal"):
         return cls(**renamed(params, NAMES), seed=seed)(tuple(x.shape), dtype=dtype)
-    shape, back = transposed_2d(tuple(x.shape))
+    shape, back = kernel_layout(tuple(x.shape))
     if name != "orthogonal":
         variance_scaling(name, params, f"keras.initializers.{CLASSES[name]}")
     return keras.ops.transpose(cls(**params, seed=seed)(shape, dtype=dtype), back)
@@ -66,7 +66,7 @@ def layer_parameters(keras, layer, w, seed):
     built = keras.layers.Dense(out, dtype=dtype) if layer == "linear" else keras.layers.Conv2D(
         out, tuple(kernel), dtype=dtype)
     built.build((None, *kernel, inputs))
-    return keras.ops.transpose(built.kernel.value, transposed_2d(tuple(w.shape))[1]), built.bias.value
+    return keras.ops.transpose(built.kernel.value, kernel_layout(tuple(w.shape))[1]), built.bias.value
 
 
 def _two_deviations(cls, params):
@@ -99,8 +99,7 @@ KERAS_INITIALIZERS = documented(
     "GlorotNormal, HeNormal and LecunNormal are VarianceScaling(distribution='truncated_normal')", SOURCE)
 
 KERAS_LAYER_DEFAULTS = layer_defaults(
-    "keras.layers", {"init_linear": lambda shape: (law("init_xavier_uniform", shape), zeros(shape[:1])),
-                     "init_conv2d": lambda shape: (law("init_xavier_uniform", shape), zeros(shape[:1])),
+    "keras.layers", {"init_linear": zero_bias("init_xavier_uniform"), "init_conv2d": zero_bias("init_xavier_uniform"),
                      "init_embedding": lambda shape: law("init_uniform", shape, a=-0.05, b=0.05)},
     "Dense and Conv2D initialise their kernel with glorot_uniform and their bias with zeros, Embedding with "
     "RandomUniform(-0.05, 0.05) (torch's Linear and Conv2d: U(-1 / sqrt(fan_in), 1 / sqrt(fan_in)) for both; "

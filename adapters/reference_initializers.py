@@ -174,7 +174,7 @@ class InitializerReference:
 
 def law(op, shape, **params):
     """The law (or the laws of the parts) of initializer `op` for a tensor of `shape`."""
-    return getattr(InitializerReference, "_" + op)(InitializerReference(), tuple(shape), **params)
+    return getattr(InitializerReference(), "_" + op)(tuple(shape), **params)
 
 
 def _method(op):

@@ -1,5 +1,5 @@
-"""Initializers in torch.nn.init's shape: each fills a Tensor in place (outside the tape) with draws
-from a NumPy Generator and returns it.
+"""Initializers in torch.nn.init's shape: each fills a Tensor in place (outside the tape) with a
+NumPy Generator's draws and returns it.
 
     w = Tensor(np.empty((256, 128), np.float32))
     xavier_uniform_(w, generator=np.random.default_rng(0))

@@ -4,7 +4,7 @@ as JAX users call them, init(jax.random.key(seed), shape, dtype). Their kernels 
 transposes the result to torch's. A parameter a spec leaves out is jax's default."""
 import inspect
 
-from adapters.initializers import Initializers, documented, layer_defaults, transposed_2d, variance_scaling, zeros
+from adapters.initializers import Initializers, documented, kernel_layout, layer_defaults, variance_scaling, zero_bias
 from adapters.optimizers import fixed, renamed
 from adapters.reference_initializers import law
 
@@ -24,7 +24,7 @@ class JaxInitializers(Initializers):
             return getattr(inits, name)(key, x.shape, x.dtype)
         if name in ("uniform", "normal", "trunc_normal"):
             return self._random(name, key, x, params)
-        shape, back = transposed_2d(x.shape)
+        shape, back = kernel_layout(x.shape)
         if name == "orthogonal":
             init = inits.orthogonal(**renamed(params, {"gain": "scale"}))
         else:
@@ -59,7 +59,7 @@ class JaxInitializers(Initializers):
         module = nn.Dense(out, param_dtype=dtype) if layer == "linear" else nn.Conv(out, tuple(kernel),
                                                                                     param_dtype=dtype)
         params = module.init(key, jnp.zeros((1, *kernel, inputs), dtype))["params"]
-        return jnp.transpose(params["kernel"], transposed_2d(w.shape)[1]), params["bias"]
+        return jnp.transpose(params["kernel"], kernel_layout(w.shape)[1]), params["bias"]
 
 
 JAX_INITIALIZERS = documented(
@@ -70,8 +70,8 @@ JAX_INITIALIZERS = documented(
     "glorot_normal, he_normal and lecun_normal are variance_scaling(..., 'truncated_normal')", JAX)
 
 FLAX_LAYER_DEFAULTS = layer_defaults(
-    "flax.linen", {"init_linear": lambda shape: (law("init_lecun_normal", shape, truncated=True), zeros(shape[:1])),
-                   "init_conv2d": lambda shape: (law("init_lecun_normal", shape, truncated=True), zeros(shape[:1])),
+    "flax.linen", {"init_linear": zero_bias("init_lecun_normal", truncated=True),
+                   "init_conv2d": zero_bias("init_lecun_normal", truncated=True),
                    "init_embedding": lambda shape: law("init_normal", shape, std=shape[1] ** -0.5)},
     "Dense and Conv initialise their kernel with lecun_normal (a truncated normal of variance 1 / fan_in) and "
     "their bias with zeros, Embed with variance_scaling(1, 'fan_in', 'normal', out_axis=0): N(0, 1 / dim) (torch's "

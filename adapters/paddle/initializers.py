@@ -4,7 +4,7 @@ default_initializer). Paddle counts fans of a matrix laid out [in, out] (paddle.
 weight) and of a convolution kernel laid out as torch's, so a matrix is asked for transposed and
 its result transposed back. A parameter a spec leaves out is Paddle's default."""
 from adapters.base import DTYPES, Unsupported
-from adapters.initializers import INITIALIZER_DTYPES, Initializers, documented, layer_defaults, zeros
+from adapters.initializers import INITIALIZER_DTYPES, Initializers, documented, layer_defaults, zero_bias
 from adapters.optimizers import fixed, renamed
 from adapters.reference_initializers import law
 
@@ -68,9 +68,8 @@ PADDLE_INITIALIZERS = documented(
     "nn.Linear's own call, defaults to leaky_relu: gain sqrt(2 / (1 + a^2)))", None, SOURCE)
 
 PADDLE_LAYER_DEFAULTS = layer_defaults(
-    "paddle.nn", {"init_linear": lambda shape: (law("init_xavier_uniform", shape), zeros(shape[:1])),
-                  "init_conv2d": lambda shape: (law("init_kaiming_normal", shape, nonlinearity="relu"),
-                                                zeros(shape[:1])),
+    "paddle.nn", {"init_linear": zero_bias("init_xavier_uniform"),
+                  "init_conv2d": zero_bias("init_kaiming_normal", nonlinearity="relu"),
                   "init_embedding": lambda shape: law("init_xavier_uniform", shape)},
     "a parameter without an initializer is XavierUniform (a weight) or Constant(0) (a bias), and Conv2D's weight "
     "N(0, 2 / (in kh kw)) (torch's Linear and Conv2d: U(-1 / sqrt(fan_in), 1 / sqrt(fan_in)) for both; "
