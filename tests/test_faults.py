@@ -61,6 +61,26 @@ def test_a_documented_crash_runs_in_its_own_process(tmp_path):
     assert "documented crash no longer observed" in records["reference"]["message"]
 
 
+def test_a_crash_documented_as_one_behaviour_of_several_is_documented_when_the_process_lives(tmp_path):
+    """A corrupted heap aborts the process on some runs only: an entry that lists the crash among
+    its behaviours (one_of) is documented where the process dies and where it returns one of the
+    others (as the adapter's shipped entry says: the process that returned loads it too); a
+    process that returns none of them (the right value) fails, so that the entry goes."""
+    cmd = [sys.executable, "-m", "pytest", str(ROOT / "tests" / "specs" / "crash-sometimes.yaml"), "--results-dir",
+           str(tmp_path / "results"), "-q", "-p", "no:cacheprovider", "--adapter-path", str(FAULTY), "--adapter-path",
+           str(ROOT / "tests" / "adapters" / "corrupting.py"), "--adapter", "aborting,corrupting,reference",
+           "--mode", "eager"]
+    run = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 1, run.stdout + run.stderr
+    records = {r["adapter"]: r for r in read_records([tmp_path / "results"])[0]}
+    assert records["aborting"]["status"] == "documented"
+    assert "the process died with SIGABRT" in records["aborting"]["message"]
+    assert records["corrupting"]["status"] == "documented", records["corrupting"]["message"]
+    assert "relu corrupts the heap (observed: returned [0.0]" in records["corrupting"]["message"]
+    assert records["reference"]["status"] == "fail"
+    assert "documented difference no longer observed" in records["reference"]["message"]
+
+
 def test_generated_cases_documented_to_crash_run_in_their_own_process(tmp_path):
     """Some draws kill the process (Paddle's int32 broadcast matmul corrupts the heap): the
     generated cases run in a process of their own, documented where it dies, judged as usual

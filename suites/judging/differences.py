@@ -16,24 +16,35 @@ from adapters import behaviours
 from adapters.reference_initializers import Law
 from suites.judging import compare
 from suites.judging.outcome import NoGradient, Outcome, message_of, one_line
+from suites.loading.spec_differences import kills
 
 
 def find(ctx, case: str, kind: str = "value", crashes: bool = False) -> dict | None:
     """The documented difference for this adapter, case, dtype, device and kind of check; with
     `crashes`, the one that says the case kills its process (which the others never are: the
-    item runs that case in a process of its own, where its outcome is judged as usual)."""
+    item runs that case in a process of its own, where its outcome is judged as usual). An entry
+    that lists the crash as one of its behaviours (one_of) is found either way: without
+    `crashes`, as the process that returned judges it (its other behaviours)."""
     for diff in ctx.spec.differences:
         if diff["adapter"] not in (ctx.adapter.name, ctx.adapter.variant_of) or diff.get("case", case) != case:
             continue
-        if bool(diff["observed"].get("crashes")) != crashes:
+        if not (kills(diff["observed"]) if crashes else not diff["observed"].get("crashes")):
             continue
         if diff.get("kind", "value") not in (kind, "any"):
             continue
         device = "cpu" if ctx.device == "cpu" else "gpu"
         if ctx.dtype in diff.get("dtypes", [ctx.dtype]) and diff.get("device", device) == device \
                 and diff.get("mode", ctx.mode) == ctx.mode:
-            return diff
+            return diff if crashes else _survived(diff)
     return None
+
+
+def _survived(diff: dict) -> dict:
+    """The entry as it judges a process that returned: the behaviours it lists but the crash."""
+    options = [o for o in diff["observed"].get("one_of", []) if not o.get("crashes")]
+    if len(options) == len(diff["observed"].get("one_of", [])):
+        return diff
+    return {**diff, "observed": options[0] if len(options) == 1 else {"one_of": options}}
 
 
 def modelled(ctx, outcome, judge) -> Outcome:
@@ -58,11 +69,13 @@ def crashed(case: str, diff: dict, outcome, died: str | None) -> Outcome:
     """A case documented to kill its process, run in one of its own (suites/faults.isolated):
     documented while the process dies; once it returns, a fail whatever its outcome, so that the
     entry is removed (and the case is judged in the item's own process again). Generated cases
-    (case: hypothesis) kill it on some draws only: where none does, their outcome stands."""
+    (case: hypothesis) kill it on some draws only, and an entry that lists the crash as one of its
+    behaviours (one_of) on some runs only: where it lives, the outcome (judged against the
+    entry's other behaviours, `find`) stands."""
     if died:
         return _documented(Outcome("fail", case, ""), diff, f"the process died with {died}" if died.isupper()
                            else f"the process died: {died}")
-    if case == "hypothesis":
+    if case == "hypothesis" or diff["observed"].get("one_of"):
         return outcome
     return Outcome("fail", case, f"documented crash no longer observed: the process now returns "
                    f"({outcome.status}: {outcome.message}); remove it from the spec ({diff['note']})",
@@ -76,7 +89,7 @@ def regime(diff: dict) -> str:
     return diff.get("regime") or ("precision" if "precision" in observed else
                                   "no-gradient" if "no_gradient" in observed else
                                   "default" if "defaults" in observed else
-                                  "crash" if "crashes" in observed else "semantics")
+                                  "crash" if kills(observed) else "semantics")
 
 
 def _documented(outcome, diff, seen: str) -> Outcome:

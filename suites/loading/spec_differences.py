@@ -27,6 +27,12 @@ def drawn(examples: list) -> dict:
     return {"value": values, "gradient": values | {name for name, _, grad in examples if not grad}}
 
 
+def kills(observed: dict) -> bool:
+    """Whether an entry says the case kills its process: always (`crashes`), or on some runs, as
+    one of the behaviours it lists (`one_of`: a corrupted heap aborts the process or not)."""
+    return bool(observed.get("crashes")) or any(o.get("crashes") for o in observed.get("one_of", []))
+
+
 def check_differences(entries: list, cases: set, where, drawn_cases: dict | None = None) -> None:
     """What a schema cannot say of difference entries; `where(j, *keys)` locates entry j;
     `drawn_cases`: the examples whose checks draw their values, by kind (drawn()), which `differs`
@@ -35,7 +41,7 @@ def check_differences(entries: list, cases: set, where, drawn_cases: dict | None
         diff["note"] = diff["note"].strip()  # a folded note (>) ends in a newline
         if "case" in diff and diff["case"] not in cases:
             raise SpecError(f"{where(j, 'case')}: no example named {diff['case']!r}")
-        if diff["observed"].get("crashes") and (diff.get("case") is None or diff.get("case") == "hypothesis"
+        if kills(diff["observed"]) and (diff.get("case") is None or diff.get("case") == "hypothesis"
                                                 and diff.get("kind", "value") != "value"):
             raise SpecError(f"{where(j, 'observed', 'crashes')}: names the example that kills the process (case:), "
                             "which then runs in a process of its own, or the generated cases of a value check "

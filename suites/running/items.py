@@ -349,12 +349,14 @@ def check_again(spec, kind: str, case: str, values: dict, seed: int):
 def _fresh_context(adapter_paths: list, spec_file: str, spec_name: str, adapter_name: str, device: str, dtype: str,
                    mode: str) -> Context:
     """In an isolated process (suites/faults.isolated): the spec and adapter loaded afresh (the
-    adapter from its --adapter-path file where it has one)."""
+    adapter from its --adapter-path file where it has one), with the differences the adapter
+    ships, as the run judges it."""
+    from suites.loading.spec_differences import shipped
     from suites.loading.specs import load_path
 
     for path in adapter_paths:
         adapters.load_path(path)
-    spec = next(s for s in load_path(pathlib.Path(spec_file)) if s.name == spec_name)
+    spec = next(s for s in shipped([adapter_name], load_path(pathlib.Path(spec_file))) if s.name == spec_name)
     return Context(spec, adapters.get(adapter_name), device, dtype, mode)
 
 

@@ -51,3 +51,4 @@ class WrongSecondCallAdapter(WrongFirstCallAdapter):
     name = "wrong-second-call"
     wrong_call = 2
     calls = 0
+
