@@ -3,6 +3,8 @@ theirs (a tensor filled in place, a seeded generator)."""
 import numpy as np
 
 from adapters.initializers import Initializers
+from adapters.reference_initializers import hidden_size
+from adapters.vocabulary_initializers import RECURRENT_GATES
 
 
 class EngineInitializers(Initializers):
@@ -21,6 +23,8 @@ class EngineInitializers(Initializers):
 
         out, inputs, *kernel = w.data.shape
         generator, dtype = np.random.default_rng(seed), w.data.dtype
+        if layer in RECURRENT_GATES:
+            return getattr(init, layer)(inputs, hidden_size(w.data.shape, layer), dtype, generator)
         if layer == "embedding":
             return init.embedding(out, inputs, dtype, generator)
         return init.linear(inputs, out, dtype, generator) if layer == "linear" else init.conv2d(

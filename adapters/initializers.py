@@ -2,19 +2,24 @@
 `initialize(name, x, seed, params)`, where `name` is torch.nn.init's without the underscore
 (`xavier_uniform`) and `params` holds only the parameters the spec gave, in torch's names; the
 adapter renames them for its framework and leaves the rest to the framework's own defaults."""
+import functools
+
 import numpy as np
 
 from adapters.base import FLOATS, Unsupported
 from adapters.behaviours import Behaviour, framework_default
 from adapters.optimizers import fixed
 from adapters.reference_initializers import law
-from adapters.vocabulary_initializers import INITIALIZERS, LAYER_DEFAULTS
+from adapters.vocabulary_initializers import INITIALIZERS, LAYER_DEFAULTS, RECURRENT_GATES
 
 # What torch.nn.init and jax.nn.initializers fill (python -m suites coverage --check): their draws
 # any float dtype, orthogonal what their QR takes on CPU; zeros and ones every dtype; their layers
-# any float dtype
+# any float dtype, but the recurrent ones where their recurrent kernel is orthogonal (Keras', flax's)
+ORTHOGONAL_DTYPES = ("float32", "float64")
+RECURRENT_LAYERS = ("init_lstm", "init_gru")
 INITIALIZER_DTYPES = {**dict.fromkeys(set(INITIALIZERS) - {"init_zeros", "init_ones"}, FLOATS),
-                      "init_orthogonal": ("float32", "float64"), **dict.fromkeys(LAYER_DEFAULTS, FLOATS)}
+                      "init_orthogonal": ORTHOGONAL_DTYPES, **dict.fromkeys(LAYER_DEFAULTS, FLOATS),
+                      **dict.fromkeys(RECURRENT_LAYERS, ORTHOGONAL_DTYPES)}
 
 
 class Initializers:
@@ -27,9 +32,10 @@ class Initializers:
         raise NotImplementedError
 
     def layer_parameters(self, layer: str, w, seed: int):
-        """The parameters of the framework's `layer` (linear, conv2d, embedding) whose weight
-        has w's shape in torch's layout and w's dtype, built after seeding the framework's
-        generator with `seed`, as torch's layer returns them (weight and bias, in its layout)."""
+        """The parameters of the framework's `layer` (linear, conv2d, embedding, lstm, gru) whose
+        weight (a recurrent layer's weight_ih) has w's shape in torch's layout and w's dtype,
+        built after seeding the framework's generator with `seed`, as torch's layer returns them
+        (weight and bias; a recurrent layer's four, RECURRENT: in its layout and gate order)."""
         raise NotImplementedError
 
 
@@ -98,6 +104,12 @@ def zero_bias(weight_op: str, **params):
     """shape -> the laws of a layer whose weight `weight_op` initialises (with `params`) and whose
     bias starts at zeros: Keras', flax's and Paddle's layers."""
     return lambda shape: (law(weight_op, shape, **params), law("init_zeros", shape[:1]))
+
+
+def recurrent_laws(laws) -> dict:
+    """init_lstm and init_gru -> shape -> laws(layer, shape): a framework's recurrent layers'
+    laws, written once for both (layer_defaults' table)."""
+    return {f"init_{layer}": functools.partial(laws, layer) for layer in RECURRENT_GATES}
 
 
 def layer_defaults(framework: str, laws: dict, note: str, source: str) -> tuple:

@@ -13,16 +13,19 @@ from adapters.base import FLOATS, Unsupported
 from adapters.behaviours import Behaviour
 from adapters.initializers import (
     INITIALIZER_DTYPES,
+    RECURRENT_LAYERS,
     TRUNCATED,
     Initializers,
     documented,
     kernel_layout,
     layer_defaults,
+    recurrent_laws,
     variance_scaling,
     zero_bias,
 )
 from adapters.optimizers import renamed
-from adapters.reference_initializers import law
+from adapters.reference_initializers import hidden_size, law, stacked
+from adapters.vocabulary_initializers import RECURRENT_GATES
 
 CLASSES = {"uniform": "RandomUniform", "normal": "RandomNormal", "trunc_normal": "TruncatedNormal",
            "xavier_uniform": "GlorotUniform", "xavier_normal": "GlorotNormal", "kaiming_uniform": "HeUniform",
@@ -31,8 +34,10 @@ CLASSES = {"uniform": "RandomUniform", "normal": "RandomNormal", "trunc_normal":
 NAMES = {"a": "minval", "b": "maxval", "std": "stddev"}
 # What keras.initializers fill per backend (python -m suites coverage --check): on TensorFlow, the
 # uniform variance scalings draw integers too (tf.random.uniform's), and orthogonal's QR takes float16
+# (the recurrent layers' too)
 KERAS_INITIALIZER_DTYPES = {
-    "tensorflow": {**INITIALIZER_DTYPES, "init_orthogonal": ("float16", "float32", "float64"),
+    "tensorflow": {**INITIALIZER_DTYPES,
+                   **dict.fromkeys(("init_orthogonal", *RECURRENT_LAYERS), ("float16", "float32", "float64")),
                    **dict.fromkeys(("init_kaiming_uniform", "init_lecun_uniform"), FLOATS + ("int32", "int64"))},
     "jax": INITIALIZER_DTYPES, "torch": INITIALIZER_DTYPES}
 SOURCE = "https://github.com/keras-team/keras/blob/v3.15.1/keras/src/initializers/random_initializers.py"
@@ -59,6 +64,8 @@ def layer_parameters(keras, layer, w, seed):
     keras.utils.set_random_seed(seed), its kernel laid out [*kernel, in, out] brought to torch's."""
     keras.utils.set_random_seed(seed)
     dtype, (out, inputs, *kernel) = keras.backend.standardize_dtype(w.dtype), tuple(w.shape)
+    if layer in RECURRENT_GATES:
+        return _recurrent(keras, layer, hidden_size(w.shape, layer), inputs, dtype)
     if layer == "embedding":
         embedding = keras.layers.Embedding(out, inputs, dtype=dtype)
         embedding.build((None,))
@@ -67,6 +74,28 @@ def layer_parameters(keras, layer, w, seed):
         out, tuple(kernel), dtype=dtype)
     built.build((None, *kernel, inputs))
     return keras.ops.transpose(built.kernel.value, kernel_layout(tuple(w.shape))[1]), built.bias.value
+
+
+def _recurrent(keras, layer, hidden, inputs, dtype):
+    """keras.layers' LSTM or GRU cell's kernel [in, gates x hidden], recurrent kernel and bias in
+    torch's layout: transposed, GRU's gate blocks z, r, h as torch's r, z, n; LSTM's one bias as
+    bias_ih (bias_hh zeros), GRU's (reset_after) [2, 3 hidden] as the two."""
+    from adapters.keras_rnn import KERAS_GRU_ORDER
+
+    ops = keras.ops
+    built = getattr(keras.layers, layer.upper())(hidden, dtype=dtype)
+    built.build((None, None, inputs))
+    cell = built.cell
+
+    def torch_order(w):  # rows in blocks of hidden, in torch's gate order
+        if layer == "lstm":
+            return w
+        return ops.concatenate([w[q * hidden:(q + 1) * hidden] for q in KERAS_GRU_ORDER])
+
+    bias = cell.bias.value
+    biases = (bias, ops.zeros_like(bias)) if layer == "lstm" else (torch_order(bias[0]), torch_order(bias[1]))
+    return (torch_order(ops.transpose(cell.kernel.value)), torch_order(ops.transpose(cell.recurrent_kernel.value)),
+            *biases)
 
 
 def _two_deviations(cls, params):
@@ -98,12 +127,14 @@ KERAS_INITIALIZERS = documented(
     "truncated at two standard deviations (torch.nn.init: U(0, 1), N(0, 1), truncated at -2 and 2)",
     "GlorotNormal, HeNormal and LecunNormal are VarianceScaling(distribution='truncated_normal')", SOURCE)
 
-KERAS_LAYER_DEFAULTS = layer_defaults(
-    "keras.layers", {"init_linear": zero_bias("init_xavier_uniform"), "init_conv2d": zero_bias("init_xavier_uniform"),
-                     "init_embedding": lambda shape: law("init_uniform", shape, a=-0.05, b=0.05)},
-    "Dense and Conv2D initialise their kernel with glorot_uniform and their bias with zeros, Embedding with "
-    "RandomUniform(-0.05, 0.05) (torch's Linear and Conv2d: U(-1 / sqrt(fan_in), 1 / sqrt(fan_in)) for both; "
-    "Embedding: N(0, 1))", "https://github.com/keras-team/keras/blob/v3.15.1/keras/src/layers/core/dense.py")
+
+def _keras_recurrent(layer, shape):
+    """The laws of keras.layers' LSTM or GRU parameters in torch's layout (_recurrent)."""
+    hidden = hidden_size(shape, layer)
+    zeros = law("init_zeros", shape[:1])
+    bias = stacked(law("init_zeros", (hidden,)), law("init_ones", (hidden,)), law("init_zeros", (2 * hidden,))) \
+        if layer == "lstm" else zeros
+    return law("init_xavier_uniform", shape), law("init_orthogonal", (shape[0], hidden)), bias, zeros
 
 
 class _FirstOfFourDraws(stats.rv_continuous):
@@ -146,3 +177,18 @@ def _first_of_four(behaviour):
 KERAS_TORCH_RANDOM = "https://github.com/keras-team/keras/blob/v3.15.1/keras/src/backend/torch/random.py"
 KERAS_TORCH_INITIALIZERS = tuple(_first_of_four(b) for b in KERAS_INITIALIZERS
                                  if b.op in ("init_trunc_normal", *(f"init_{name}" for name in TRUNCATED)))
+
+
+KERAS_LAYER_DEFAULTS = layer_defaults(
+    "keras.layers", {"init_linear": zero_bias("init_xavier_uniform"), "init_conv2d": zero_bias("init_xavier_uniform"),
+                     "init_embedding": lambda shape: law("init_uniform", shape, a=-0.05, b=0.05)},
+    "Dense and Conv2D initialise their kernel with glorot_uniform and their bias with zeros, Embedding with "
+    "RandomUniform(-0.05, 0.05) (torch's Linear and Conv2d: U(-1 / sqrt(fan_in), 1 / sqrt(fan_in)) for both; "
+    "Embedding: N(0, 1))", "https://github.com/keras-team/keras/blob/v3.15.1/keras/src/layers/core/dense.py"
+) + layer_defaults(
+    "keras.layers", recurrent_laws(_keras_recurrent),
+    "LSTM and GRU initialise their kernel with glorot_uniform, their recurrent kernel with orthogonal (the "
+    "whole [hidden, gates x hidden] matrix) and their bias with zeros, LSTM's forget gate with ones "
+    "(unit_forget_bias=True); LSTM has one bias, bias_ih here (torch's LSTM and GRU: every parameter U(-1 / "
+    "sqrt(hidden), 1 / sqrt(hidden)))", "https://github.com/keras-team/keras/blob/v3.15.1/keras/src/layers/rnn/lstm.py")
+

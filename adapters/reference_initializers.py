@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from scipy import stats
 
-from adapters.vocabulary_initializers import INITIALIZERS, LAYER_DEFAULTS
+from adapters.vocabulary_initializers import INITIALIZERS, LAYER_DEFAULTS, RECURRENT_GATES
 
 # The standard deviation of a standard normal truncated to [-2, 2]: Keras' and jax's variance
 # scaling divide by it (their literal .87962566103423978) so that the truncated draws keep the variance
@@ -65,6 +65,30 @@ class Orthogonal(Law):
         q = q * np.sign(np.diag(r))  # Haar: the QR made unique by a positive diagonal of R
         q = q.T if rows < cols else q
         return (self.gain * q).reshape(self.shape)
+
+
+@dataclass(frozen=True)
+class Stacked(Law):
+    """Blocks of rows, each with a law of its own (`blocks`, stacked along axis 0): a recurrent
+    layer's gates, initialised one by one (flax's orthogonal block per gate, Keras' forget bias)."""
+
+    blocks: tuple = ()
+
+    def sampled(self, rng):
+        return np.concatenate([block.sampled(rng) for block in self.blocks])
+
+
+def stacked(*blocks) -> Stacked:
+    shape = (sum(b.shape[0] for b in blocks), *blocks[0].shape[1:])
+    return Stacked(shape, " | ".join(b.name for b in blocks), blocks=tuple(blocks))
+
+
+def hidden_size(shape, layer: str) -> int:
+    """The hidden size of a recurrent `layer` whose weight_ih has `shape` [gates * hidden, in]."""
+    count = RECURRENT_GATES[layer]
+    if len(shape) != 2 or shape[0] % count:
+        raise ValueError(f"a recurrent layer's weight_ih is [{count} x hidden, in]; the shape is {tuple(shape)}")
+    return shape[0] // count
 
 
 def uniform(shape, low, high) -> Law:
@@ -170,6 +194,18 @@ class InitializerReference:
     def _init_embedding(self, shape):
         """torch.nn.Embedding.reset_parameters: normal_(weight)."""
         return normal(shape, 1.0)
+
+    def _init_lstm(self, shape):
+        """torch.nn.LSTM (RNNBase.reset_parameters): every parameter U(-1 / sqrt(hidden), ...)."""
+        return self._recurrent(shape, "lstm")
+
+    def _init_gru(self, shape):
+        return self._recurrent(shape, "gru")
+
+    def _recurrent(self, shape, layer):
+        hidden = hidden_size(shape, layer)
+        bound = 1 / math.sqrt(hidden)
+        return tuple(uniform(part, -bound, bound) for part in (shape, (shape[0], hidden), shape[:1], shape[:1]))
 
 
 def law(op, shape, **params):

@@ -76,6 +76,8 @@ INITIALIZER_OPS = [
     initializer("init_zeros", "", "torch.nn.init.zeros_: every element 0."),
     initializer("init_ones", "", "torch.nn.init.ones_: every element 1."),
 ]
+RECURRENT = ("weight_ih_l0", "weight_hh_l0", "bias_ih_l0", "bias_hh_l0")  # a recurrent layer's, torch's names
+RECURRENT_GATES = {"lstm": 4, "gru": 3}  # the gate blocks stacked in its weights
 # The parameters of a layer as its framework builds them, without an initializer named
 LAYER_DEFAULT_OPS = [
     layer("init_linear", ("weight", "bias"), (4, 3),
@@ -90,6 +92,17 @@ LAYER_DEFAULT_OPS = [
     layer("init_embedding", (), (5, 3),
           "torch.nn.Embedding(num, dim) for w [num, dim]: weight N(0, 1). Keras' Embedding: U(-0.05, 0.05); "
           "flax's Embed: N(0, 1 / dim); Paddle's Embedding: Xavier uniform (documented)."),
+    layer("init_lstm", RECURRENT, (8, 3),
+          "torch.nn.LSTM(in, hidden) for w [4 hidden, in] (weight_ih_l0's shape; gates i, f, g, o): every "
+          "parameter U(-r, r), r = 1 / sqrt(hidden) (RNNBase.reset_parameters). A framework with one bias "
+          "(Keras' on the input, flax's on the state) has zeros for the other. Keras' LSTM: Glorot uniform "
+          "kernel, orthogonal recurrent kernel, bias zeros but the forget gate's ones (unit_forget_bias); flax's "
+          "LSTMCell: LeCun normal (truncated), an orthogonal [hidden, hidden] block per gate, zeros; Paddle's "
+          "LSTM: torch's (documented)."),
+    layer("init_gru", RECURRENT, (6, 3),
+          "torch.nn.GRU(in, hidden) for w [3 hidden, in] (gates r, z, n): as init_lstm's. Keras' GRU: Glorot "
+          "uniform, orthogonal, zeros; flax's GRUCell: LeCun normal (truncated), an orthogonal block per gate, "
+          "zeros; Paddle's GRU: torch's (documented)."),
 ]
 INITIALIZERS = tuple(op.name for op in INITIALIZER_OPS)
 LAYER_DEFAULTS = tuple(op.name for op in LAYER_DEFAULT_OPS)

@@ -146,6 +146,24 @@ def embedding(num_embeddings, embedding_dim, dtype="float32", generator=None):
     return normal_(Tensor(np.empty((num_embeddings, embedding_dim), dtype)), generator=generator)
 
 
+def lstm(input_size, hidden_size, dtype="float32", generator=None) -> tuple:
+    """(weight_ih [4 hidden, in], weight_hh [4 hidden, hidden], bias_ih, bias_hh [4 hidden]), the
+    parameters engine.recurrent.lstm takes: each U(-1 / sqrt(hidden), 1 / sqrt(hidden))."""
+    return _recurrent(4, input_size, hidden_size, dtype, generator)
+
+
+def gru(input_size, hidden_size, dtype="float32", generator=None) -> tuple:
+    """As lstm's, with 3 gate blocks."""
+    return _recurrent(3, input_size, hidden_size, dtype, generator)
+
+
+def _recurrent(gates, input_size, hidden_size, dtype, generator) -> tuple:
+    bound = 1 / math.sqrt(hidden_size)
+    rows = gates * hidden_size
+    return tuple(uniform_(Tensor(np.empty(shape, dtype)), -bound, bound, generator)
+                 for shape in ((rows, input_size), (rows, hidden_size), (rows,), (rows,)))
+
+
 def _weight_and_bias(shape, dtype, generator) -> tuple:
     weight = kaiming_uniform_(Tensor(np.empty(shape, dtype)), a=math.sqrt(5), generator=generator)
     bound = 1 / math.sqrt(calculate_fan_in_and_fan_out(weight)[0])

@@ -140,3 +140,53 @@ def test_a_layers_parts_are_judged_each_against_its_law():
     wrong = sampling.judged_parts(laws, [weight.data, np.zeros(256, np.float32)], "float32", "float32", names)
     assert not wrong.ok and wrong.reason.startswith("bias: not a sample of U(-0.0883883, 0.0883883)"), wrong.reason
     assert "1 parts, expected 2" in sampling.judged_parts(laws, [weight.data], "float32", "float32", names).reason
+
+
+def recurrent_sample(per_gate: bool, forget_ones: bool, hidden=32, inputs=16, seed=0):
+    """Keras' LSTM (one orthogonal [4 hidden, hidden] recurrent matrix, the forget bias ones) or,
+    per_gate, flax's (an orthogonal block per gate), drawn with NumPy in torch's layout."""
+    from adapters.reference_initializers import Orthogonal
+
+    rng = np.random.default_rng(seed)
+    square = Orthogonal((hidden, hidden), "Haar")
+    recurrent = np.concatenate([square.sampled(rng) for _ in range(4)]) if per_gate else \
+        Orthogonal((4 * hidden, hidden), "Haar").sampled(rng)
+    bias = np.zeros(4 * hidden)
+    bias[hidden:2 * hidden] = 1.0 if forget_ones else 0.0
+    bound = math.sqrt(6 / (inputs + 4 * hidden))
+    return [rng.uniform(-bound, bound, (4 * hidden, inputs)), recurrent, bias, np.zeros(4 * hidden)]
+
+
+def test_a_recurrent_layers_gates_are_judged_block_by_block():
+    """Keras' LSTM law (adapters/keras_initializers.py): its own sample passes; flax's recurrent
+    kernel (an orthogonal block per gate: its columns have norm 2 as a whole) and a forget bias
+    left at zeros (unit_forget_bias=False) fail, and the judge names the part and the rows."""
+    from adapters.keras_initializers import KERAS_LAYER_DEFAULTS
+
+    model = next(b.model for b in KERAS_LAYER_DEFAULTS if b.op == "init_lstm")
+    laws, names = model(np.zeros((128, 16)), 0), ("weight_ih_l0", "weight_hh_l0", "bias_ih_l0", "bias_hh_l0")
+    assert sampling.judged_parts(laws, recurrent_sample(False, True), "float64", None, names).ok
+    per_gate = sampling.judged_parts(laws, recurrent_sample(True, True), "float64", None, names)
+    assert not per_gate.ok and per_gate.reason.startswith("weight_hh_l0: not a sample of 1 x Haar orthogonal: its "
+                                                          "columns are not orthonormal"), per_gate.reason
+    zero_forget = sampling.judged_parts(laws, recurrent_sample(False, False), "float64", None, names)
+    assert not zero_forget.ok and zero_forget.reason.startswith("bias_ih_l0: rows 32:64: not a sample of 1"), \
+        zero_forget.reason
+
+
+def test_flax_recurrent_law_stacks_an_orthogonal_block_per_gate():
+    """flax's LSTMCell law: a per-gate sample passes, Keras' whole orthogonal matrix fails (its
+    blocks are not orthogonal one by one)."""
+    from adapters.jax.initializers import FLAX_LAYER_DEFAULTS
+
+    model = next(b.model for b in FLAX_LAYER_DEFAULTS if b.op == "init_lstm")
+    recurrent = model(np.zeros((128, 16)), 0)[1]
+    assert sampling.judged(recurrent, recurrent_sample(True, False)[1], "float64", None).ok
+    whole = sampling.judged(recurrent, recurrent_sample(False, False)[1], "float64", None)
+    assert not whole.ok and whole.reason.startswith("rows 0:32: not a sample of 1 x Haar orthogonal"), whole.reason
+
+
+@pytest.mark.parametrize("op, shape", [("init_lstm", (10, 3)), ("init_gru", (8, 3)), ("init_lstm", (8,))])
+def test_a_recurrent_weight_shape_must_stack_its_gates(op, shape):
+    with pytest.raises(ValueError, match=r"weight_ih is \[\d x hidden, in\]"):
+        law_of(op, shape)

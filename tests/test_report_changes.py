@@ -63,7 +63,7 @@ def test_only_failures_the_base_did_not_have_fail_the_gate():
 
 
 def test_the_suites_word_an_unobserved_difference_as_the_report_reads_it():
-    diff = {"note": "n", "source": "s"}
+    diff = {"note": "n", "source": "s", "observed": {"crashes": True}}
     stale = differences._no_longer_observed(differences.Outcome("pass", "c", ""), diff, "value")
     assert changes.NO_LONGER_OBSERVED in stale.message
     gone = differences.crashed("c", diff, differences.Outcome("pass", "c", ""), died=None)

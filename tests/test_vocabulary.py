@@ -41,7 +41,9 @@ def test_tables_derive_from_the_records():
     assert program.PARTS == {"lstm": ("output", "h_n", "c_n"), "gru": ("output", "h_n"),
                              "batch_norm_stats": ("running_mean", "running_var"),
                              "multi_head_attention_weights": ("output", "weights"),
-                             "init_linear": ("weight", "bias"), "init_conv2d": ("weight", "bias")}
+                             "init_linear": ("weight", "bias"), "init_conv2d": ("weight", "bias"),
+                             **dict.fromkeys(("init_lstm", "init_gru"), ("weight_ih_l0", "weight_hh_l0", "bias_ih_l0",
+                                                                         "bias_hh_l0"))}
     assert {op for op in program.RANDOM_OPS if not op.startswith("init_")} == set()  # the initializers alone
     assert coverage.NO_DTYPE == {"causal_mask"}
 

@@ -4,9 +4,18 @@ as JAX users call them, init(jax.random.key(seed), shape, dtype). Their kernels 
 transposes the result to torch's. A parameter a spec leaves out is jax's default."""
 import inspect
 
-from adapters.initializers import Initializers, documented, kernel_layout, layer_defaults, variance_scaling, zero_bias
+from adapters.initializers import (
+    Initializers,
+    documented,
+    kernel_layout,
+    layer_defaults,
+    recurrent_laws,
+    variance_scaling,
+    zero_bias,
+)
 from adapters.optimizers import fixed, renamed
-from adapters.reference_initializers import law
+from adapters.reference_initializers import hidden_size, law, stacked
+from adapters.vocabulary_initializers import RECURRENT_GATES
 
 JAX = "https://github.com/jax-ml/jax/blob/jax-v0.10.2/jax/_src/nn/initializers.py"
 # torch.nn.init's name -> jax.nn.initializers'
@@ -54,12 +63,45 @@ class JaxInitializers(Initializers):
 
         jnp, key, dtype = self.jnp, self.jax.random.key(seed), w.dtype
         out, inputs, *kernel = w.shape
+        if layer in RECURRENT_GATES:
+            return self._recurrent_parameters(layer, hidden_size(w.shape, layer), inputs, key, dtype)
         if layer == "embedding":
             return nn.Embed(out, inputs, param_dtype=dtype).init(key, jnp.zeros((1,), "int32"))["params"]["embedding"]
         module = nn.Dense(out, param_dtype=dtype) if layer == "linear" else nn.Conv(out, tuple(kernel),
                                                                                     param_dtype=dtype)
         params = module.init(key, jnp.zeros((1, *kernel, inputs), dtype))["params"]
         return jnp.transpose(params["kernel"], kernel_layout(w.shape)[1]), params["bias"]
+
+
+    def _recurrent_parameters(self, layer, hidden, inputs, key, dtype):
+        """flax.linen's LSTMCell or GRUCell (a Dense per gate: "i?" on the input, "h?" on the
+        state) in torch's layout: each gate's kernel transposed and stacked in torch's gate order;
+        LSTMCell's biases (on "h?") as bias_hh, bias_ih zeros; GRUCell's "ir", "iz", "in" as bias_ih,
+        "hn" as bias_hh's n block (r and z zeros)."""
+        import flax.linen as nn
+
+        jnp = self.jnp
+        cell = (nn.LSTMCell if layer == "lstm" else nn.GRUCell)(hidden, param_dtype=dtype)
+        zeros = jnp.zeros((1, hidden), dtype)
+        carry = (zeros, zeros) if layer == "lstm" else zeros
+        params = cell.init(key, carry, jnp.zeros((1, inputs), dtype))["params"]
+        gates = "ifgo" if layer == "lstm" else "rzn"
+        nothing = jnp.zeros((hidden,), dtype)
+
+        def blocks(side, part, absent=()):
+            return jnp.concatenate([nothing if gate in absent else
+                                    params[side + gate][part].T for gate in gates])
+
+        if layer == "lstm":
+            return blocks("i", "kernel"), blocks("h", "kernel"), jnp.zeros((4 * hidden,), dtype), blocks("h", "bias")
+        return blocks("i", "kernel"), blocks("h", "kernel"), blocks("i", "bias"), blocks("h", "bias", "rz")
+
+
+def _flax_recurrent(layer, shape):
+    """The laws of flax.linen's LSTMCell or GRUCell parameters in torch's layout."""
+    hidden, zeros = hidden_size(shape, layer), law("init_zeros", shape[:1])
+    per_gate = stacked(*[law("init_orthogonal", (hidden, hidden))] * RECURRENT_GATES[layer])
+    return law("init_lecun_normal", shape, truncated=True), per_gate, zeros, zeros
 
 
 JAX_INITIALIZERS = documented(
@@ -76,4 +118,11 @@ FLAX_LAYER_DEFAULTS = layer_defaults(
     "Dense and Conv initialise their kernel with lecun_normal (a truncated normal of variance 1 / fan_in) and "
     "their bias with zeros, Embed with variance_scaling(1, 'fan_in', 'normal', out_axis=0): N(0, 1 / dim) (torch's "
     "Linear and Conv2d: U(-1 / sqrt(fan_in), 1 / sqrt(fan_in)) for both; Embedding: N(0, 1))",
-    "https://github.com/google/flax/blob/v0.12.8/flax/linen/linear.py")
+    "https://github.com/google/flax/blob/v0.12.8/flax/linen/linear.py"
+) + layer_defaults(
+    "flax.linen", recurrent_laws(_flax_recurrent),
+    "LSTMCell and GRUCell initialise each gate's input kernel with lecun_normal (a truncated normal of variance "
+    "1 / in), each gate's recurrent kernel with orthogonal (an orthogonal [hidden, hidden] block per gate) and "
+    "their biases with zeros; LSTMCell has one bias per gate, bias_hh here (torch's LSTM and GRU: every "
+    "parameter U(-1 / sqrt(hidden), 1 / sqrt(hidden)))",
+    "https://github.com/google/flax/blob/v0.12.8/flax/linen/recurrent.py")

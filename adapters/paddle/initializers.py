@@ -6,7 +6,8 @@ its result transposed back. A parameter a spec leaves out is Paddle's default.""
 from adapters.base import DTYPES, Unsupported
 from adapters.initializers import INITIALIZER_DTYPES, Initializers, documented, layer_defaults, zero_bias
 from adapters.optimizers import fixed, renamed
-from adapters.reference_initializers import law
+from adapters.reference_initializers import hidden_size, law
+from adapters.vocabulary_initializers import RECURRENT, RECURRENT_GATES
 
 CLASSES = {"uniform": "Uniform", "normal": "Normal", "trunc_normal": "TruncatedNormal",
            "xavier_uniform": "XavierUniform", "xavier_normal": "XavierNormal", "kaiming_uniform": "KaimingUniform",
@@ -40,7 +41,7 @@ class PaddleInitializers(Initializers):
         return out.T if matrix else out
 
     def layer_parameters(self, layer, w, seed):
-        """paddle.nn's Linear, Conv2D or Embedding built after paddle.seed(seed), in w's dtype as
+        """paddle.nn's Linear, Conv2D, Embedding, LSTM or GRU built after paddle.seed(seed), in w's dtype as
         Paddle's default dtype (paddle.set_default_dtype, restored after), its Linear weight laid out
         [in, out] brought to torch's."""
         paddle = self.paddle
@@ -49,6 +50,9 @@ class PaddleInitializers(Initializers):
         default = paddle.get_default_dtype()
         paddle.set_default_dtype(str(w.dtype).removeprefix("paddle."))
         try:
+            if layer in RECURRENT_GATES:
+                built = getattr(paddle.nn, layer.upper())(inputs, hidden_size(w.shape, layer))
+                return tuple(getattr(built, name).detach() for name in RECURRENT)
             if layer == "embedding":
                 return paddle.nn.Embedding(out, inputs).weight.detach()
             if layer == "linear":

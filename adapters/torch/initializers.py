@@ -1,12 +1,15 @@
 """The torch adapter's initializers: torch.nn.init's functions on an empty tensor like x, with a
 torch.Generator seeded by the call's seed (their generator= argument); torch's defaults where a
 spec leaves a parameter out."""
-from adapters.base import Unsupported
-from adapters.initializers import INITIALIZER_DTYPES, Initializers
+from adapters.base import FLOATS, Unsupported
+from adapters.initializers import INITIALIZER_DTYPES, RECURRENT_LAYERS, Initializers
 from adapters.optimizers import fixed
+from adapters.reference_initializers import hidden_size
+from adapters.vocabulary_initializers import RECURRENT, RECURRENT_GATES
 
-# torch.nn.init has no lecun initializers
-TORCH_INITIALIZER_DTYPES = {**INITIALIZER_DTYPES, "init_lecun_uniform": (), "init_lecun_normal": ()}
+# torch.nn.init has no lecun initializers; its recurrent layers draw uniforms in any float dtype
+TORCH_INITIALIZER_DTYPES = {**INITIALIZER_DTYPES, "init_lecun_uniform": (), "init_lecun_normal": (),
+                            **dict.fromkeys(RECURRENT_LAYERS, FLOATS)}
 
 
 class TorchInitializers(Initializers):
@@ -28,6 +31,9 @@ class TorchInitializers(Initializers):
         torch = self.torch
         torch.manual_seed(seed)
         out, inputs, *kernel = w.shape
+        if layer in RECURRENT_GATES:
+            module = getattr(torch.nn, layer.upper())(inputs, hidden_size(w.shape, layer), dtype=w.dtype)
+            return tuple(getattr(module, name).detach() for name in RECURRENT)
         if layer == "embedding":
             return torch.nn.Embedding(out, inputs, dtype=w.dtype).weight.detach()
         module = torch.nn.Linear(inputs, out, dtype=w.dtype) if layer == "linear" else torch.nn.Conv2d(

@@ -17,6 +17,7 @@ A sample has no right value, so the judge asks what every draw from the law shar
   of the elements (variance rows) and the trace of the leading square block (rows / cols); without
   the sign correction of the QR, the trace is about -sqrt(2 n / pi), 13 standard errors for
   n = 256.
+- a law of stacked blocks (a recurrent layer's gates) has each block of rows judged by its own.
 
 Every statistical test rejects at ALPHA, its false-alarm rate (the moments' from the normal
 approximation of their z-scores, within a factor of 3 at these sizes by the Edgeworth
@@ -30,7 +31,7 @@ import math
 import numpy as np
 from scipy import stats
 
-from adapters.reference_initializers import Constant, Orthogonal
+from adapters.reference_initializers import Constant, Orthogonal, Stacked
 from suites.judging import compare
 from suites.judging.compare import Comparison
 
@@ -50,6 +51,8 @@ def judged(law, actual, dtype: str, actual_dtype: str | None) -> Comparison:
     x = np.asarray(actual, dtype=np.float64)
     if not np.isfinite(x).all():
         return _failed(law, f"a non-finite element at {_first(~np.isfinite(x))}")
+    if isinstance(law, Stacked):
+        return _stacked(law, x, dtype)
     if isinstance(law, Constant):
         return _constant(law, x)
     if isinstance(law, Orthogonal):
@@ -106,6 +109,20 @@ def central_moment(law, k: int) -> float:
     """E[(X - E[X])^k] of the law, by integration."""
     centre = float(law.dist.mean())
     return float(law.dist.expect(lambda v: (v - centre) ** k))
+
+
+def _stacked(law, x, dtype) -> Comparison:
+    """Each block of rows against its own law."""
+    seen, start = [], 0
+    for block in law.blocks:
+        rows = slice(start, start + block.shape[0])
+        result = judged(block, x[rows], dtype, None)
+        said = f"rows {rows.start}:{rows.stop}: {result.reason}"
+        if not result.ok:
+            return Comparison(False, said)
+        seen.append(said)
+        start = rows.stop
+    return Comparison(True, "; ".join(seen))
 
 
 def _constant(law, x) -> Comparison:
