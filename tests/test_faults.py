@@ -23,6 +23,16 @@ def pytest_run(tmp_path, *args, **kwargs):
     return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600, **kwargs)
 
 
+def crash_spec_run(tmp_path, spec: str, adapters: str, *args):
+    """tests/specs/`spec` run eagerly without xdist on the faulty adapters: (the run, its records
+    by adapter)."""
+    cmd = [sys.executable, "-m", "pytest", str(ROOT / "tests" / "specs" / spec), "--results-dir",
+           str(tmp_path / "results"), "-q", "-p", "no:cacheprovider", "--adapter-path", str(FAULTY), *args,
+           "--adapter", adapters, "--mode", "eager"]
+    run = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    return run, {r["adapter"]: r for r in read_records([tmp_path / "results"])[0]}
+
+
 def test_a_crash_and_two_hangs_cost_one_item_each(tmp_path):
     run = pytest_run(tmp_path, "-n", "1", "--max-worker-restart", "5", "--adapter-path", str(FAULTY),
                      "--adapter", "aborting,hanging,stuck", "--case-timeout", "2", "--dtype", "float64",
@@ -43,18 +53,11 @@ def test_a_crash_and_two_hangs_cost_one_item_each(tmp_path):
     assert "1 crash" in page and "2 timeout" in page and "signal SIGABRT" in page
 
 
-CRASH_DOCUMENTED = ROOT / "tests" / "specs" / "crash-documented.yaml"
-
-
 def test_a_documented_crash_runs_in_its_own_process(tmp_path):
     """Without xdist too: the aborting case is documented with its signal, and the run goes on
     to the adapter that no longer crashes, which fails so that the entry is removed."""
-    cmd = [sys.executable, "-m", "pytest", str(CRASH_DOCUMENTED), "--results-dir", str(tmp_path / "results"), "-q",
-           "-p", "no:cacheprovider", "--adapter-path", str(FAULTY), "--adapter", "aborting,reference",
-           "--mode", "eager"]
-    run = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    run, records = crash_spec_run(tmp_path, "crash-documented.yaml", "aborting,reference")
     assert run.returncode == 1, run.stdout + run.stderr
-    records = {r["adapter"]: r for r in read_records([tmp_path / "results"])[0]}
     assert records["aborting"]["status"] == "documented"
     assert "the process died with SIGABRT" in records["aborting"]["message"]
     assert records["reference"]["status"] == "fail"
@@ -66,13 +69,9 @@ def test_a_crash_documented_as_one_behaviour_of_several_is_documented_when_the_p
     its behaviours (one_of) is documented where the process dies and where it returns one of the
     others (as the adapter's shipped entry says: the process that returned loads it too); a
     process that returns none of them (the right value) fails, so that the entry goes."""
-    cmd = [sys.executable, "-m", "pytest", str(ROOT / "tests" / "specs" / "crash-sometimes.yaml"), "--results-dir",
-           str(tmp_path / "results"), "-q", "-p", "no:cacheprovider", "--adapter-path", str(FAULTY), "--adapter-path",
-           str(ROOT / "tests" / "adapters" / "corrupting.py"), "--adapter", "aborting,corrupting,reference",
-           "--mode", "eager"]
-    run = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    run, records = crash_spec_run(tmp_path, "crash-sometimes.yaml", "aborting,corrupting,reference",
+                                  "--adapter-path", str(ROOT / "tests" / "adapters" / "corrupting.py"))
     assert run.returncode == 1, run.stdout + run.stderr
-    records = {r["adapter"]: r for r in read_records([tmp_path / "results"])[0]}
     assert records["aborting"]["status"] == "documented"
     assert "the process died with SIGABRT" in records["aborting"]["message"]
     assert records["corrupting"]["status"] == "documented", records["corrupting"]["message"]
@@ -85,12 +84,8 @@ def test_generated_cases_documented_to_crash_run_in_their_own_process(tmp_path):
     """Some draws kill the process (Paddle's int32 broadcast matmul corrupts the heap): the
     generated cases run in a process of their own, documented where it dies, judged as usual
     where no draw killed it (not "no longer observed": the next draws may)."""
-    cmd = [sys.executable, "-m", "pytest", str(ROOT / "tests" / "specs" / "crash-generated.yaml"), "--results-dir",
-           str(tmp_path / "results"), "-q", "-p", "no:cacheprovider", "--adapter-path", str(FAULTY), "--adapter",
-           "aborting,reference", "--mode", "eager", "--hypothesis-profile=ci"]
-    run = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    run, records = crash_spec_run(tmp_path, "crash-generated.yaml", "aborting,reference", "--hypothesis-profile=ci")
     assert run.returncode == 0, run.stdout + run.stderr
-    records = {r["adapter"]: r for r in read_records([tmp_path / "results"])[0]}
     assert records["aborting"]["status"] == "documented" and records["aborting"]["case"] == "hypothesis"
     assert "the process died with SIGABRT" in records["aborting"]["message"]
     assert records["reference"]["status"] == "pass"

@@ -28,7 +28,8 @@ def find(ctx, case: str, kind: str = "value", crashes: bool = False) -> dict | N
     for diff in ctx.spec.differences:
         if diff["adapter"] not in (ctx.adapter.name, ctx.adapter.variant_of) or diff.get("case", case) != case:
             continue
-        if not (kills(diff["observed"]) if crashes else not diff["observed"].get("crashes")):
+        observed = diff["observed"]
+        if (not kills(observed)) if crashes else observed.get("crashes"):  # crashes: those that may kill
             continue
         if diff.get("kind", "value") not in (kind, "any"):
             continue

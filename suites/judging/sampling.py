@@ -64,10 +64,15 @@ def judged_parts(laws, parts, dtype: str, actual_dtype: str | None, names=()) ->
     """Each part of a result against its law (a layer's weight and bias), named by `names`."""
     if len(parts) != len(laws):
         return Comparison(False, f"{len(parts)} parts, expected {len(laws)} ({', '.join(map(str, names))})")
+    return _in_turn(zip(names or [None] * len(laws), laws, parts), dtype, actual_dtype)
+
+
+def _in_turn(pieces, dtype: str, actual_dtype: str | None) -> Comparison:
+    """Each (label, law, sample) judged in turn: the first that fails, else every reason, labelled."""
     seen = []
-    for name, law, part in zip(names or [None] * len(laws), laws, parts):
-        result = judged(law, part, dtype, actual_dtype)
-        said = f"{name}: {result.reason}" if name else result.reason
+    for label, law, sample in pieces:
+        result = judged(law, sample, dtype, actual_dtype)
+        said = f"{label}: {result.reason}" if label else result.reason
         if not result.ok:
             return Comparison(False, said)
         seen.append(said)
@@ -113,16 +118,9 @@ def central_moment(law, k: int) -> float:
 
 def _stacked(law, x, dtype) -> Comparison:
     """Each block of rows against its own law."""
-    seen, start = [], 0
-    for block in law.blocks:
-        rows = slice(start, start + block.shape[0])
-        result = judged(block, x[rows], dtype, None)
-        said = f"rows {rows.start}:{rows.stop}: {result.reason}"
-        if not result.ok:
-            return Comparison(False, said)
-        seen.append(said)
-        start = rows.stop
-    return Comparison(True, "; ".join(seen))
+    ends = np.cumsum([block.shape[0] for block in law.blocks])
+    return _in_turn(((f"rows {end - block.shape[0]}:{end}", block, x[end - block.shape[0]:end])
+                     for block, end in zip(law.blocks, ends)), dtype, None)
 
 
 def _constant(law, x) -> Comparison:
