@@ -17,6 +17,7 @@ import types
 import numpy as np
 
 from adapters.vocabulary import VOCABULARY
+from adapters.vocabulary_initializers import RECURRENT_GATES
 
 
 class Unsupported(Exception):
@@ -25,7 +26,7 @@ class Unsupported(Exception):
 
 # How a program runs: op by op as the framework's eager users call it, or compiled by the
 # framework's own compiler as its users deploy it (torch.compile, jax.jit, tf.function(jit_compile)).
-MODES = ("eager", "compiled")
+MODES = ("eager", "compiled", "mixed")
 DTYPES = ("float16", "bfloat16", "float32", "float64", "int8", "uint8", "int32", "int64", "bool")
 FLOATS = ("float16", "bfloat16", "float32", "float64")
 
@@ -88,9 +89,10 @@ class Adapter:
 
     @classmethod
     def modes(cls) -> tuple:
-        """The modes its programs run in: eager, and compiled where it has a compiler (overrides
-        compile)."""
-        return MODES if cls.compile is not Adapter.compile else MODES[:1]
+        """The modes its programs run in: eager; compiled where it has a compiler (overrides
+        compile); mixed where it has a mixed-precision policy (overrides mixed)."""
+        return ("eager", *(("compiled",) if cls.compile is not Adapter.compile else ()),
+                *(("mixed",) if cls.mixed is not Adapter.mixed else ()))
 
     def unsupported(self, what: str):
         raise Unsupported(f"{self.name} does not implement {what}")
@@ -141,6 +143,14 @@ class Adapter:
         calls take and return the adapter's tensors. An adapter that overrides it runs every
         program in both modes (modes())."""
         self.unsupported("compile")
+
+    def mixed(self, fn):
+        """fn run under the framework's mixed-precision policy for bfloat16, as its users turn it
+        on over float32 parameters and inputs (torch.autocast("cpu", dtype=torch.bfloat16), Keras'
+        "mixed_bfloat16" dtype policy, flax's dtype=bfloat16 with float32 params,
+        paddle.amp.auto_cast(dtype="bfloat16")): the mixed mode (docs/mixed-precision.md). Calls
+        take and return the adapter's tensors."""
+        self.unsupported("mixed")
 
     def compile_grad(self, fn, wrt: list):
         """A compiled reverse pass, (args, cotangent) -> (value, gradients), as the framework's
@@ -350,15 +360,12 @@ def stacked_rnn(seq, num_layers: int, bidirectional: bool, direction, concat):
     return (seq, *(list(kind) for kind in zip(*finals)))
 
 
-GATES = {"lstm": 4, "gru": 3}  # gate blocks in weight_ih / weight_hh rows: i, f, g, o and r, z, n
-
-
 def rnn_param_shapes(input_size: int, hidden: int, num_layers: int = 1, bidirectional: bool = False,
                      op: str = "lstm") -> dict:
     """torch.nn.LSTM's (or GRU's) parameters, name -> shape, in its order: layer l reads layer
     l - 1's outputs, both directions side by side (D * hidden features)."""
     directions = 2 if bidirectional else 1
-    rows = GATES[op] * hidden
+    rows = RECURRENT_GATES[op] * hidden
     shapes = {}
     for layer in range(num_layers):
         size = input_size if layer == 0 else hidden * directions
@@ -367,29 +374,3 @@ def rnn_param_shapes(input_size: int, hidden: int, num_layers: int = 1, bidirect
             shapes.update({f"weight_ih{suffix}": (rows, size), f"weight_hh{suffix}": (rows, hidden),
                            f"bias_ih{suffix}": (rows,), f"bias_hh{suffix}": (rows,)})
     return shapes
-
-
-MULTIHEAD_OPS = ("multi_head_attention", "multi_head_attention_weights")  # its two paths, one op each
-
-
-def attention_param_shapes(embed_dim: int) -> dict:
-    """torch.nn.MultiheadAttention's parameters (kdim = vdim = embed_dim), name -> shape."""
-    e = embed_dim
-    return {"in_proj_weight": (3 * e, e), "in_proj_bias": (3 * e,), "out_proj.weight": (e, e), "out_proj.bias": (e,)}
-
-
-def heads_split(params: dict, num_heads: int, xnp) -> dict:
-    """torch.nn.MultiheadAttention's weights as flax's MultiHeadDotProductAttention (and Keras'
-    MultiHeadAttention) DenseGeneral weights: the q, k, v rows of in_proj_weight [3E, E]
-    transposed to kernels [E, N, E / N] and their biases [N, E / N]; out_proj.weight [E, E] to
-    the "out" kernel [N, E / N, E]. `xnp` is the array namespace (jax.numpy, keras.ops)."""
-    embed = params["out_proj.weight"].shape[0]
-    head = embed // num_heads
-    split = {}
-    for part, name in enumerate(("query", "key", "value")):
-        rows = slice(part * embed, (part + 1) * embed)
-        split[name] = {"kernel": xnp.reshape(xnp.transpose(params["in_proj_weight"][rows]), (embed, num_heads, head)),
-                       "bias": xnp.reshape(params["in_proj_bias"][rows], (num_heads, head))}
-    split["out"] = {"kernel": xnp.reshape(xnp.transpose(params["out_proj.weight"]), (num_heads, head, embed)),
-                    "bias": params["out_proj.bias"]}
-    return split

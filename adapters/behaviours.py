@@ -33,7 +33,12 @@ class Behaviour:
     result_dtype: str | None = None  # the dtype the framework's result has instead of the one under test
     # a framework's defaults: (args, kwargs) -> the kwargs it computes with (framework_default)
     fill: Callable | None = None
-    mode: str | None = None  # the mode it shows in (a compiler's: "compiled"), None for both
+    mode: str | None = None  # the mode it shows in (a compiler's: "compiled"), None for every mode
+    # the dtype a mixed-precision policy computes the op in, where it differs from torch.autocast's
+    # (adapters/mixed.py): "bfloat16"; "bfloat16-steps" (several bfloat16 operations, each
+    # rounded); "float32-rounded" (float32 from the unrounded inputs, the result rounded); or
+    # "float32" (the op follows its float32 inputs)
+    autocast: str | None = None
 
     def applies(self, ctx) -> bool:
         """Whether it may explain this context's program: its op is there, in its mode."""

@@ -4,7 +4,8 @@ import functools
 import numpy as np
 
 from adapters import workers
-from adapters.base import MULTIHEAD_OPS, Adapter, Unsupported, dtypes_except
+from adapters.attention_params import MULTIHEAD_OPS
+from adapters.base import Adapter, Unsupported, dtypes_except
 from adapters.behaviours import ENGINE_MASKED_SOFTMAX
 from adapters.engine_initializers import EngineInitializers
 from adapters.engine_optimizers import EngineOptimizers

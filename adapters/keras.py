@@ -10,11 +10,11 @@ import json
 import os
 import pathlib
 
-from adapters import keras_initializers, keras_rnn
+from adapters import keras_initializers, keras_rnn, mixed
+from adapters.attention_params import MULTIHEAD_OPS
 from adapters.base import (
     DTYPES,
     FLOATS,
-    MULTIHEAD_OPS,
     Adapter,
     Unsupported,
     as_tuple,
@@ -96,7 +96,7 @@ BACKEND_DTYPES = {
 for _backend, _table in BACKEND_DTYPES.items():  # keras.ops has no bmm; keras' optimizers and initializers' own
     _table.update(bmm=(), **OPTIMIZER_DTYPES[_backend], **keras_initializers.KERAS_INITIALIZER_DTYPES[_backend])
 KERAS_BEHAVIOURS = (KERAS_MASKED_SOFTMAX, KERAS_PAD_SEQUENCES_DEFAULTS, KERAS_LAYER_NORM_EPS, KERAS_NORMALIZE_EPSILON,
-                    KERAS_BATCH_NORM_EPS, KERAS_BATCH_NORM_STATS, *KERAS_OPTIMIZERS,
+                    KERAS_BATCH_NORM_EPS, KERAS_BATCH_NORM_STATS, *KERAS_OPTIMIZERS, *mixed.KERAS_MIXED,
                     *keras_initializers.KERAS_INITIALIZERS, *keras_initializers.KERAS_LAYER_DEFAULTS)
 # in modelled()'s order: the mean of V (a special value) before the float32 scale with it (a precision)
 BACKEND_BEHAVIOURS = {"tensorflow": (KERAS_TENSORFLOW_BIAS_ADD, KERAS_ATTENTION_MEAN_OF_V, KERAS_TENSORFLOW_ATTENTION,
@@ -315,7 +315,7 @@ class KerasAdapter(KerasLayers, KerasIdioms, KerasOptimizers, keras_initializers
 
     def masked_softmax(self, x, mask, axis=-1):
         # Keras' idiom is the Softmax layer's mask argument; the layer computes in its own dtype
-        return unweighted("Softmax", self.dtype_of(x), axis=axis)(x, mask=mask)
+        return unweighted("Softmax", self.layer_dtype(x), axis=axis)(x, mask=mask)
 
     def pad(self, x, pad_width, mode="constant", value=0):
         if mode not in PAD_MODES:
@@ -364,11 +364,11 @@ class KerasAdapter(KerasLayers, KerasIdioms, KerasOptimizers, keras_initializers
 
     def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True):
         return keras_rnn.run("LSTM", x, None if h0 is None else (h0, c0), params, num_layers, bidirectional,
-                             batch_first, self.dtype_of(x))
+                             batch_first, self.layer_dtype(x))
 
     def gru(self, x, h0, params, num_layers=1, bidirectional=False, batch_first=True, reset_after=None):
         return keras_rnn.run("GRU", x, None if h0 is None else (h0,), params, num_layers, bidirectional, batch_first,
-                             self.dtype_of(x), **given(reset_after=reset_after))
+                             self.layer_dtype(x), **given(reset_after=reset_after))
 
     def conv2d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
         ops = self.ops

@@ -3,7 +3,9 @@ a layer, run statelessly with the weights converted from PyTorch's layouts; Kera
 import functools
 import warnings
 
-from adapters.base import Unsupported, flipped_momentum, given, heads_split
+from adapters.attention_params import heads_split
+from adapters.base import Unsupported, flipped_momentum, given
+from adapters.mixed import MIXED_BFLOAT16, with_policy
 
 # torch.compile warns each time its trace meets a functools cache: Keras' own dtype helpers and
 # eagerly_on_torch's one wrapper per function below, which it rightly traces through. Thousands of
@@ -114,12 +116,37 @@ def _built(kind: str, dtype: str, shape: tuple, **config):
 
 def stateless(layer, weights: list, *inputs, **options):
     """The layer's output with these weights (in the order of its trainable_variables)."""
-    out, _ = layer.stateless_call(weights, layer.non_trainable_variables, *inputs, **options)
-    return out
+    return stateless_outputs(layer, weights, layer.non_trainable_variables, *inputs, **options)[0]
+
+
+def stateless_outputs(layer, weights: list, non_trainable: list, *inputs, **options) -> tuple:
+    """layer.stateless_call's (outputs, non-trainable variables), the input checked against the
+    layer's input_spec as users' calls check it (Dense's min_ndim 2). Under a mixed dtype policy the
+    layer is called as its users call it, with the weights assigned: stateless_call runs `call`
+    alone, without the casts to the compute dtype that `__call__` makes (inputs and variables)."""
+    policy = layer.dtype_policy
+    if policy.compute_dtype == policy.variable_dtype:
+        layer._assert_input_compatibility(inputs[0])  # as __call__ does: stateless_call skips it
+        return layer.stateless_call(weights, non_trainable, *inputs, **options)
+    for variable, value in zip(layer.trainable_variables + layer.non_trainable_variables, weights + non_trainable):
+        variable.assign(value)
+    return layer(*inputs, **options), [v.value for v in layer.non_trainable_variables]
 
 
 class KerasLayers:
     """A mixin of KerasAdapter (self.keras, self.ops, self.backend)."""
+
+    policy = None  # the mixed mode's dtype policy while it runs (mixed)
+
+    def mixed(self, fn):
+        """fn with its layers built under Keras' "mixed_bfloat16" dtype policy (their dtype=, as
+        keras.mixed_precision.set_dtype_policy gives the layers built after it): float32
+        variables, bfloat16 computation. keras.ops follow their inputs."""
+        return with_policy(self, MIXED_BFLOAT16, fn)
+
+    def layer_dtype(self, x) -> str:
+        """The dtype (or policy) a layer is built with: x's, or the mixed mode's policy."""
+        return self.policy or self.dtype_of(x)
 
     def cumsum(self, x, axis):
         return self.ops.cumsum(x, axis=axis)
@@ -131,7 +158,7 @@ class KerasLayers:
             from adapters.tensorflow import refuse_corrupting_matmul
 
             refuse_corrupting_matmul(tf, x, weight)  # Dense's matmul is tf.matmul there
-        dense = built("Dense", self.dtype_of(x), (None, weight.shape[1]), units=weight.shape[0],
+        dense = built("Dense", self.layer_dtype(x), (None, weight.shape[1]), units=weight.shape[0],
                       use_bias=bias is not None)
         return stateless(dense, [self.ops.transpose(weight)] + ([] if bias is None else [bias]), x)
 
@@ -141,7 +168,7 @@ class KerasLayers:
         return self.ops.gelu(x, approximate=approximate == "tanh")
 
     def layer_norm(self, x, weight=None, bias=None, eps=None):
-        norm = built("LayerNormalization", self.dtype_of(x), (None, x.shape[-1]), scale=weight is not None,
+        norm = built("LayerNormalization", self.layer_dtype(x), (None, x.shape[-1]), scale=weight is not None,
                      center=bias is not None, **({} if eps is None else {"epsilon": eps}))
         return stateless(norm, [w for w in (weight, bias) if w is not None], x)
 
@@ -158,12 +185,12 @@ class KerasLayers:
         weight); Keras' own defaults where eps or momentum is None. In training the output does
         not read the moving statistics, which the layer needs all the same."""
         ops = self.ops
-        norm = built("BatchNormalization", self.dtype_of(x), (None, *x.shape[1:]), axis=1, scale=weight is not None,
+        norm = built("BatchNormalization", self.layer_dtype(x), (None, *x.shape[1:]), axis=1, scale=weight is not None,
                      center=bias is not None, **given(epsilon=eps, momentum=flipped_momentum(momentum)))
         channels = x.shape[1]
         moving = [ops.zeros(channels, self.dtype_of(x)) if running_mean is None else running_mean,
                   ops.ones(channels, self.dtype_of(x)) if running_var is None else running_var]
-        return norm.stateless_call([w for w in (weight, bias) if w is not None], moving, x, training=training)
+        return stateless_outputs(norm, [w for w in (weight, bias) if w is not None], moving, x, training=training)
 
     def norm(self, x, axis=None, keepdims=False):
         return self.ops.norm(x, axis=tuple(axis) if isinstance(axis, list) else axis, keepdims=keepdims)
@@ -174,7 +201,7 @@ class KerasLayers:
     def embedding(self, indices, weight, padding_idx=None):
         if padding_idx is not None:
             raise Unsupported("keras.layers.Embedding has no padding_idx (mask_zero makes a mask for later layers)")
-        embed = built("Embedding", self.dtype_of(weight), (None,), input_dim=weight.shape[0],
+        embed = built("Embedding", self.layer_dtype(weight), (None,), input_dim=weight.shape[0],
                       output_dim=weight.shape[1])
         return stateless(embed, [weight], indices)
 
@@ -215,7 +242,7 @@ class KerasLayers:
         if not batch_first:  # Keras reads [B, L, E] only
             query, key, value = (ops.swapaxes(t, 0, 1) for t in (query, key, value))
         embed = query.shape[-1]
-        layer = built("MultiHeadAttention", self.dtype_of(query), ((None, None, embed),) * 3, num_heads=num_heads,
+        layer = built("MultiHeadAttention", self.layer_dtype(query), ((None, None, embed),) * 3, num_heads=num_heads,
                       key_dim=embed // num_heads)
         split = heads_split(params, num_heads, ops)
         weights = [split[name][w] for name in ("query", "key", "value", "out") for w in ("kernel", "bias")]

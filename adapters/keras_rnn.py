@@ -8,7 +8,7 @@ gru_weights say; the layers are stateless: keras.Layer.stateless_call takes them
 import functools
 
 from adapters.base import rnn_suffix, stacked_rnn
-from adapters.keras_layers import outside_trace
+from adapters.keras_layers import outside_trace, stateless_outputs
 
 
 def run(kind: str, x, states, params, num_layers, bidirectional, batch_first, dtype: str, **config):
@@ -25,8 +25,8 @@ def run(kind: str, x, states, params, num_layers, bidirectional, batch_first, dt
         cell = _layer(kind, hidden, bool(d), dtype, seq.shape[-1], tuple(sorted(config.items())))
         initial = None if states is None else [s[k] for s in states]
         layout = {"reset_after": cell.reset_after} if kind == "GRU" else {}  # the layer's, default or given
-        (out, *final), _ = cell.stateless_call(weights(params, rnn_suffix(layer, d), **layout),
-                                               cell.non_trainable_variables, seq, initial_state=initial)
+        (out, *final), _ = stateless_outputs(cell, weights(params, rnn_suffix(layer, d), **layout),
+                                             cell.non_trainable_variables, seq, initial_state=initial)
         return ((ops.flip(out, 1) if d else out), *final)  # go_backwards returns reversed time order
 
     seq, *finals = stacked_rnn(seq, num_layers, bidirectional, direction, lambda outs: ops.concatenate(outs, -1))

@@ -4,7 +4,8 @@ the framework computes, read from its source, which the judge uses and never tru
 
 import numpy as np
 
-from adapters.base import MULTIHEAD_OPS, as_tuple
+from adapters.attention_params import MULTIHEAD_OPS
+from adapters.base import as_tuple
 from adapters.behaviours import REFERENCE, Behaviour, framework_default
 from adapters.reference import ReferenceAdapter
 from adapters.reference_layers import attention_allowed, erfc, pool_windows

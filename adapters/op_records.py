@@ -36,7 +36,7 @@ def rnn_sample(op):
 
 
 def mha_sample(dtype):
-    from adapters.base import attention_param_shapes
+    from adapters.attention_params import attention_param_shapes
 
     params = {k: np.full(s, 0.25) for k, s in attention_param_shapes(4).items()}
     return [values(dtype, (2, 2, 4))] * 3 + [params], {"num_heads": 2}  # a valid call in either layout

@@ -243,6 +243,26 @@ _OPS = [
 ]
 
 VOCABULARY: dict[str, Op] = {op.name: op for op in _OPS}
+# The mixed mode (docs/mixed-precision.md): the dtype torch.autocast("cpu", dtype=torch.bfloat16)
+# computes each op in, torch's CPU lists (https://pytorch.org/docs/stable/amp.html, "CPU Ops that
+# can autocast to bfloat16" and "... to float32"), as torch 2.13 shows them: "bfloat16", one
+# rounding of a float32 accumulation (mm, addmm, convolution); "bfloat16-steps", several bfloat16
+# operations each rounded (attention: scores, softmax, weighted values); LSTM through oneDNN's
+# mkldnn_rnn_layer, GRU not. An op not named follows its inputs (float32 inputs, float32 result).
+# einsum and tensordot follow the op their equation becomes (bmm: bfloat16; mul and sum: float32).
+AUTOCAST = {**dict.fromkeys(("matmul", "mm", "bmm", "linear", "conv1d", "conv2d"), "bfloat16"),
+            **dict.fromkeys(("dot_product_attention", "multi_head_attention", "multi_head_attention_weights", "lstm"),
+                            "bfloat16-steps"),
+            "cross_entropy": "float32"}
+# The classes whose result is bfloat16; "float32-rounded", a policy's (never torch.autocast's): the
+# op computed in float32 from its unrounded float32 inputs, the result rounded (flax's norms)
+LOWERED = ("bfloat16", "bfloat16-steps", "float32-rounded")
+# The ops a program may call to run in the mixed mode: torch's autocast ops and the layers, which
+# Keras' dtype policy and flax's dtype reach. Not yet (docs/mixed-precision.md): the recurrent
+# layers (their policies differ in what they return, flax's float32) and multi-head attention
+# (its projections' rounding through the softmax: a bound of its own, as dot_product_attention has)
+MIXED_OPS = (frozenset(AUTOCAST) | frozenset(op.name for op in LAYER_OPS)) - {
+    "batch_norm_stats", "lstm", "gru", "multi_head_attention", "multi_head_attention_weights"}
 # pad's modes as NumPy names them (numpy.pad, jnp.pad, keras.ops.pad take these); "edge" is
 # NumPy's own name for replicate.
 PAD_MODES = {"constant": "constant", "reflect": "reflect", "symmetric": "symmetric", "replicate": "edge",

@@ -11,7 +11,7 @@ observed, fixed failures, newly documented differences, other changes (reports/c
 the benchmark medians that moved beyond 5% and their noise; exits 1 on a new failure (a CI gate;
 a slower benchmark is listed, not gated: CI machines differ), 2 on bad input.
 
-python -m reports port SOURCE TARGET [RESULTS...] [--mode eager|compiled]: what a port from the
+python -m reports port SOURCE TARGET [RESULTS...] [--mode eager|compiled|mixed]: what a port from the
 SOURCE adapter to the TARGET meets: every case both ran that they did not do alike, by regime
 (undocumented, default, promotion, special-value, no-gradient, precision, crash, semantics,
 unsupported), with both sides' status, note, source and numbers (reports/port.py); RESULTS
@@ -21,6 +21,7 @@ error, a crash), 2 on bad input (no such results, an adapter absent from them).
 import argparse
 import sys
 
+from adapters.base import MODES
 from reports import changes, perf, port, summary
 from reports.build import bench_files, build, read_records
 from reports.records import FAILING, standing
@@ -42,7 +43,7 @@ def main(argv=None, prog="python -m reports") -> int:
     p.add_argument("source", help="the adapter a port leaves, e.g. torch")
     p.add_argument("target", help="the adapter it moves to, e.g. jax")
     p.add_argument("results", nargs="*", default=["results"], help="results folders or .jsonl files (default: results)")
-    p.add_argument("--mode", choices=("eager", "compiled"), default=None, help="one mode only (default: both)")
+    p.add_argument("--mode", choices=MODES, default=None, help="one mode only (default: every mode)")
     args = parser.parse_args(argv)
     if args.command == "diff":
         return _diff(args.base, args.new)

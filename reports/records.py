@@ -69,10 +69,10 @@ def mode_of(record: dict) -> str:
 
 
 def column(record: dict) -> str:
-    """A record's column on the page: its adapter, with `compiled` after it in the compiled mode
-    (adapter x mode; the page's adapter filter keeps both)."""
+    """A record's column on the page: its adapter, with its mode after it in the compiled and
+    mixed modes (adapter x mode; the page's adapter filter keeps every mode)."""
     adapter = str(record.get("adapter", "?"))
-    return adapter if mode_of(record) == "eager" else f"{adapter} compiled"
+    return adapter if mode_of(record) == "eager" else f"{adapter} {mode_of(record)}"
 
 
 def standing(records: list) -> list:

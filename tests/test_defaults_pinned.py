@@ -7,7 +7,7 @@ import pytest
 from adapters.reference import ReferenceAdapter
 from suites.judging.differences import regime
 from suites.loading.specs import load_path
-from suites.programs.program import Context
+from suites.programs.context import Context
 from suites.running import items
 
 DEFAULTS = [spec for spec in load_path("specs") if spec.id.endswith("defaults") and not spec.collective]

@@ -6,7 +6,7 @@ import pytest
 
 from adapters.reference import ReferenceAdapter
 from suites.judging import gradcheck, judge
-from suites.programs.program import Context
+from suites.programs.context import Context
 from tests.adapters.narrow import CastBackMatmul, HalfMatmul, NarrowMatmul
 from tests.spec_text import first_spec
 

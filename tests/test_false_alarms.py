@@ -12,7 +12,7 @@ import pytest
 
 import adapters
 from suites.judging import gradcheck
-from suites.programs.program import Context
+from suites.programs.context import Context
 from tests.spec_text import first_spec
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent

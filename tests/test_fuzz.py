@@ -18,7 +18,8 @@ from suites.fuzz.steps import STEPS, inputs, programs
 from suites.judging import compare
 from suites.loading.specs import load_file, load_path
 from suites.programs import expr
-from suites.programs.program import ORACLE, Context, caller, wide_constant
+from suites.programs.context import Context
+from suites.programs.program import ORACLE, caller, wide_constant
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BROKEN = ROOT / "tests" / "adapters" / "broken_areas.py"

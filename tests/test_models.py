@@ -13,7 +13,7 @@ from reports.build import build
 from suites.judging import judge
 from suites.loading.specs import SpecError, load_file
 from suites.programs import inputs, training
-from suites.programs.program import Context
+from suites.programs.context import Context
 from tests.spec_text import first_spec
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent

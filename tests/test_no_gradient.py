@@ -7,7 +7,7 @@ import pytest
 
 from adapters.engine import EngineAdapter
 from suites.judging import gradcheck
-from suites.programs.program import Context
+from suites.programs.context import Context
 from tests.spec_text import first_spec
 
 SPEC = """\

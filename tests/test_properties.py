@@ -4,7 +4,7 @@ import numpy as np
 import adapters
 from suites.judging import properties
 from suites.loading.specs import load_path
-from suites.programs.program import Context
+from suites.programs.context import Context
 
 RNG = np.random.default_rng(3)
 

@@ -111,7 +111,7 @@ def test_a_gradient_of_several_parts_has_a_snippet(name, tmp_path):
 
     from suites.loading.specs import load_path
     from suites.programs import inputs as spec_inputs
-    from suites.programs.program import Context
+    from suites.programs.context import Context
 
     adapter = adapter_or_skip(name)
     spec = next(s for s in load_path(pathlib.Path(__file__).parent.parent / "specs" / "lstm.yaml")

@@ -8,7 +8,7 @@ import pytest
 import adapters
 from adapters.engine import EngineAdapter
 from suites.judging import gradcheck, judge, suspect
-from suites.programs.program import Context
+from suites.programs.context import Context
 from tests.spec_text import first_spec
 
 SPEC = """\

@@ -12,10 +12,10 @@ import warnings
 import numpy as np
 
 from adapters import workers
+from adapters.attention_params import MULTIHEAD_OPS
 from adapters.base import (
     DTYPES,
     FLOATS,
-    MULTIHEAD_OPS,
     Adapter,
     Unsupported,
     as_tuple,
@@ -40,6 +40,7 @@ from adapters.layer_behaviours import (
     JAX_POOL_STRIDE_ONE,
     OPTAX_PER_EXAMPLE_LOSS,
 )
+from adapters.mixed import FLAX_MIXED
 from adapters.vocabulary import PAD_MODES
 
 X64 = os.environ.get("PARITY_JAX_X64", "1") != "0"
@@ -67,7 +68,7 @@ class JaxAdapter(JaxLayers, JaxOptimizers, JaxInitializers, JaxIdioms, Adapter):
     behaviours = (JAX_ATTENTION_MEAN_OF_V, JAX_GELU_TANH, FLAX_LAYER_NORM_EPS, OPTAX_PER_EXAMPLE_LOSS,
                   JAX_AVG_POOL_SAME_COUNTS_PADDING, *JAX_POOL_STRIDE_ONE, FLAX_BATCH_NORM_STATS,
                   *FLAX_MULTIHEAD_MEAN_OF_V, *OPTAX_OPTIMIZERS, *JAX_INITIALIZERS,
-                  *FLAX_LAYER_DEFAULTS)
+                  *FLAX_LAYER_DEFAULTS, *FLAX_MIXED)
 
     def __init__(self):
         import jax

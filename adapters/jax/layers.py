@@ -2,7 +2,9 @@
 converted), optax's losses; each with its own defaults."""
 import functools
 
-from adapters.base import Unsupported, as_tuple, flipped_momentum, given, heads_split, rnn_suffix, stacked_rnn
+from adapters.attention_params import heads_split
+from adapters.base import Unsupported, as_tuple, flipped_momentum, given, rnn_suffix, stacked_rnn
+from adapters.mixed import with_policy
 
 
 def _heads_second(x, jnp):
@@ -13,6 +15,17 @@ def _heads_second(x, jnp):
 class JaxLayers:
     """A mixin of JaxAdapter (self.jax, self.jnp)."""
 
+    policy = None  # the mixed mode's computation dtype while it runs (mixed)
+
+    def mixed(self, fn):
+        """fn with its flax Modules built with dtype=bfloat16 over float32 params (param_dtype),
+        flax's mixed precision; jax.numpy follows its inputs."""
+        return with_policy(self, "bfloat16", fn)
+
+    def computed(self, x):
+        """The dtype a Module computes in (its dtype=): x's, or the mixed mode's bfloat16."""
+        return self.policy or x.dtype
+
     def cumsum(self, x, axis):
         return self.jnp.cumsum(x, axis=axis)
 
@@ -20,7 +33,7 @@ class JaxLayers:
         import flax.linen as nn
 
         params = {"kernel": weight.T, **({} if bias is None else {"bias": bias})}
-        dense = nn.Dense(weight.shape[0], use_bias=bias is not None, dtype=x.dtype, param_dtype=x.dtype)
+        dense = nn.Dense(weight.shape[0], use_bias=bias is not None, dtype=self.computed(x), param_dtype=x.dtype)
         return dense.apply({"params": params}, x)
 
     def gelu(self, x, approximate=None):
@@ -33,7 +46,7 @@ class JaxLayers:
 
         params = {**({} if weight is None else {"scale": weight}), **({} if bias is None else {"bias": bias})}
         norm = nn.LayerNorm(**({} if eps is None else {"epsilon": eps}), use_scale=weight is not None,
-                            use_bias=bias is not None, dtype=x.dtype, param_dtype=x.dtype)
+                            use_bias=bias is not None, dtype=self.computed(x), param_dtype=x.dtype)
         return norm.apply({"params": params}, x)
 
     def batch_norm(self, x, running_mean=None, running_var=None, weight=None, bias=None, training=False,
@@ -53,7 +66,7 @@ class JaxLayers:
         import flax.linen as nn
 
         norm = nn.BatchNorm(use_running_average=not training, axis=1, use_scale=weight is not None,
-                            use_bias=bias is not None, dtype=x.dtype, param_dtype=x.dtype,
+                            use_bias=bias is not None, dtype=self.computed(x), param_dtype=x.dtype,
                             **given(epsilon=eps, momentum=flipped_momentum(momentum)))
         channels = x.shape[1]
         stats = {"mean": self.jnp.zeros(channels, x.dtype) if running_mean is None else running_mean,
@@ -72,7 +85,7 @@ class JaxLayers:
 
         if padding_idx is not None:
             raise Unsupported("flax.linen.Embed has no padding_idx")
-        embed = nn.Embed(weight.shape[0], weight.shape[1], dtype=weight.dtype, param_dtype=weight.dtype)
+        embed = nn.Embed(weight.shape[0], weight.shape[1], dtype=self.computed(weight), param_dtype=weight.dtype)
         return embed.apply({"params": {"embedding": weight}}, indices)
 
     def cross_entropy(self, logits, target, reduction=None, label_smoothing=None, ignore_index=None):
@@ -100,13 +113,13 @@ class JaxLayers:
         return _heads_second(out, jnp)
 
     def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True):
-        return _flax_rnn("LSTMCell", num_layers, bidirectional, batch_first)(x, None if h0 is None else (c0, h0),
-                                                                            params)
+        rnn = _flax_rnn("LSTMCell", num_layers, bidirectional, batch_first, self.policy)
+        return rnn(x, None if h0 is None else (c0, h0), params)
 
     def gru(self, x, h0, params, num_layers=1, bidirectional=False, batch_first=True, reset_after=True):
         if not reset_after:
             raise Unsupported("flax.linen.GRUCell applies the reset gate after the recurrent matmul only")
-        return _flax_rnn("GRUCell", num_layers, bidirectional, batch_first)(x, h0, params)
+        return _flax_rnn("GRUCell", num_layers, bidirectional, batch_first, self.policy)(x, h0, params)
 
     def multi_head_attention(self, query, key, value, params, num_heads, key_padding_mask=None, batch_first=True):
         return self._flax_multihead(query, key, value, params, num_heads, key_padding_mask, batch_first, False)
@@ -124,7 +137,7 @@ class JaxLayers:
         jnp = self.jnp
         if not batch_first:  # flax reads [B, L, E] only
             query, key, value = (jnp.swapaxes(t, 0, 1) for t in (query, key, value))
-        mha = nn.MultiHeadDotProductAttention(num_heads, dtype=query.dtype, param_dtype=query.dtype,
+        mha = nn.MultiHeadDotProductAttention(num_heads, dtype=self.computed(query), param_dtype=query.dtype,
                                               deterministic=True)
         mask = None if key_padding_mask is None else ~key_padding_mask[:, None, None, :]
         variables = {"params": heads_split(params, num_heads, jnp)}
@@ -161,11 +174,12 @@ class JaxLayers:
 
 
 @functools.cache
-def _flax_rnn(cell: str, num_layers: int, bidirectional: bool, batch_first: bool):
+def _flax_rnn(cell: str, num_layers: int, bidirectional: bool, batch_first: bool, computed: str | None = None):
     """A jitted stack of flax.linen.RNN(LSTMCell or GRUCell) layers for one configuration: flax's
     scan is traced anew on every eager call (about a second), a jitted function once per shape.
     The initial carry: LSTMCell's (c0, h0), GRUCell's h0; None is flax's zero carry. Returns
-    (output, h_n, c_n) or (output, h_n), the final states stacked as PyTorch's."""
+    (output, h_n, c_n) or (output, h_n), the final states stacked as PyTorch's. `computed`: the
+    cells' dtype (the mixed mode's), None for the inputs'."""
     import flax.linen as nn  # part of the jax requirements; only the recurrent layers need it
     import jax
     import jax.numpy as jnp
@@ -175,7 +189,7 @@ def _flax_rnn(cell: str, num_layers: int, bidirectional: bool, batch_first: bool
         seq = x if batch_first else jnp.swapaxes(x, 0, 1)  # nn.RNN scans axis 1
 
         def direction(seq, layer, d, k):
-            rnn = nn.RNN(getattr(nn, cell)(hidden, dtype=x.dtype, param_dtype=x.dtype), return_carry=True,
+            rnn = nn.RNN(getattr(nn, cell)(hidden, dtype=computed or x.dtype, param_dtype=x.dtype), return_carry=True,
                          reverse=bool(d), keep_order=True)
             weights = FLAX_WEIGHTS[cell](params, rnn_suffix(layer, d))
             carry = None if initial is None else jax.tree.map(lambda s: s[k], initial)

@@ -13,6 +13,7 @@ from adapters import AdapterError, workers
 from adapters.base import DTYPES, Adapter, Unsupported, dtypes_except, no_rounding_mode, own_code
 from adapters.behaviours import PADDLE_ALL_GATHER_CONCATENATES, PADDLE_MASKED_FILL_SOFTMAX
 from adapters.layer_behaviours import PADDLE_ATTENTION_NAN, PADDLE_MULTIHEAD_MEAN_OF_V, PADDLE_NORMALIZE_AXIS_ONE
+from adapters.mixed import PADDLE_MIXED
 from adapters.operators import PythonOperators
 from adapters.paddle.collectives import IN_PLACE, PADDLE_COLLECTIVES, collective_rank
 from adapters.paddle.idioms import PaddleIdioms
@@ -48,7 +49,7 @@ class PaddleAdapter(PaddleLayers, PaddleOptimizers, PaddleInitializers, PaddleId
                               "raises")
     behaviours = (PADDLE_MASKED_FILL_SOFTMAX, PADDLE_ALL_GATHER_CONCATENATES, PADDLE_NORMALIZE_AXIS_ONE,
                   PADDLE_ATTENTION_NAN, *PADDLE_MULTIHEAD_MEAN_OF_V, *PADDLE_OPTIMIZERS,
-                  *PADDLE_INITIALIZERS, *PADDLE_LAYER_DEFAULTS)
+                  *PADDLE_INITIALIZERS, *PADDLE_LAYER_DEFAULTS, *PADDLE_MIXED)
     # What Paddle's CPU kernels take (python -m suites coverage --adapter paddle --check): float32 and
     # float64 nearly everywhere, few float16 and bfloat16 kernels on CPU.
     dtypes = {"*": ("float32", "float64"), "correlate": (), "convolve": (), "one_hot": ("int32", "int64"),
@@ -213,6 +214,16 @@ class PaddleAdapter(PaddleLayers, PaddleOptimizers, PaddleInitializers, PaddleId
             return fn(env)
 
         return self._to_static(program)
+
+    def mixed(self, fn):
+        """fn under paddle.amp.auto_cast(dtype="bfloat16"), Paddle's mixed precision (on CPU it
+        warns that it makes no effect: PADDLE_MIXED)."""
+        paddle = self.paddle
+
+        def auto_cast(*args, **kwargs):
+            with paddle.amp.auto_cast(dtype="bfloat16"):
+                return fn(*args, **kwargs)
+        return auto_cast
 
     def compile_grad(self, fn, wrt):
         # to_static traces the forward; paddle.grad runs the backward program it built with it

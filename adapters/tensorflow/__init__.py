@@ -6,10 +6,10 @@ TF's collective ops (reduce_scatter, all_to_all, broadcast) run too."""
 import os
 
 from adapters import keras_initializers, keras_optimizers, keras_rnn, workers
+from adapters.attention_params import MULTIHEAD_OPS
 from adapters.base import (
     DTYPES,
     FLOATS,
-    MULTIHEAD_OPS,
     Adapter,
     Unsupported,
     as_tuple,

@@ -1,10 +1,10 @@
 """PyTorch: torch.* ops, torch.autograd for gradients, cpu and cuda devices; collectives with
 torch.distributed, one process per rank (gloo on CPU, NCCL on GPU)."""
 from adapters import workers
+from adapters.attention_params import MULTIHEAD_OPS
 from adapters.base import (
     DTYPES,
     FLOATS,
-    MULTIHEAD_OPS,
     Adapter,
     Unsupported,
     dtypes_except,
@@ -281,6 +281,15 @@ class TorchAdapter(TorchLayers, TorchOptimizers, TorchInitializers, TorchIdioms,
 
     def compile(self, fn):
         return self.torch.compile(own_code(fn))
+
+    def mixed(self, fn):
+        """fn under torch.autocast("cpu", dtype=torch.bfloat16), as torch's CPU mixed precision runs."""
+        torch = self.torch
+
+        def autocast(*args, **kwargs):
+            with torch.autocast("cpu", dtype=torch.bfloat16):
+                return fn(*args, **kwargs)
+        return autocast
 
     def compile_grad(self, fn, wrt):
         # torch.compile traces the forward; autograd runs the backward graph it compiled with it

@@ -15,7 +15,7 @@ import numpy as np
 from suites.judging import gradcheck, judge
 from suites.programs import expr
 from suites.programs import inputs as spec_inputs
-from suites.programs.program import Context
+from suites.programs.context import Context
 
 FILTER_KEYS = ("area", "spec", "size", "adapter", "dtype", "mode", "pass")
 PASSES = {"forward": "forward", "backward": "forward-backward"}

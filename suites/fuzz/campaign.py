@@ -42,7 +42,8 @@ from suites.judging import compare, gradcheck, judge
 from suites.judging.outcome import CaseFailure, Outcome, message_of, one_line
 from suites.loading import specs
 from suites.programs import expr
-from suites.programs.program import FIXED_OPS, ORACLE, Context, Expression, Modelled, caller, wide_constant, widen
+from suites.programs.context import Context
+from suites.programs.program import FIXED_OPS, ORACLE, Expression, Modelled, caller, wide_constant, widen
 
 RUNS = 8
 PERTURBATION = 8.0  # units of roundoff per op, on each operand and on the result

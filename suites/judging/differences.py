@@ -56,13 +56,29 @@ def modelled(ctx, outcome, judge) -> Outcome:
     if outcome.status not in ("fail", "error"):
         return outcome
     for behaviour in ctx.adapter.behaviours:
-        if behaviour.applies(ctx):
+        if behaviour.applies(ctx) and not behaviour.autocast:  # a policy is no model (under_policy)
             again = judge(replace(ctx, behaviour=behaviour))
             if again.status == "pass":
                 return _documented(outcome, {"note": behaviour.note, "source": behaviour.source,
                                              "regime": behaviour.regime,
                                              **({"mode": behaviour.mode} if behaviour.mode else {})},
                                    f"{outcome.message}; as the model of {behaviour.op} computes: {again.message}")
+    return outcome
+
+
+def under_policy(ctx, outcome) -> Outcome:
+    """An outcome of the mixed mode judged by the adapter's documented policy (Context.policy):
+    a pass is documented by it, a documented outcome names it too, a fail says what it assumed.
+    A framework that comes to compute as torch.autocast does fails, so that the policy's entry is
+    removed."""
+    policy = ctx.policy
+    if policy is None or outcome.status == "unsupported":
+        return outcome
+    if outcome.status == "pass":
+        return _documented(outcome, {"note": policy.note, "source": policy.source, "regime": policy.regime,
+                                     "mode": policy.mode}, f"judged as the policy computes: {outcome.message}")
+    outcome.message = (f"{outcome.message}; judged as {policy.note} (the policy computes {policy.op} in "
+                       f"{policy.autocast}; source: {policy.source})")
     return outcome
 
 

@@ -62,6 +62,7 @@ def _checked(ctx, case: str, inputs: dict, expect: dict) -> Outcome:
         outcome = differences.value(outcome, diff, raised, actual, actual_dtype, ctx, shapes)
     if not diff or diff.get("every_spec"):  # an adapter-wide entry leaves the fails it does not explain
         outcome = differences.modelled(ctx, outcome, modelled)
+    outcome = differences.under_policy(ctx, outcome)
     outcome.actual = actual
     return outcome
 

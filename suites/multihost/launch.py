@@ -26,7 +26,7 @@ from suites.judging import judge
 from suites.judging.outcome import Outcome
 from suites.multihost import STOPPED, UNFINISHED
 from suites.programs import inputs
-from suites.programs.program import Context
+from suites.programs.context import Context
 from suites.running import results
 from suites.running.items import outcome_fields
 

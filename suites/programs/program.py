@@ -1,4 +1,4 @@
-"""What the runner executes: a program, and a Context that runs one on one adapter.
+"""What the runner executes: a program (suites/programs/context.py runs one on one adapter).
 
 A program is what a spec asks every framework to compute, in a form the judges (suites/judging/judge.py,
 suites/judging/gradcheck.py) need not look into: it runs on an adapter, evaluates on the float64
@@ -9,13 +9,13 @@ collective across ranks, suites/programs/collectives.py), Model (suites/programs
 compiled as its Context's mode says.
 """
 import contextlib
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from adapters.base import MODES, Adapter, Unsupported
 from adapters.reference import ReferenceAdapter
-from adapters.vocabulary import VOCABULARY, having
+from adapters.vocabulary import AUTOCAST, MIXED_OPS, VOCABULARY, having
 from suites.judging import compare, outcome
 from suites.programs import expr
 from suites.running import coverage
@@ -63,8 +63,9 @@ class Program:
 
     @property
     def modes(self) -> tuple:
-        """The modes it runs in on an adapter that has them (Adapter.modes)."""
-        return MODES
+        """The modes it runs in on an adapter that has them (Adapter.modes): eager and compiled
+        (the mixed mode is for one call of a layer, Expression.modes)."""
+        return MODES[:2]
 
     def judged_against(self, ctx, inputs: dict, actual, shapes):
         """(reference, bound, drift) that the adapter's result `actual` (flat, parts of `shapes`)
@@ -135,7 +136,14 @@ class Expression(Program):
         """A sample (an initializer's) runs eager only: users initialise once, eagerly, and a
         compiled draw has no eager result to agree with bit for bit unless the framework
         promises its generator's stream under its compiler."""
-        return ("eager",) if self.ops() & RANDOM_OPS else MODES
+        if self.ops() & RANDOM_OPS:
+            return ("eager",)
+        return MODES if len(self.ops()) == 1 and self.ops() <= MIXED_OPS else MODES[:2]
+
+    @property
+    def autocast(self) -> str | None:
+        """The dtype torch.autocast computes its one op in (vocabulary.AUTOCAST); None: its inputs'."""
+        return AUTOCAST.get(next(iter(self.ops()))) if len(self.ops()) == 1 else None
 
     def staged_forward(self, ctx, tree=None):
         """env -> the adapter's result (a tensor, or a tuple of parts) of `tree` (default: the
@@ -179,142 +187,6 @@ class Expression(Program):
     def fixed_calls(self) -> list:
         """The subtrees that finite differences hold at their unperturbed values."""
         return expr.calls(self.tree, FIXED_OPS)
-
-
-@dataclass
-class Context:
-    """One spec's program on one adapter, device and dtype: what every check runs through."""
-
-    spec: object
-    adapter: object
-    device: str
-    dtype: str
-    mode: str = "eager"  # eager, or compiled by the framework's compiler (adapters.base.MODES)
-    staged: dict = field(default_factory=dict, repr=False)
-    # A documented difference's `precision` (a framework that computes float64 in float32):
-    # results are then judged as results of that dtype. Inputs stay in the dtype under test.
-    precision: str | None = None
-    # An adapter's documented behaviour (adapters/behaviours.py): the reference then computes its
-    # op with the behaviour's model.
-    behaviour: object = None
-
-    @property
-    def program(self) -> Program:
-        return self.spec.program
-
-    @property
-    def judged(self) -> str:
-        """The dtype whose error bounds and tolerances judge the results."""
-        return self.precision or self.dtype
-
-    def stage(self, key, make):
-        """make() as the mode runs it (adapter.stage eager, adapter.compile compiled), made once
-        per context: a compiler then reuses one compilation for every case it can (a value and
-        its property re-runs, Jacobian rows, shapes a dynamic-shape compilation covers)."""
-        if key not in self.staged:
-            fn = make()
-            self.staged[key] = self.adapter.compile(fn) if self.mode == "compiled" else self.adapter.stage(fn)
-        return self.staged[key]
-
-    def reverse(self, key, forward, wrt: list):
-        """(env, cotangent) -> gradients of forward(**env) for `wrt`, made once per context:
-        eager, the adapter's grad; compiled, its compile_grad (a training step as the framework's
-        users compile one)."""
-        if key not in self.staged:
-            adapter = self.adapter
-            if self.mode == "compiled":
-                step = adapter.compile_grad(forward, wrt)
-                self.staged[key] = lambda env, cot: step(env, cot)[1]
-            else:
-                self.staged[key] = adapter.stage(lambda env, cot: adapter.grad(forward, env, wrt, cot)[1])
-        return self.staged[key]
-
-    @property
-    def eager(self):
-        """This context in the eager mode (itself, when it is eager): what a compiled result is
-        judged against beside the reference (suites/judging/modes.py)."""
-        if self.mode == "eager":
-            return self
-        return replace(self, mode="eager", staged=self.staged.setdefault(("eager",), {}))
-
-    def input_dtype(self, name: str, value: np.ndarray) -> str:
-        """An arg's dtype in the adapter: the one the spec declares for it (a dtype, or PYTHON for
-        a Python number), else the dtype under test, unless it is integer/bool by nature."""
-        declared = self.spec.arg_dtype(name)
-        if declared:
-            return declared
-        return value.dtype.name if value.dtype.kind in "biu" and compare.is_float(self.dtype) else self.dtype
-
-    @property
-    def tolerance(self) -> dict:
-        """The spec's own rtol / atol / ulp for the judged dtype."""
-        return self.spec.tolerance.get(self.judged, {})
-
-    @property
-    def result_dtype(self) -> str:
-        """The result's dtype: the spec's (one, or one per dtype under test: NumPy's promotion),
-        else the judged dtype."""
-        declared = self.spec.result_dtype
-        if isinstance(declared, dict):
-            declared = declared.get(self.dtype)
-        return declared or self.judged
-
-    def run(self, inputs: dict, tree=None):
-        """The adapter's result as (NumPy array, dtype name, part shapes): a result of several
-        parts comes back flat, with their shapes; a single array with None."""
-        return self.program.run(self, inputs, tree)
-
-    def run_parts(self, inputs: dict) -> list:
-        """The adapter's result as a list of NumPy arrays, one per part."""
-        actual, _, shapes = self.run(inputs)
-        return unflatten(actual, shapes) if shapes else [actual]
-
-    def collective(self, name: str, shards: list, **params) -> list:
-        """The adapter's collective on these shards (in the dtype under test), rank by rank."""
-        return self.adapter.collective(name, [np.asarray(s).astype(self.dtype) for s in shards], device=self.device,
-                                       **params)
-
-    def tensors(self, inputs: dict) -> dict:
-        return self.program.tensors(self, inputs)
-
-    def evaluate(self, env: dict, tree=None, flat=True):
-        return self.program.evaluate(self, env, tree, flat)
-
-    def oracle(self, inputs: dict, fixed=None, tree=None):
-        """The float64 (or int64) reference value on exactly these inputs (several parts flat)."""
-        return flatten(self.oracle_parts(inputs, fixed, tree))
-
-    def oracle_parts(self, inputs: dict, fixed=None, tree=None):
-        """The reference value as the program returns it: an array, or a tuple of parts."""
-        return self.program.oracle_parts(inputs, self.dtype, fixed, tree, self.reference)
-
-    @property
-    def reference(self):
-        """The float64 reference, with a behaviour's model in place of its op where there is one."""
-        return Modelled(self.behaviour) if self.behaviour else ORACLE
-
-    def judged_against(self, inputs: dict, actual, shapes):
-        """The program's (reference, bound, drift) for the adapter's result (Program.judged_against)."""
-        return self.program.judged_against(self, inputs, actual, shapes)
-
-    def error_bound(self, inputs: dict):
-        """The a-priori error bound of this case (None where there is none), with a behaviour's
-        model in place of its op where there is one."""
-        return self.program.error_bound(inputs, self.result_dtype, self.behaviour)
-
-    def sum_product(self, wide: dict):
-        """The program's sum-product bound on these float64 inputs (None as for error_bound)."""
-        return None if self.behaviour else self.program.sum_product(wide)
-
-    @property
-    def part_names(self) -> tuple:
-        return self.program.part_names
-
-    def fixed_oracle(self, inputs: dict):
-        """The reference as a function for finite differences: the FIXED_OPS subtrees keep the
-        values they have at `inputs`."""
-        fixed = {node: self.oracle(inputs, tree=node) for node in self.program.fixed_calls()}
-        return lambda ins: self.oracle(ins, fixed)
 
 
 class Modelled:

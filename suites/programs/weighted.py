@@ -5,7 +5,8 @@ adapter converts them to its framework's layout."""
 import math
 from dataclasses import dataclass
 
-from adapters.base import attention_param_shapes, rnn_param_shapes
+from adapters.attention_params import attention_param_shapes
+from adapters.base import rnn_param_shapes
 from suites.programs import expr
 from suites.programs.program import Expression
 

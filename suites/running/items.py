@@ -22,7 +22,7 @@ from reports.records import FAILING, PASSING, record
 from suites.judging import compare, differences, gradcheck, judge, suspect
 from suites.judging.outcome import Outcome
 from suites.programs import inputs, strategies, training
-from suites.programs.program import Context
+from suites.programs.context import Context
 from suites.running import faults, repro, results
 from suites.running.selection import documents, gradient_examples, item_dtypes, kinds_of
 
@@ -57,6 +57,8 @@ class SpecFile(pytest.File):
                         continue
                     if kind in ("gradient", "training") and not gradients[adapter]:
                         continue
+                    if mode == "mixed" and (dtype != "float32" or kind not in ("example", "property")):
+                        continue  # a policy over float32 parameters and inputs, forward (docs/mixed-precision.md)
                     yield SpecItem.from_parent(
                         self, name=f"{prefix}{spec.id}{suffix}[{adapter}-{device}-{dtype}-{mode}]", spec=spec,
                         kind=kind, generated=generated, adapter_name=adapter, device=device, dtype=dtype, mode=mode)

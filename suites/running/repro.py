@@ -41,7 +41,8 @@ def snippet(adapter_cls, tree, inputs: dict, input_dtypes: dict, dtype: str, dev
     if big:
         raise NoSnippet(f"inputs {', '.join(big)} have more than {MAX_VALUES} elements")
     compiled = mode == "compiled"
-    entry = {*ENTRY, *(["compile", "compile_grad"] if compiled and wrt else ["compile"] if compiled else [])}
+    entry = {*ENTRY, *(["compile", "compile_grad"] if compiled and wrt else ["compile"] if compiled else []),
+             *(["mixed"] if mode == "mixed" else [])}
     methods, helpers, imports = _closure(adapter_cls, entry | expr.ops_in(tree) | ({"grad"} if wrt else set())
                                          | ({"sum", "add"} if summed else set()))
     lines = [f'"""{_safe_doc(title)}', "",
@@ -66,7 +67,8 @@ def snippet(adapter_cls, tree, inputs: dict, input_dtypes: dict, dtype: str, dev
               f"    dtypes = {input_dtypes!r}  # 'python': passed as a Python number",
               f"    args = {{k: v.item() if dtypes[k] == 'python' else ops.asarray(v, dtypes[k], {device!r})",
               "            for k, v in inputs.items()}",
-              f"    forward = ops.{'compile' if compiled else 'stage'}(lambda env: {_code(tree, dtype)})",
+              f"    forward = ops.{'compile' if compiled else 'mixed' if mode == 'mixed' else 'stage'}(lambda env: "
+              f"{_code(tree, dtype)})",
               "    out = forward(args)"]
     if wrt:
         value = f"summed({_code(tree, dtype)})" if summed else _code(tree, dtype)

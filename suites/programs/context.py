@@ -1,0 +1,194 @@
+"""A Context: one spec's program on one adapter, device, dtype and mode, what every check runs
+through (suites/judging/judge.py, suites/judging/gradcheck.py): it stages the program as its mode
+says (eager, compiled, mixed), evaluates the reference, a documented behaviour's model in it where
+one judges the case, and the a-priori error bound; in the mixed mode it knows the class of
+precision the op is computed in (docs/mixed-precision.md)."""
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from adapters.vocabulary import LOWERED
+from suites.judging import compare, mixed_bounds
+from suites.programs.program import ORACLE, Modelled, Program, flatten, unflatten
+
+
+@dataclass
+class Context:
+    """One spec's program on one adapter, device and dtype: what every check runs through."""
+
+    spec: object
+    adapter: object
+    device: str
+    dtype: str
+    mode: str = "eager"  # eager, compiled by the framework's compiler, or mixed (adapters.base.MODES)
+    staged: dict = field(default_factory=dict, repr=False)
+    # A documented difference's `precision` (a framework that computes float64 in float32):
+    # results are then judged as results of that dtype. Inputs stay in the dtype under test.
+    precision: str | None = None
+    # An adapter's documented behaviour (adapters/behaviours.py): the reference then computes its
+    # op with the behaviour's model.
+    behaviour: object = None
+
+    @property
+    def program(self) -> Program:
+        return self.spec.program
+
+    @property
+    def judged(self) -> str:
+        """The dtype whose error bounds and tolerances judge the results: bfloat16 where the mixed
+        mode lowers the op (`lowered`)."""
+        return self.precision or ("bfloat16" if self.lowered else self.dtype)
+
+    def stage(self, key, make):
+        """make() as the mode runs it (adapter.stage eager, adapter.compile compiled), made once
+        per context: a compiler then reuses one compilation for every case it can (a value and
+        its property re-runs, Jacobian rows, shapes a dynamic-shape compilation covers)."""
+        if key not in self.staged:
+            fn = make()
+            self.staged[key] = (self.adapter.compile(fn) if self.mode == "compiled" else
+                                self.adapter.mixed(fn) if self.mode == "mixed" else self.adapter.stage(fn))
+        return self.staged[key]
+
+    def reverse(self, key, forward, wrt: list):
+        """(env, cotangent) -> gradients of forward(**env) for `wrt`, made once per context:
+        eager, the adapter's grad; compiled, its compile_grad (a training step as the framework's
+        users compile one)."""
+        if key not in self.staged:
+            adapter = self.adapter
+            if self.mode == "compiled":
+                step = adapter.compile_grad(forward, wrt)
+                self.staged[key] = lambda env, cot: step(env, cot)[1]
+            else:
+                self.staged[key] = adapter.stage(lambda env, cot: adapter.grad(forward, env, wrt, cot)[1])
+        return self.staged[key]
+
+    @property
+    def eager(self):
+        """This context in the eager mode (itself, when it is eager): what a compiled result is
+        judged against beside the reference (suites/judging/modes.py)."""
+        if self.mode == "eager":
+            return self
+        return replace(self, mode="eager", staged=self.staged.setdefault(("eager",), {}))
+
+    def input_dtype(self, name: str, value: np.ndarray) -> str:
+        """An arg's dtype in the adapter: the one the spec declares for it (a dtype, or PYTHON for
+        a Python number), else the dtype under test, unless it is integer/bool by nature."""
+        declared = self.spec.arg_dtype(name)
+        if declared:
+            return declared
+        return value.dtype.name if value.dtype.kind in "biu" and compare.is_float(self.dtype) else self.dtype
+
+    @property
+    def tolerance(self) -> dict:
+        """The spec's own rtol / atol / ulp for the judged dtype."""
+        return self.spec.tolerance.get(self.judged, {})
+
+    @property
+    def result_dtype(self) -> str:
+        """The result's dtype: the spec's (one, or one per dtype under test: NumPy's promotion),
+        else the judged dtype."""
+        declared = self.spec.result_dtype
+        if isinstance(declared, dict):
+            declared = declared.get(self.dtype)
+        return declared or self.judged
+
+    @property
+    def lowered(self) -> bool:
+        """In the mixed mode, whether the op runs in bfloat16: as torch.autocast runs it
+        (Program.autocast), or as a documented behaviour of the adapter's policy says."""
+        if self.mode != "mixed":
+            return False
+        return self.autocast in LOWERED
+
+    @property
+    def autocast(self) -> str | None:
+        """The mixed mode's class of the op (vocabulary.AUTOCAST), or the documented policy's."""
+        return getattr(self.policy, "autocast", None) or self.program.autocast
+
+    @property
+    def policy(self):
+        """In the mixed mode, the adapter's documented policy for the op, where it computes it in
+        another dtype than torch.autocast does (a Behaviour with `autocast`, adapters/mixed.py):
+        every check of the mode judges by it, with any other documented difference (Keras' epsilon
+        default in its bfloat16 LayerNormalization), and shows it (differences.under_policy)."""
+        if self.mode != "mixed":
+            return None
+        return next((b for b in self.adapter.behaviours if b.autocast and b.applies(self)), None)
+
+    def run(self, inputs: dict, tree=None):
+        """The adapter's result as (NumPy array, dtype name, part shapes): a result of several
+        parts comes back flat, with their shapes; a single array with None."""
+        return self.program.run(self, inputs, tree)
+
+    def run_parts(self, inputs: dict) -> list:
+        """The adapter's result as a list of NumPy arrays, one per part."""
+        actual, _, shapes = self.run(inputs)
+        return unflatten(actual, shapes) if shapes else [actual]
+
+    def collective(self, name: str, shards: list, **params) -> list:
+        """The adapter's collective on these shards (in the dtype under test), rank by rank."""
+        return self.adapter.collective(name, [np.asarray(s).astype(self.dtype) for s in shards], device=self.device,
+                                       **params)
+
+    def tensors(self, inputs: dict) -> dict:
+        return self.program.tensors(self, inputs)
+
+    def evaluate(self, env: dict, tree=None, flat=True):
+        return self.program.evaluate(self, env, tree, flat)
+
+    def oracle(self, inputs: dict, fixed=None, tree=None):
+        """The float64 (or int64) reference value on exactly these inputs (several parts flat)."""
+        return flatten(self.oracle_parts(inputs, fixed, tree))
+
+    def oracle_parts(self, inputs: dict, fixed=None, tree=None):
+        """The reference value as the program returns it: an array, or a tuple of parts."""
+        return self.program.oracle_parts(inputs, self.dtype, fixed, tree, self.reference)
+
+    @property
+    def reference(self):
+        """The float64 reference, with a behaviour's model in place of its op where there is one."""
+        return Modelled(self.behaviour) if self.behaviour else ORACLE
+
+    def judged_against(self, inputs: dict, actual, shapes):
+        """The program's (reference, bound, drift) for the adapter's result (Program.judged_against).
+        Lowered (the mixed mode's bfloat16 ops): the reference of the inputs rounded to bfloat16
+        (autocast's cast), within float32's error on them (the accumulation torch's CPU kernels
+        make: its bound, or the spec's float32 tolerance for an op without one, a norm's) and one
+        bfloat16 ulp (the result's rounding may reach either neighbour). An op the policy computes
+        in bfloat16 steps (each rounded: a Dense's product before its bias) is judged by bfloat16's
+        own bound (attention's: suites/judging/mixed_bounds.py); one the policy computes in float32
+        from its unrounded inputs, the result rounded (flax's norms), from the inputs as they are."""
+        if not self.lowered:
+            return self.program.judged_against(self, inputs, actual, shapes)
+        rounded = {k: compare.round_to(v, "bfloat16") if np.asarray(v).dtype.kind == "f" else v
+                   for k, v in inputs.items()} if self.autocast != "float32-rounded" else inputs
+        reference = self.oracle_parts(rounded)
+        if self.autocast == "bfloat16-steps":
+            steps = mixed_bounds.in_steps(getattr(self.program, "tree", None), rounded)
+            if steps is None:
+                steps = self.program.error_bound(rounded, "bfloat16", self.behaviour)
+            return reference, steps, None
+        accumulated = self.program.error_bound(rounded, "float32", self.behaviour)
+        if accumulated is None:
+            accumulated = compare.allowed_error(compare.cast(flatten(reference), "float32"), "float32", None,
+                                                self.spec.tolerance.get("float32"))
+        return reference, accumulated + compare.ulp(compare.cast(flatten(reference), "bfloat16"), "bfloat16"), None
+
+    def error_bound(self, inputs: dict):
+        """The a-priori error bound of this case (None where there is none), with a behaviour's
+        model in place of its op where there is one."""
+        return self.program.error_bound(inputs, self.result_dtype, self.behaviour)
+
+    def sum_product(self, wide: dict):
+        """The program's sum-product bound on these float64 inputs (None as for error_bound)."""
+        return None if self.behaviour else self.program.sum_product(wide)
+
+    @property
+    def part_names(self) -> tuple:
+        return self.program.part_names
+
+    def fixed_oracle(self, inputs: dict):
+        """The reference as a function for finite differences: the FIXED_OPS subtrees keep the
+        values they have at `inputs`."""
+        fixed = {node: self.oracle(inputs, tree=node) for node in self.program.fixed_calls()}
+        return lambda ins: self.oracle(ins, fixed)
