@@ -17,13 +17,10 @@ from adapters.base import (
     FLOATS,
     Adapter,
     Unsupported,
-    as_tuple,
-    conv_padding,
     dtypes_except,
     given,
     index_coordinates,
     leading_block,
-    lift_1d,
     no_rounding_mode,
     own_code,
 )
@@ -369,24 +366,6 @@ class KerasAdapter(KerasLayers, KerasIdioms, KerasOptimizers, keras_initializers
     def gru(self, x, h0, params, num_layers=1, bidirectional=False, batch_first=True, reset_after=None):
         return keras_rnn.run("GRU", x, None if h0 is None else (h0,), params, num_layers, bidirectional, batch_first,
                              self.layer_dtype(x), **given(reset_after=reset_after))
-
-    def conv2d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
-        ops = self.ops
-        pads = conv_padding(padding, 2)
-        if not isinstance(pads, str):  # explicit widths: keras.ops.conv pads only "valid" / "same"
-            x = ops.pad(x, [[0, 0], [0, 0], *map(list, pads)])
-        # NCHW / OIHW in, NHWC / HWIO for keras.ops.conv (TensorFlow's CPU kernels take channels
-        # last only); groups follow from the channel counts
-        out = ops.conv(ops.transpose(x, (0, 2, 3, 1)), ops.transpose(w, (2, 3, 1, 0)), as_tuple(stride, 2),
-                       pads.lower() if isinstance(pads, str) else "valid", data_format="channels_last",
-                       dilation_rate=as_tuple(dilation, 2))
-        out = ops.transpose(out, (0, 3, 1, 2))
-        return out if b is None else out + ops.reshape(b, (1, -1, 1, 1))
-
-    def conv1d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
-        out = self.conv2d(x[:, :, None], w[:, :, None], b, lift_1d(stride, 1), lift_1d(padding, 0),
-                          lift_1d(dilation, 1), groups)
-        return out[:, :, 0]
 
     def grad(self, fn, args, wrt, cotangent):
         # the backend's own autodiff, as the framework's own adapter runs it

@@ -4,7 +4,7 @@ import functools
 import warnings
 
 from adapters.attention_params import heads_split
-from adapters.base import Unsupported, flipped_momentum, given
+from adapters.base import Unsupported, as_tuple, conv_padding, flipped_momentum, given, lift_1d
 from adapters.mixed import MIXED_BFLOAT16, with_policy
 
 # torch.compile warns each time its trace meets a functools cache: Keras' own dtype helpers and
@@ -274,3 +274,22 @@ class KerasLayers:
         out = getattr(ops, kind)(ops.transpose(x, last), kernel, stride, "valid" if padding == 0 else padding,
                                  data_format="channels_last")
         return ops.transpose(out, (0, spatial + 1, *range(1, spatial + 1)))
+
+    def conv2d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
+        ops = self.ops
+        pads = conv_padding(padding, 2)
+        # explicit widths: keras.ops.conv pads only "valid" / "same" (no padding: "valid", as users write it)
+        if not isinstance(pads, str) and any(map(any, pads)):
+            x = ops.pad(x, [[0, 0], [0, 0], *map(list, pads)])
+        # NCHW / OIHW in, NHWC / HWIO for keras.ops.conv (TensorFlow's CPU kernels take channels
+        # last only); groups follow from the channel counts
+        out = ops.conv(ops.transpose(x, (0, 2, 3, 1)), ops.transpose(w, (2, 3, 1, 0)), as_tuple(stride, 2),
+                       pads.lower() if isinstance(pads, str) else "valid", data_format="channels_last",
+                       dilation_rate=as_tuple(dilation, 2))
+        out = ops.transpose(out, (0, 3, 1, 2))
+        return out if b is None else out + ops.reshape(b, (1, -1, 1, 1))
+
+    def conv1d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
+        out = self.conv2d(x[:, :, None], w[:, :, None], b, lift_1d(stride, 1), lift_1d(padding, 0),
+                          lift_1d(dilation, 1), groups)
+        return out[:, :, 0]

@@ -13,7 +13,7 @@ FAILING = ("fail", "error", "crash", "timeout")  # what fails a run (unsupported
 
 # The kinds of documented difference (specs/schema.json, a difference's `regime`), in the order
 # the page lists them: what a port trips over first.
-REGIMES = ("default", "promotion", "special-value", "no-gradient", "precision", "crash", "semantics")
+REGIMES = ("default", "promotion", "special-value", "no-gradient", "precision", "crash", "compiler", "semantics")
 
 # Every record has these fields (None where they do not apply), then the run's environment
 # (python, numpy, machine, platform, commit).

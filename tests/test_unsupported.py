@@ -211,3 +211,35 @@ def test_a_compilers_wrapped_error_reads_as_the_error_and_keeps_the_undeclared_m
         assert message_of(wrapped) == "(InvalidType) Check data type error for op: einsum, x.dtype: bfloat16"
         outcome = raised_outcome("docs", wrapped, {})
     assert outcome.status == "unsupported" and outcome.message == "paddle does not declare einsum in bfloat16"
+
+
+KERAS_UNPADDED_CONV = """
+import functools
+import numpy as np
+import torch
+import torch._dynamo.utils
+import adapters
+torch.compile = functools.partial(torch.compile, backend="eager")  # dynamo's guards alone: no inductor
+ad = adapters.get("keras-torch")
+x, w = (ad.asarray(np.ones(shape), "float32", "cpu") for shape in ((2, 3, 8), (4, 3, 3)))
+compiled = ad.compile(lambda x, w: ad.conv1d(x, w, stride=2))
+for _ in range(10):
+    out = compiled(x, w)
+print(torch._dynamo.utils.counters["stats"]["unique_graphs"], np.abs(ad.to_numpy(out) - 9).max())
+"""
+
+
+def test_a_keras_conv_without_padding_compiles_once_for_one_shape():
+    """PyTorch's padding=0 is Keras' padding="valid", as Keras' users write it: the keras adapter
+    calls no keras.ops.pad then. keras.ops.pad makes a Keras Operation on every call, whose name
+    bumps a global counter that dynamo guards on, so a function that calls it recompiled on every
+    call of one shape until dynamo's recompile limit (8 graphs for 10 calls), then ran eagerly
+    (adapters/torch/repro/keras_pad_recompiles.py): the compiled mode compiled no conv it could
+    reuse. Ten calls of one shape compile one graph; each output is 3 channels x 3 taps of 1."""
+    pytest.importorskip("keras")
+    pytest.importorskip("torch")
+    run = subprocess.run([sys.executable, "-c", KERAS_UNPADDED_CONV], cwd=pathlib.Path(__file__).parent.parent,
+                         env={**os.environ, "KERAS_BACKEND": "torch"}, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    graphs, error = run.stdout.split()[-2:]
+    assert (int(graphs), float(error)) == (1, 0.0)
