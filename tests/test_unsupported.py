@@ -74,6 +74,16 @@ print(np.abs(ad.to_numpy(ad.linear(env["x"], env["w"], env["b"])) - (x @ w.T + b
 """
 
 
+
+def keras_script(code: str, backend: str) -> list:
+    """The words `code` prints, run in a process of its own with Keras on `backend` (read once,
+    when keras is first imported), from the project's root; the process must exit 0."""
+    run = subprocess.run([sys.executable, "-c", code], cwd=pathlib.Path(__file__).parent.parent,
+                         env={**os.environ, "KERAS_BACKEND": backend}, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    return run.stdout.split()
+
+
 @pytest.mark.parametrize("backend", ["torch", "jax"])
 def test_a_keras_layer_made_in_a_compiled_step_computes_whatever_ran_before(backend):
     """The keras adapter's first use of a layer (Dense; Softmax, which has no weights) may come
@@ -87,11 +97,7 @@ def test_a_keras_layer_made_in_a_compiled_step_computes_whatever_ran_before(back
     its variables as tracers, which it does not."""
     pytest.importorskip("keras")
     pytest.importorskip(backend)
-    run = subprocess.run([sys.executable, "-c", KERAS_COMPILED_FIRST.format(backend=backend)],
-                         cwd=pathlib.Path(__file__).parent.parent, env={**os.environ, "KERAS_BACKEND": backend},
-                         capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stderr[-2000:]
-    linear, softmax, eager = map(float, run.stdout.split()[-3:])
+    linear, softmax, eager = map(float, keras_script(KERAS_COMPILED_FIRST.format(backend=backend), backend)[-3:])
     assert linear == 0 and eager == 0  # small integers: every product and sum exact in float32
     assert softmax == 0  # four equal scores: 1/4 each, exactly
 
@@ -238,8 +244,5 @@ def test_a_keras_conv_without_padding_compiles_once_for_one_shape():
     reuse. Ten calls of one shape compile one graph; each output is 3 channels x 3 taps of 1."""
     pytest.importorskip("keras")
     pytest.importorskip("torch")
-    run = subprocess.run([sys.executable, "-c", KERAS_UNPADDED_CONV], cwd=pathlib.Path(__file__).parent.parent,
-                         env={**os.environ, "KERAS_BACKEND": "torch"}, capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stderr[-2000:]
-    graphs, error = run.stdout.split()[-2:]
+    graphs, error = keras_script(KERAS_UNPADDED_CONV, "torch")[-2:]
     assert (int(graphs), float(error)) == (1, 0.0)
