@@ -162,6 +162,13 @@ class Adapter:
         """Use `threads` threads for intra-op work where the framework has a call for it (the
         benchmark harness also pins the process to that many CPUs before any framework loads)."""
 
+    def deterministic(self) -> str | None:
+        """Turn on the framework's documented determinism switch for the rest of the process, as
+        its users turn it on (it may not turn off: tf.config.experimental.enable_op_determinism);
+        the call made, or None where the framework documents none that applies on this machine
+        (the repeat check's `switch` condition, docs/determinism.md)."""
+        return None
+
     def prepare_for_speed(self) -> None:
         """Set the process up as the framework's guide sets up one that runs for speed (the
         benchmarks call it before timing; the conformance runs do not): most need nothing."""

@@ -177,6 +177,19 @@ class KerasAdapter(KerasLayers, KerasIdioms, KerasOptimizers, keras_initializers
     def sync(self, x):
         self.ops.convert_to_numpy(x)  # waits for the value on every backend
 
+    def deterministic(self):
+        """The backend's own switch (Keras' reproducibility recipe, keras.io
+        keras_recipes/reproducibility_recipes, names TensorFlow's): jax has none for the CPU."""
+        if self.backend == "tensorflow":
+            _tf().config.experimental.enable_op_determinism()
+            return "tf.config.experimental.enable_op_determinism()"
+        if self.backend == "torch":
+            import torch
+
+            torch.use_deterministic_algorithms(True)
+            return "torch.use_deterministic_algorithms(True)"
+        return None
+
     def compile(self, fn):
         """fn compiled as Model.compile(jit_compile=True) compiles a step on the backend (the
         backends' trainers): jax.jit, tf.function(jit_compile=True), torch.compile. (The trainer

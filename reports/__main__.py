@@ -13,7 +13,7 @@ a slower benchmark is listed, not gated: CI machines differ), 2 on bad input.
 
 python -m reports port SOURCE TARGET [RESULTS...] [--mode eager|compiled|mixed]: what a port from the
 SOURCE adapter to the TARGET meets: every case both ran that they did not do alike, by regime
-(undocumented, default, promotion, special-value, no-gradient, precision, crash, compiler, semantics,
+(undocumented, default, promotion, special-value, no-gradient, precision, crash, compiler, nondeterministic, semantics,
 unsupported), with both sides' status, note, source and numbers (reports/port.py); RESULTS
 defaults to results/. Exits 1 when a differing case is undocumented on either side (a fail, an
 error, a crash), 2 on bad input (no such results, an adapter absent from them).

@@ -6,8 +6,8 @@ differs when the two outcomes are not alike: both passing, both unsupported, or 
 by the same note (the two frameworks behave alike, only the reference or the documentation
 differs) is alike. Each differing pair is filed under the regime of what the target does, else of
 what the source does: a documented difference's own regime (default, promotion, special-value,
-no-gradient, precision, crash, compiler, semantics); `undocumented` for a fail or error nobody documented
-(red on the page: mend it or document it); `crash` for a crash or timeout; `unsupported` where
+no-gradient, precision, crash, compiler, nondeterministic, semantics); `undocumented` for a fail or
+error nobody documented (red on the page: mend it or document it); `crash` for a crash or timeout; `unsupported` where
 one side cannot run the case at all. The order is what a port trips over first.
 """
 import math

@@ -13,7 +13,12 @@ FAILING = ("fail", "error", "crash", "timeout")  # what fails a run (unsupported
 
 # The kinds of documented difference (specs/schema.json, a difference's `regime`), in the order
 # the page lists them: what a port trips over first.
-REGIMES = ("default", "promotion", "special-value", "no-gradient", "precision", "crash", "compiler", "semantics")
+# The cases of a repeat record (suites/running/repeat.py): the conditions a result must come back
+# bitwise under: again in one process, in a fresh process, on one CPU, under the determinism switch.
+REPEAT_CASES = ("repeat", "process", "threads", "switch")
+
+REGIMES = ("default", "promotion", "special-value", "no-gradient", "precision", "crash", "compiler",
+           "nondeterministic", "semantics")
 
 # Every record has these fields (None where they do not apply), then the run's environment
 # (python, numpy, machine, platform, commit).

@@ -346,6 +346,10 @@ class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, PythonOperators, Opt
         self.tf.config.threading.set_intra_op_parallelism_threads(threads)
         self.tf.config.threading.set_inter_op_parallelism_threads(threads)
 
+    def deterministic(self):
+        self.tf.config.experimental.enable_op_determinism()
+        return "tf.config.experimental.enable_op_determinism()"
+
     def reset_peak_memory(self, device):
         if device != "cpu":
             self.tf.config.experimental.reset_memory_stats(device.upper())

@@ -300,6 +300,10 @@ class TorchAdapter(TorchLayers, TorchOptimizers, TorchInitializers, TorchIdioms,
     def set_threads(self, threads):
         self.torch.set_num_threads(threads)
 
+    def deterministic(self):
+        self.torch.use_deterministic_algorithms(True)
+        return "torch.use_deterministic_algorithms(True)"
+
     def framework_timer(self, fn, min_run_time=1.0):
         from torch.utils import benchmark
 

@@ -11,7 +11,8 @@ from suites.benchmarks.harness import bench_filter, figures, warm_up
 from suites.benchmarks.workloads import check, matches, step, work, workloads
 from suites.judging.outcome import Outcome, one_line
 from suites.loading import specs
-from suites.running.items import outcome_fields, resolve_device
+from suites.running.items import resolve_device
+from suites.running.results import outcome_fields
 
 
 def pytest_generate_tests(metafunc):

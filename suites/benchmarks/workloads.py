@@ -147,9 +147,22 @@ def work(workload: Workload, values: dict, out_shape) -> dict:
 
 def step(workload: Workload, adapter, device: str):
     """(ctx, run, values, first output shape): run() does one synced step of the workload on the
-    adapter through ctx, in the workload's mode: the program's staged (or compiled) forward pass,
-    or its reverse pass for a ones cotangent, d/d every float input (Program.staged_forward,
-    staged_reverse). What `check` judges is what run() then times: the same made function."""
+    adapter through ctx, in the workload's mode (`staged`). What `check` judges is what run()
+    then times: the same made function."""
+    ctx, fn, args, values, shape = staged(workload, adapter, device)
+
+    def run():
+        with adapter.device_scope(device):
+            sync_all(adapter, fn(*args))
+
+    return ctx, run, values, shape
+
+
+def staged(workload: Workload, adapter, device: str):
+    """(ctx, fn, args, values, first output shape): fn(*args) is one step of the workload on the
+    adapter, in the workload's mode: the program's staged (or compiled) forward pass, or its
+    reverse pass for a ones cotangent, d/d every float input (Program.staged_forward,
+    staged_reverse); the benchmarks time it, the repeat check runs it again and again."""
     values, program = inputs(workload), workload.sized_spec.program
     wrt = float_inputs(values)
     spec = dataclasses.replace(workload.sized_spec, gradient={**(workload.sized_spec.gradient or {}), "wrt": wrt})
@@ -161,12 +174,7 @@ def step(workload: Workload, adapter, device: str):
         fn, args = program.staged_forward(ctx), (tensors,)
     else:
         fn, args = program.staged_reverse(ctx, wrt), (tensors, adapter.asarray(np.ones(shape), workload.dtype, device))
-
-    def run():
-        with adapter.device_scope(device):
-            sync_all(adapter, fn(*args))
-
-    return ctx, run, values, shape
+    return ctx, fn, args, values, shape
 
 
 def check(workload: Workload, ctx, values: dict):

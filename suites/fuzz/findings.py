@@ -21,7 +21,7 @@ import yaml
 
 from reports.records import record
 from suites.running import repro
-from suites.running.items import outcome_fields
+from suites.running.results import outcome_fields
 
 KNOWN = pathlib.Path(__file__).with_name("known.yaml")
 

@@ -103,7 +103,8 @@ def regime(diff: dict) -> str:
     """What kind of difference an entry documents (the report groups by it): its own `regime`,
     else precision, no-gradient, default or crash by what it observes, else the op's semantics."""
     observed = diff.get("observed", {})
-    return diff.get("regime") or ("precision" if "precision" in observed else
+    return diff.get("regime") or ("nondeterministic" if diff.get("kind") == "repeat" else
+                                  "precision" if "precision" in observed else
                                   "no-gradient" if "no_gradient" in observed else
                                   "default" if "defaults" in observed else
                                   "crash" if kills(observed) else "semantics")
@@ -186,6 +187,23 @@ def value(outcome, diff, raised, actual, actual_dtype, ctx, shapes=None) -> Outc
                                     compare.allowed_error(documented, ctx.result_dtype)).ok
         now = returned(actual) + (f" in parts of shapes {shapes}" if shapes else "")
     return _documented(outcome, diff, now) if holds else _neither(outcome, diff, f"now: {now}; {outcome.message}")
+
+
+@alternatives
+def repeat(outcome, diff, raised=None) -> Outcome:
+    """A repeat condition's outcome (suites/running/repeat.py) with what the spec documents for
+    it: `differs` (not bitwise repeatable) or `raises` (the determinism switch refuses). Once the
+    result repeats, a fail, so that the entry is removed; `one_of: [{as_expected: true},
+    {differs: true}]` documents a result that repeats on some runs only."""
+    observed = diff["observed"]
+    if outcome.status == "pass":
+        return Outcome("fail", outcome.case, "documented difference no longer observed: the result is now bitwise "
+                       f"repeatable ({outcome.message}); remove it from the spec ({diff['note']})")
+    if observed.get("raises"):
+        holds = raised is not None and as_noted(diff, raised)
+    else:
+        holds = bool(observed.get("differs")) and raised is None
+    return _documented(outcome, diff, outcome.message) if holds else _neither(outcome, diff, outcome.message)
 
 
 def defaults(ctx, outcome, diff, judge) -> Outcome:

@@ -10,6 +10,7 @@ import pathlib
 import jsonschema
 
 import adapters
+from reports.records import REPEAT_CASES
 from suites.loading.yamlfile import SpecError, read
 from suites.loading.yamlfile import where as locate
 
@@ -39,6 +40,9 @@ def check_differences(entries: list, cases: set, where, drawn_cases: dict | None
     may document."""
     for j, diff in enumerate(entries):
         diff["note"] = diff["note"].strip()  # a folded note (>) ends in a newline
+        if diff.get("kind") == "repeat":
+            check_repeat(diff, lambda *keys: where(j, *keys))
+            continue
         if "case" in diff and diff["case"] not in cases:
             raise SpecError(f"{where(j, 'case')}: no example named {diff['case']!r}")
         if kills(diff["observed"]) and (diff.get("case") is None or diff.get("case") == "hypothesis"
@@ -66,6 +70,19 @@ def check_differences(entries: list, cases: set, where, drawn_cases: dict | None
         if diff.get("kind") == "any" and precision is None:
             raise SpecError(f"{where(j, 'kind')}: any is for an observed precision (values and gradients alike); a "
                             "value or a gradient is observed by one kind")
+
+
+def check_repeat(diff: dict, where) -> None:
+    """An entry of the repeat check names its condition (case), or none for every condition, and
+    observes that the result is not bitwise repeatable there (differs) or that the determinism
+    switch refuses (raises)."""
+    if diff.get("case", REPEAT_CASES[0]) not in REPEAT_CASES:
+        raise SpecError(f"{where('case')}: a repeat entry names its condition, one of {', '.join(REPEAT_CASES)}, "
+                        "or none (every condition)")
+    options = diff["observed"].get("one_of", [diff["observed"]])
+    if not all(set(o) <= {"differs", "raises", "as_expected"} for o in options):
+        raise SpecError(f"{where('observed')}: a repeat entry observes differs (not bitwise repeatable) or raises "
+                        "(the switch refuses), or one_of them with as_expected")
 
 
 EVERY_SPEC = "*"  # in an adapter's differences file: entries for every spec
@@ -132,8 +149,9 @@ def _read_differences(path, adapter: str, by_name: dict) -> tuple:
             _check_source(entry["source"], path, lambda: locate(path, node, [name, j, "source"]))
         if name == EVERY_SPEC:
             for j, entry in enumerate(entries):
-                if "case" in entry:
-                    raise SpecError(f"{locate(path, node, [name, j, 'case'])}: an entry for every spec names no case")
+                if "case" in entry and entry.get("kind") != "repeat":  # a repeat condition is every spec's
+                    raise SpecError(f"{locate(path, node, [name, j, 'case'])}: an entry for every spec names no case "
+                                    "but a repeat check's condition (kind: repeat)")
             check_differences(entries, set(), lambda j, *keys: locate(path, node, [name, j, *keys]))
             everywhere = [{**e, "every_spec": True} for e in entries]
             continue

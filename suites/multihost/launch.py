@@ -28,7 +28,7 @@ from suites.multihost import STOPPED, UNFINISHED
 from suites.programs import inputs
 from suites.programs.context import Context
 from suites.running import results
-from suites.running.items import outcome_fields
+from suites.running.results import outcome_fields
 
 
 class Gathered:

@@ -19,11 +19,11 @@ import pytest
 
 import adapters
 from reports.records import FAILING, PASSING, record
-from suites.judging import compare, differences, gradcheck, judge, suspect
+from suites.judging import differences, gradcheck, judge, suspect
 from suites.judging.outcome import Outcome
 from suites.programs import inputs, strategies, training
 from suites.programs.context import Context
-from suites.running import faults, repro, results
+from suites.running import faults, repeat, repro, results
 from suites.running.selection import documents, gradient_examples, item_dtypes, kinds_of
 
 FRESH_RERUNS = 2  # a case that passed when hypothesis ran it again: this many more runs, each in a fresh process
@@ -59,6 +59,8 @@ class SpecFile(pytest.File):
                         continue
                     if mode == "mixed" and (dtype != "float32" or kind not in ("example", "property")):
                         continue  # a policy over float32 parameters and inputs, forward (docs/mixed-precision.md)
+                    if kind == "repeat" and (adapter == "reference" or not repeat.passes(spec, dtype, mode)):
+                        continue  # a framework's runs at a benchmark size of this dtype and mode (not the oracle's)
                     yield SpecItem.from_parent(
                         self, name=f"{prefix}{spec.id}{suffix}[{adapter}-{device}-{dtype}-{mode}]", spec=spec,
                         kind=kind, generated=generated, adapter_name=adapter, device=device, dtype=dtype, mode=mode)
@@ -66,9 +68,10 @@ class SpecFile(pytest.File):
 
 # An item's id after the spec's: its explicit examples' values carry none (a collective's neither),
 # the generated value cases /property, the gradients of the examples /gradient and of generated
-# cases /gradient-property, a model's SGD steps /training.
+# cases /gradient-property, a model's SGD steps /training, the bitwise repeat check /repeat.
 SUFFIX = {("example", False): "", ("collective", False): "", ("property", True): "/property",
-          ("gradient", False): "/gradient", ("gradient", True): "/gradient-property", ("training", False): "/training"}
+          ("gradient", False): "/gradient", ("gradient", True): "/gradient-property", ("training", False): "/training",
+          ("repeat", False): "/repeat"}
 
 
 def modes_of(spec, adapter: str) -> tuple:
@@ -97,11 +100,13 @@ class SpecItem(pytest.Item):
     def always(self) -> bool:
         """Whether every run keeps this item, whatever its --share: the explicit examples' values
         and gradients in the eager mode, and an item that a documented difference names, so that
-        no published report lacks a documented value, gradient or difference."""
-        if self.mode == "eager" and not self.generated and self.kind != "training":
+        no published report lacks a documented value, gradient or difference. Training and the
+        repeat check (seconds to a minute an item) are drawn by the share alone."""
+        if self.kind in ("training", "repeat"):
+            return False
+        if self.mode == "eager" and not self.generated:
             return True
-        return self.kind != "training" and documents(self.spec, self.adapter_name, self.kind, self.generated,
-                                                     self.mode, self.dtype)
+        return documents(self.spec, self.adapter_name, self.kind, self.generated, self.mode, self.dtype)
 
     def runtest(self):
         try:
@@ -117,7 +122,8 @@ class SpecItem(pytest.Item):
         try:  # IEEE 754 on purpose (specials, inf and NaN examples): NumPy's warnings of it are noise
             with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
                 outcomes = {"example": self._examples, "collective": self._examples, "property": self._property,
-                            "gradient": self._gradient, "training": self._training}[self.kind](ctx)
+                            "gradient": self._gradient, "training": self._training,
+                            "repeat": self._repeat}[self.kind](ctx)
         except faults.CaseTimeout:
             message = f"no result within {self.config.parity.case_timeout:g} s (--case-timeout)"
             self.config.parity.recorder.write({
@@ -130,7 +136,7 @@ class SpecItem(pytest.Item):
             outcomes = [Outcome("error", "-", f"checks nothing: no example of {self.spec.name} runs in {self.dtype} "
                                 f"for the {self.kind} check (examples' dtypes), and the spec generates no cases")]
         outcomes = [self._fresh(ctx, o) if o.flaky else o for o in outcomes]
-        if self.kind not in ("collective", "training"):  # a trajectory is each framework's own
+        if self.kind not in ("collective", "training", "repeat"):  # a trajectory is each framework's own
             outcomes = [suspect.questioned(ctx, o, self._again(o), self.config.parity.adapters) for o in outcomes]
         duration = (time.perf_counter() - start) / len(outcomes)
         for outcome in outcomes:
@@ -218,12 +224,16 @@ class SpecItem(pytest.Item):
         return [training.train(ctx, e.name, inputs.example(self.spec, e, self.dtype), self.seed)
                 for e in self.spec.examples if e.runs_in(self.dtype, self.spec.dtypes)]
 
+    def _repeat(self, ctx):
+        """The spec's benchmark work run again under each condition, compared bit for bit."""
+        return repeat.outcomes(ctx, self.config.getoption("adapter_path"), str(self.spec.file))
+
     def _record(self, ctx, outcome, duration):
         passed, unsupported = outcome.status in PASSING, outcome.status == "unsupported"
         rerunnable = outcome.status != "pass" and not unsupported  # a failure, a documented difference (report port)
         self.config.parity.recorder.write(record(
             spec=self.spec.name, case=outcome.case, kind=self.kind, adapter=self.adapter_name, device=ctx.device,
-            dtype=self.dtype, mode=self.mode, **outcome_fields(outcome, self.dtype),
+            dtype=self.dtype, mode=self.mode, **results.outcome_fields(outcome, self.dtype),
             seed=self.seed if outcome.case == "hypothesis" else None,
             output=results.output_values(outcome.actual, self.kind),
             repro=None if passed else reproductions(self, ctx, outcome), duration=duration,
@@ -272,19 +282,6 @@ class SpecItem(pytest.Item):
 
     def reportinfo(self):
         return self.spec.file, self.spec.line - 1, self.name
-
-
-def outcome_fields(outcome, dtype: str) -> dict:
-    """A record's fields that an outcome gives: status and message, the errors against the
-    reference with the worst element and its neighbourhood, a failing case's inputs, what is
-    documented, a model's parts and trajectory, a compiled outcome's eager counterpart."""
-    passed = outcome.status in PASSING
-    comparison = outcome.comparison or compare.Comparison(ok=passed)
-    return {"status": outcome.status, "message": outcome.message, "eager": outcome.eager,
-            "max_abs_err": comparison.max_abs_err, "max_rel_err": comparison.max_rel_err, "ulp": comparison.ulp,
-            "worst": comparison.worst, "around": comparison.around,
-            "example": None if passed else results.describe_inputs(outcome.inputs, dtype),
-            "difference": outcome.difference, "parts": comparison.parts, "trajectory": outcome.trajectory}
 
 
 def reproductions(item, ctx, outcome) -> dict:
@@ -348,7 +345,7 @@ def check_again(spec, kind: str, case: str, values: dict, seed: int):
     return gradient_check(case, values, example, seed)
 
 
-def _fresh_context(adapter_paths: list, spec_file: str, spec_name: str, adapter_name: str, device: str, dtype: str,
+def fresh_context(adapter_paths: list, spec_file: str, spec_name: str, adapter_name: str, device: str, dtype: str,
                    mode: str) -> Context:
     """In an isolated process (suites/faults.isolated): the spec and adapter loaded afresh (the
     adapter from its --adapter-path file where it has one), with the differences the adapter
@@ -365,7 +362,7 @@ def _fresh_context(adapter_paths: list, spec_file: str, spec_name: str, adapter_
 def example_in_process(adapter_paths: list, spec_file: str, spec_name: str, kind: str, adapter_name: str,
                        device: str, dtype: str, mode: str, case: str, seed: int) -> Outcome:
     """example_outcome in an isolated process."""
-    ctx = _fresh_context(adapter_paths, spec_file, spec_name, adapter_name, device, dtype, mode)
+    ctx = fresh_context(adapter_paths, spec_file, spec_name, adapter_name, device, dtype, mode)
     example = next(e for e in ctx.spec.examples if e.name == case)
     return example_outcome(ctx, kind, example, seed)
 
@@ -386,7 +383,7 @@ def property_in_process(adapter_paths: list, spec_file: str, spec_name: str, ada
                         dtype: str, mode: str, seed: int) -> Outcome:
     """The generated cases' value check in an isolated process (what it raised left out: a
     framework's exception may not pickle)."""
-    ctx = _fresh_context(adapter_paths, spec_file, spec_name, adapter_name, device, dtype, mode)
+    ctx = fresh_context(adapter_paths, spec_file, spec_name, adapter_name, device, dtype, mode)
     outcome = property_outcome(ctx, seed, strategy_of(ctx.spec, dtype, "property"))
     return dataclasses.replace(outcome, raised=None)
 
@@ -395,5 +392,5 @@ def case_in_process(adapter_paths: list, spec_file: str, spec_name: str, kind: s
                     dtype: str, mode: str, case: str, values: dict, seed: int) -> str:
     """One case's check on its inputs in an isolated process: its status (an Outcome may hold
     what cannot be pickled, a framework's exception)."""
-    ctx = _fresh_context(adapter_paths, spec_file, spec_name, adapter_name, device, dtype, mode)
+    ctx = fresh_context(adapter_paths, spec_file, spec_name, adapter_name, device, dtype, mode)
     return check_again(ctx.spec, kind, case, values, seed)(ctx).status

@@ -14,6 +14,9 @@ import sys
 
 import numpy as np
 
+from reports.records import PASSING
+from suites.judging import compare
+
 MAX_VALUES = 64  # inputs up to this many elements are written out whole in a record
 MAX_OUTPUT = 4096  # an example's output up to this size is recorded, for the cross-framework heatmap
 
@@ -153,3 +156,16 @@ def _plain(value):
     if isinstance(value, np.ndarray):
         return value.tolist()
     return str(value)
+
+
+def outcome_fields(outcome, dtype: str) -> dict:
+    """A record's fields that an outcome gives: status and message, the errors against the
+    reference with the worst element and its neighbourhood, a failing case's inputs, what is
+    documented, a model's parts and trajectory, a compiled outcome's eager counterpart."""
+    passed = outcome.status in PASSING
+    comparison = outcome.comparison or compare.Comparison(ok=passed)
+    return {"status": outcome.status, "message": outcome.message, "eager": outcome.eager,
+            "max_abs_err": comparison.max_abs_err, "max_rel_err": comparison.max_rel_err, "ulp": comparison.ulp,
+            "worst": comparison.worst, "around": comparison.around,
+            "example": None if passed else describe_inputs(outcome.inputs, dtype),
+            "difference": outcome.difference, "parts": comparison.parts, "trajectory": outcome.trajectory}

@@ -7,6 +7,7 @@ import numpy as np
 
 import adapters
 from suites.programs import inputs
+from suites.running import repeat
 
 
 def kinds_of(spec):
@@ -23,6 +24,7 @@ def kinds_of(spec):
                     else [])
         yield from ([("gradient", True)] if spec.generated else [])
     yield from ([("training", False)] if getattr(spec.program, "training", None) and spec.examples else [])
+    yield from ([("repeat", False)] if spec.benchmark and not spec.collective else [])  # suites/running/repeat.py
 
 
 def item_dtypes(spec, kind: str, generated: bool) -> list:
@@ -33,6 +35,8 @@ def item_dtypes(spec, kind: str, generated: bool) -> list:
     nothing). Gradients and training steps run in the floating-point dtypes only (finite
     differences and SGD steps need real numbers), but for the examples with documented gradients
     in another (gradient_examples)."""
+    if kind == "repeat":
+        return repeat.dtypes(spec)
     own = spec.gradient_dtypes if kind == "gradient" else spec.dtypes
     if kind in ("gradient", "training"):
         own = [d for d in own if d.startswith(("float", "bfloat"))]
