@@ -41,23 +41,23 @@ CONDITIONS = REPEAT_CASES
 
 
 def passes(spec, dtype: str, mode: str) -> list:
-    """The workloads a repeat item runs: the block's passes at its smallest size of this dtype
-    within MAX_ELEMENTS, in this mode; none where the block has no such size."""
-    block = spec.benchmark or {}
-    if mode not in block.get("modes", ["eager"]):
+    """The workloads a repeat item runs (workloads.workloads: the block's sizes, dtypes, modes
+    and passes): its passes at the smallest size of this dtype within MAX_ELEMENTS, in this mode;
+    none where the block has no such size."""
+    work = [w for w in _within(spec) if w.dtype == dtype and w.mode == mode]
+    if not work:
         return []
-    sizes = [s for s in block.get("sizes", ())
-             if dtype in s.get("dtypes", ["float32"]) and _elements(s) <= MAX_ELEMENTS]
-    if not sizes:
-        return []
-    size = min(sizes, key=_elements)
-    return [workloads.Workload(spec, size, dtype, mode, workloads.PASSES[p]) for p in block.get("passes", ["forward"])]
+    smallest = min((w.size for w in work), key=_elements)["name"]
+    return [w for w in work if w.size["name"] == smallest]
 
 
 def dtypes(spec) -> list:
     """The dtypes a spec's repeat items run in: those of a size within MAX_ELEMENTS."""
-    sizes = (spec.benchmark or {}).get("sizes", ())
-    return sorted({d for s in sizes if _elements(s) <= MAX_ELEMENTS for d in s.get("dtypes", ["float32"])})
+    return sorted({w.dtype for w in _within(spec)})
+
+
+def _within(spec) -> list:
+    return [w for w in workloads.workloads([spec]) if _elements(w.size) <= MAX_ELEMENTS]
 
 
 def _elements(size: dict) -> int:
