@@ -11,11 +11,13 @@ observed, fixed failures, newly documented differences, other changes (reports/c
 the benchmark medians that moved beyond 5% and their noise; exits 1 on a new failure (a CI gate;
 a slower benchmark is listed, not gated: CI machines differ), 2 on bad input.
 
-python -m reports port SOURCE TARGET [RESULTS...] [--mode eager|compiled|mixed]: what a port from the
-SOURCE adapter to the TARGET meets: every case both ran that they did not do alike, by regime
+python -m reports port SOURCE TARGET [RESULTS...] [--mode eager|compiled|mixed] [--model SPEC]: what a
+port from the SOURCE adapter to the TARGET meets: every case both ran that they did not do alike, by regime
 (undocumented, default, promotion, special-value, no-gradient, precision, crash, compiler, nondeterministic, semantics,
 unsupported), with both sides' status, note, source and numbers (reports/port.py); RESULTS
-defaults to results/. Exits 1 when a differing case is undocumented on either side (a fail, an
+defaults to results/. --model (models/cnn) narrows it to what moving that model meets: its own
+cases and those of the specs of the ops it calls, its optimizers and its layers' default
+initialisations, in its dtypes. Exits 1 when a differing case is undocumented on either side (a fail, an
 error, a crash), 2 on bad input (no such results, an adapter absent from them).
 """
 import argparse
@@ -44,6 +46,8 @@ def main(argv=None, prog="python -m reports") -> int:
     p.add_argument("target", help="the adapter it moves to, e.g. jax")
     p.add_argument("results", nargs="*", default=["results"], help="results folders or .jsonl files (default: results)")
     p.add_argument("--mode", choices=MODES, default=None, help="one mode only (default: every mode)")
+    p.add_argument("--model", default=None, metavar="SPEC",
+                   help="a model spec (models/cnn): its cases and those of the ops, optimizers and defaults it meets")
     args = parser.parse_args(argv)
     if args.command == "diff":
         return _diff(args.base, args.new)
@@ -71,8 +75,12 @@ def _port(args) -> int:
             print(f"reports: no records of adapter {name!r} in {' '.join(args.results)} "
                   f"(recorded: {', '.join(sorted(map(str, ran))) or 'none'})", file=sys.stderr)
             return 2
-    found = port.port(records, args.source, args.target, args.mode)
-    print("\n".join(port.lines(found, args.source, args.target)))
+    try:
+        found = port.port(records, args.source, args.target, args.mode, args.model)
+    except ValueError as exc:
+        print(f"reports: {exc}", file=sys.stderr)
+        return 2
+    print("\n".join(port.lines(found, args.source, args.target, args.model)))
     return 1 if any(g["source"]["status"] in FAILING or g["target"]["status"] in FAILING
                     for rows in found.values() for g in rows) else 0
 

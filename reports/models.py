@@ -1,26 +1,34 @@
-"""The models part of the report: per model (spec, case, dtype, device), each adapter's first
+"""The models part of the report: per model (spec, example, dtype, device), each adapter's first
 layer out of its bound, charts of every layer's error against its carried bound and of its drift
-from the float64 model, and the SGD trajectories with their divergence per step.
+from the float64 model, and the training trajectories per optimizer with their divergence per
+step, and a table of where each optimizer's steps end on each adapter.
 
 A model's records are those whose parts carry a drift (suites/programs/model.py measures one per layer)
-and its training records (a trajectory).
+and its training records (a trajectory). A training record's case is its example's name, and
+after a slash the optimizer's label where the framework's own optimizer took the steps
+(`batch/adam(lr=0.01)`; suites/programs/training.py); `batch` alone took Parity's p - lr g.
 """
 import statistics
 
 from reports import charts
-from reports.records import column
+from reports.records import column, of_a_model
+
+PARITY_SGD = "SGD (Parity's p - lr g)"  # the optimizer of a training record whose case names none
 
 
 def summarize(records) -> list:
-    """One entry per (spec, case, dtype, device): its adapters' rows and its charts."""
+    """One entry per (spec, example, dtype, device): its adapters' rows and its charts."""
     groups = {}
     for r in records:
-        layered = any(isinstance(p, dict) and p.get("drift") is not None for p in r.get("parts") or ())
-        kind = "training" if r.get("kind") == "training" else ("layers" if layered and r.get("kind") == "example"
-                                                                  else None)
-        if kind:
-            key = tuple(str(r.get(k, "")) for k in ("spec", "case", "dtype", "device"))
-            groups.setdefault(key, {"layers": {}, "training": {}})[kind][column(r)] = r
+        if not of_a_model(r):
+            continue
+        example, _, optimizer = str(r.get("case", "")).partition("/")
+        key = (str(r.get("spec", "")), example, *(str(r.get(k, "")) for k in ("dtype", "device")))
+        group = groups.setdefault(key, {"layers": {}, "training": {}})
+        if r["kind"] == "training":
+            group["training"].setdefault(optimizer or PARITY_SGD, {})[column(r)] = r
+        else:
+            group["layers"][column(r)] = r
     return [_model(key, group) for key, group in sorted(groups.items())]
 
 
@@ -33,19 +41,45 @@ def _model(key, group) -> dict:
             for a, r in sorted(layered.items())]
     excess = {a: [_excess(p) for p in r["parts"]] for a, r in layered.items() if _names(r) == names}
     drift = {a: [p.get("drift") for p in r["parts"]] for a, r in layered.items() if _names(r) == names}
-    trajectories = {a: [s.get("loss") for s in r.get("trajectory") or ()] for a, r in group["training"].items()}
-    steps = max((len(t) for t in trajectories.values()), default=0)
+    optimizers = sorted(group["training"], key=lambda o: (o != PARITY_SGD, o))
     return {
         "title": title, "spec": spec, "case": case, "dtype": dtype, "rows": rows,
         "excess": charts.lines(excess, names, f"{title}: each layer's error / its carried bound (1: the bound)",
                                rule=1.0, log=True),
         "drift": charts.lines(drift, names, f"{title}: each layer's distance from the float64 model", log=True),
-        "training": [{"adapter": a, "status": r["status"], "message": r.get("message")}
-                     for a, r in sorted(group["training"].items())],
-        "loss": charts.lines(trajectories, list(range(steps)), f"{title}: loss per SGD step"),
-        "divergence": charts.lines(_divergence(trajectories, steps), list(range(steps)),
-                                   f"{title}: |loss - the adapters' median| per SGD step", log=True),
+        "training": [_trajectories(title, o, group["training"][o]) for o in optimizers],
+        "ends": _ends(group["training"], optimizers),
     }
+
+
+def _trajectories(title: str, optimizer: str, runs: dict) -> dict:
+    """One optimizer's runs: each adapter's status and message, its loss per step, and each
+    one's divergence from the adapters' median loss per step."""
+    trajectories = {a: [s.get("loss") for s in r.get("trajectory") or ()] for a, r in runs.items()}
+    steps = max((len(t) for t in trajectories.values()), default=0)
+    return {
+        "optimizer": optimizer,
+        "rows": [{"adapter": a, "status": r["status"], "message": r.get("message")} for a, r in sorted(runs.items())],
+        "loss": charts.lines(trajectories, list(range(steps)), f"{title}, {optimizer}: loss per step"),
+        "divergence": charts.lines(_divergence(trajectories, steps), list(range(steps)),
+                                   f"{title}, {optimizer}: |loss - the adapters' median| per step", log=True),
+    }
+
+
+def _ends(training: dict, optimizers: list) -> dict:
+    """Where each optimizer's steps end on each adapter: {"adapters": [...], "rows": [(optimizer,
+    [(status, last loss or None) per adapter or None where it did not run])]}, the table that
+    shows at a glance what another framework's optimizer does to the same model."""
+    adapters = sorted({a for runs in training.values() for a in runs})
+    rows = []
+    for o in optimizers:
+        cells = []
+        for a in adapters:
+            r = training[o].get(a)
+            losses = [s.get("loss") for s in (r or {}).get("trajectory") or ()]
+            cells.append(None if r is None else (r["status"], losses[-1] if losses else None))
+        rows.append((o, cells))
+    return {"adapters": adapters, "rows": rows}
 
 
 def _names(record) -> list:

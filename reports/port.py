@@ -9,10 +9,17 @@ what the source does: a documented difference's own regime (default, promotion, 
 no-gradient, precision, crash, compiler, nondeterministic, semantics); `undocumented` for a fail or
 error nobody documented (red on the page: mend it or document it); `crash` for a crash or timeout; `unsupported` where
 one side cannot run the case at all. The order is what a port trips over first.
+
+Narrowed to a model (`--model models/cnn`; the page's model choice), the port is what moving that
+model changes: the model's own cases (its layers, gradients, a training trajectory per optimizer,
+the repeat check) and every case of a spec whose ops the model's user meets (a record's `ops`: the
+ops its layers call, its optimizers, its layers' default initialisations), in the dtypes the model
+ran in. A framework's default that the model's spec passes explicitly (a batch norm's eps) shows
+there, on the op's own specs, as what a user who keeps each framework's default gets.
 """
 import math
 
-from reports.records import KEY, REGIMES, key_of, mode_of, standing
+from reports.records import KEY, REGIMES, key_of, mode_of, of_a_model, standing
 
 ORDER = ("undocumented", *REGIMES, "unsupported")
 
@@ -27,6 +34,32 @@ def regime_of(record: dict) -> str:
     if status == "unsupported":
         return "unsupported"
     return "undocumented"
+
+
+def models(records: list) -> dict:
+    """model spec -> (the specs its port meets, the dtypes it ran in): the model's own and every
+    spec whose every record's ops lie within the model's."""
+    met, ops, dtypes = {}, {}, {}
+    for r in records:
+        spec = str(r.get("spec"))
+        if r.get("ops"):  # records before ops, and a crash's, say nothing of the spec's
+            ops.setdefault(spec, set()).update(r["ops"])
+        if of_a_model(r):
+            met.setdefault(spec, set()).update(r.get("ops") or ())
+            dtypes.setdefault(spec, set()).add(str(r.get("dtype")))
+    return {model: (sorted({s for s, o in ops.items() if o <= met[model]} | {model}), sorted(dtypes[model]))
+            for model in sorted(met)}
+
+
+def within(records: list, model: str | None) -> list:
+    """The records of a model's port (models), or every record where no model is named."""
+    if model is None:
+        return records
+    found = models(records)
+    if model not in found:
+        raise ValueError(f"no model records of {model!r}; models in these results: {', '.join(found) or 'none'}")
+    specs, dtypes = (set(v) for v in found[model])
+    return [r for r in records if r.get("spec") in specs and str(r.get("dtype")) in dtypes]
 
 
 def differing(records: list, source: str, target: str, mode: str | None = None) -> list:
@@ -55,12 +88,12 @@ def _note(record: dict) -> str:
     return str((record.get("difference") or {}).get("note") or "")
 
 
-def port(records: list, source: str, target: str, mode: str | None = None) -> dict:
+def port(records: list, source: str, target: str, mode: str | None = None, model: str | None = None) -> dict:
     """regime -> groups, in ORDER: each group one spec and one pair of behaviours (the two sides'
     status and note), with the cases, kinds, dtypes and modes it was seen in, both sides'
-    numbers, note and rerun command from its first pair."""
+    numbers, note and rerun command from its first pair; of a model's port only (within)."""
     groups = {}
-    for a, b in differing(records, source, target, mode):
+    for a, b in differing(within(records, model), source, target, mode):
         regime = regime_of(b) if b["status"] != "pass" else regime_of(a)
         key = (regime, str(a.get("spec")), a["status"], _note(a), b["status"], _note(b))
         group = groups.setdefault(key, {"spec": key[1], "source": _side(a), "target": _side(b), "pairs": []})
@@ -83,12 +116,13 @@ def _side(record: dict) -> dict:
             "max_abs_err": record.get("max_abs_err"), "ulp": record.get("ulp"), "rerun": record.get("rerun")}
 
 
-def lines(found: dict, source: str, target: str) -> list:
+def lines(found: dict, source: str, target: str, model: str | None = None) -> list:
     """The port in the terminal: per regime its groups, each with both sides and where it was seen."""
+    title = f"port {source} -> {target}" + (f" of {model}" if model else "")
     if not found:
-        return [f"port {source} -> {target}: no case differs (of the cases both ran)"]
+        return [f"{title}: no case differs (of the cases both ran)"]
     total = sum(g["count"] for rows in found.values() for g in rows)
-    out = [f"port {source} -> {target}: {total} cases differ, in "
+    out = [f"{title}: {total} cases differ, in "
            + ", ".join(f"{regime} ({sum(g['count'] for g in rows)})" for regime, rows in found.items())]
     for regime, rows in found.items():
         out += ["", f"== {regime}"]
@@ -116,8 +150,9 @@ def page_data(records: list) -> dict:
     """What the page's port view needs, compact: every case that some adapter did not pass, with
     each adapter's [status, note index, max abs err] on it; the page pairs any two adapters from it
     (report.js) as `port` does here. Strings that repeat (specs, notes) are listed once, and one
-    rerun command per spec, adapter, status and note (a group's, as the terminal shows it). The
-    records are the standing ones (build.py takes them so)."""
+    rerun command per spec, adapter, status and note (a group's, as the terminal shows it); per
+    model, the specs (as indices) and dtypes of its port (models). The records are the standing
+    ones (build.py takes them so)."""
     specs, notes, cases, reruns = {}, {}, {}, {}
     for r in records:
         if r.get("kind") == "benchmark":
@@ -137,8 +172,10 @@ def page_data(records: list) -> dict:
             if r.get("rerun"):
                 reruns.setdefault(f"{spec} {r.get('adapter')} {r['status']} {note}", r["rerun"])
         out.append([specs[str(key[0])], *map(str, key[1:]), sides])
+    scopes = {model: {"specs": [specs[s] for s in met if s in specs], "dtypes": dtypes}
+              for model, (met, dtypes) in models(records).items()}
     return {"regimes": list(ORDER), "specs": list(specs), "notes": [list(n) for n in notes], "cases": out,
-            "reruns": reruns}
+            "reruns": reruns, "models": scopes}
 
 
 def _rounded(error):

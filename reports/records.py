@@ -39,6 +39,8 @@ FIELDS = (
     "output",  # an example's values (up to 4096), for the cross-framework heatmap
     "repro",  # a failing case as standalone code per framework
     "difference",  # a documented outcome's note and source
+    "ops",  # the vocabulary ops whose behaviour the spec's user meets (a model's: its layers', optimizers' and
+    # default initialisations'), sorted; the port view of a model narrows to the specs within them
     "parts",  # a result of several parts (a model's layers): per part its errors, bound and drift, in order
     "trajectory",  # a model's training steps: per step the loss, the reference's loss at the same parameters
     "eager",  # a compiled outcome's eager counterpart on the same case: its status, message, distance
@@ -93,3 +95,10 @@ def standing(records: list) -> list:
         kept.pop(item, None)  # re-inserted last: the later record, in reading order
         kept[item] = r
     return list(kept.values())
+
+
+def of_a_model(record: dict) -> bool:
+    """Whether a record is a model's: a training run (a trajectory) or a forward pass judged layer
+    by layer (parts that carry a drift: suites/programs/model.py measures one per layer)."""
+    return record.get("kind") == "training" or record.get("kind") == "example" and any(
+        isinstance(p, dict) and p.get("drift") is not None for p in record.get("parts") or ())

@@ -4,6 +4,7 @@ import json
 import pathlib
 import subprocess
 import sys
+import types
 
 import numpy as np
 import pytest
@@ -14,6 +15,7 @@ from suites.judging import judge
 from suites.loading.specs import SpecError, load_file
 from suites.programs import inputs, training
 from suites.programs.context import Context
+from suites.running.items import SpecItem
 from tests.spec_text import first_spec
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -124,23 +126,40 @@ def test_training_judges_every_step_and_records_the_trajectory(tmp_path):
 
 
 def test_a_named_optimizer_takes_the_steps_as_the_framework_runs_it(tmp_path):
-    """With `optimizer: {name: adam}` the parameters move as the adapter's Adam moves them, from
-    the framework's own gradients: the engine's Adam gives a trajectory of its own, and a wrong
-    Adam (epsilon inside the square root) another, though both gradients are right."""
-    spec = first_spec(tmp_path, TWO_LAYERS.replace("training: {steps: 3, lr: 0.1}",
-                                                   "training: {steps: 3, lr: 0.1, optimizer: {name: adam, eps: 0.5}}"))
-    case = inputs.example(spec, spec.examples[0], "float64")
-    sgd = training.train(Context(first_spec(tmp_path, TWO_LAYERS), EngineAdapter(), "cpu", "float64"), "small", case, 0)
-    adam = training.train(Context(spec, EngineAdapter(), "cpu", "float64"), "small", case, 0)
+    """Each of `optimizers: [{name: adam}]` is a trajectory of its own beside Parity's SGD: the
+    parameters move as the adapter's Adam moves them, from the framework's own gradients; a wrong
+    Adam (epsilon inside the square root) gives another, though both gradients are right. The
+    case names the optimizer as the spec gives it."""
+    spec = first_spec(tmp_path, TWO_LAYERS.replace(
+        "training: {steps: 3, lr: 0.1}", "training: {steps: 3, lr: 0.1, optimizers: [{name: adam, eps: 0.5}]}"))
+    case, (adam_entry,) = inputs.example(spec, spec.examples[0], "float64"), spec.program.training["optimizers"]
+    sgd = training.train(Context(spec, EngineAdapter(), "cpu", "float64"), "small", case, 0)
+    adam = training.train(Context(spec, EngineAdapter(), "cpu", "float64"), "small", case, 0, adam_entry)
     from tests.adapters.broken_areas import EpsilonInsideTheRoot
 
-    wrong = training.train(Context(spec, EpsilonInsideTheRoot(), "cpu", "float64"), "small", case, 0)
+    wrong = training.train(Context(spec, EpsilonInsideTheRoot(), "cpu", "float64"), "small", case, 0, adam_entry)
     assert adam.status == wrong.status == "pass" and "adam (lr 0.1, eps 0.5) steps" in adam.message
+    assert (sgd.case, adam.case) == ("small", "small/adam(eps=0.5)")
     losses = [[s["loss"] for s in o.trajectory] for o in (sgd, adam, wrong)]
     assert losses[0][0] == losses[1][0] == losses[2][0]  # the same start
     assert len({o[-1] for o in losses}) == 3  # three updates, three trajectories
     for s in adam.trajectory:  # the reference's loss is taken at the adapter's own parameters
         assert s["loss"] == pytest.approx(s["reference"], rel=1e-12)
+
+
+def test_an_item_trains_once_per_optimizer_and_a_label_given_twice_is_refused(tmp_path):
+    spec = first_spec(tmp_path, TWO_LAYERS.replace(
+        "training: {steps: 3, lr: 0.1}", "training: {steps: 2, lr: 0.1, optimizers: [{name: sgd, momentum: 0.9}, "
+        "{name: adagrad}]}"))
+    item = types.SimpleNamespace(spec=spec, dtype="float64", seed=0)
+    outcomes = SpecItem._training(item, Context(spec, EngineAdapter(), "cpu", "float64"))
+    assert [o.case for o in outcomes] == ["small", "small/sgd(momentum=0.9)", "small/adagrad"]
+    assert all(o.status == "pass" and len(o.trajectory) == 2 for o in outcomes)
+    path = tmp_path / "twice.yaml"
+    path.write_text(TWO_LAYERS.replace("training: {steps: 3, lr: 0.1}", "training: {steps: 2, lr: 0.1, optimizers: "
+                                       "[{name: adam}, {name: adam}]}").replace("\n    ", "\n"))
+    with pytest.raises(SpecError, match=r"training.optimizers: \['adam'\] given twice"):
+        load_file(path)
 
 
 @pytest.mark.parametrize("change, message", [

@@ -238,6 +238,32 @@ def test_a_documented_model_layer_is_not_shown_in_red(tmp_path):
     assert overview.count('<span class="fail">head</span>') == 1
 
 
+def test_a_models_training_is_shown_per_optimizer_with_where_each_ends(tmp_path):
+    """A model's training records, one per optimizer (the case's label after the example's name),
+    group under the model's example: Parity's SGD first, a trajectory chart per optimizer, and a
+    table of each optimizer's last loss per adapter, '-' where an adapter did not run one."""
+    from reports import models
+
+    def run(adapter, case, losses, status="pass"):
+        return record(spec="models/cnn", case=case, kind="training", adapter=adapter, status=status,
+                      trajectory=[{"step": i, "loss": v} for i, v in enumerate(losses)])
+    (tmp_path / "r.jsonl").write_text("\n".join([
+        run("torch", "batch", [2.0, 1.5]), run("keras", "batch", [2.0, 1.5]),
+        run("torch", "batch/adam(lr=0.01)", [2.0, 1.25]), run("keras", "batch/adam(lr=0.01)", [2.0, 1.375]),
+        run("torch", "batch/sgd(momentum=0.9)", [2.0, 1.0], "fail"),
+        record(spec="models/cnn", case="batch", adapter="torch", parts=[{"name": "loss", "ok": True, "drift": 0.0}]),
+    ]) + "\n")
+    (model,) = models.summarize(json.loads(line) for line in (tmp_path / "r.jsonl").read_text().splitlines())
+    assert [t["optimizer"] for t in model["training"]] == [models.PARITY_SGD, "adam(lr=0.01)", "sgd(momentum=0.9)"]
+    assert model["ends"] == {"adapters": ["keras", "torch"], "rows": [
+        (models.PARITY_SGD, [("pass", 1.5), ("pass", 1.5)]), ("adam(lr=0.01)", [("pass", 1.375), ("pass", 1.25)]),
+        ("sgd(momentum=0.9)", [None, ("fail", 1.0)])]}
+    assert len(model["rows"]) == 1  # the layers' record of the same example
+    page = build([tmp_path], tmp_path / "out").read_text()
+    assert "Training: adam(lr=0.01)" in page and "loss per step, sgd(momentum=0.9)" in page
+    assert 'data-model="models/cnn">port view of this model</a>' in page
+
+
 def test_a_report_run_ends_with_its_totals_and_failures_and_exit_1(tmp_path):
     """The report command's last lines give the totals per status and every failing item with its
     rerun command, and its exit code says whether anything failed; the page is written either way

@@ -121,7 +121,8 @@ BUILT_IN = ("engine", "jax", "jax-32", "keras-jax", "keras-tensorflow", "keras-t
 def every_adapter_run(folder):
     """A run of every built-in adapter in both modes over 20 areas, the first with a cell of four
     digits and three statuses in every column (1,000 passing, 100 documented, 10 unsupported), where
-    jax documents a promotion on one case that torch passes, and paddle fails it."""
+    jax documents a promotion on one case that torch passes, and paddle fails it; and a model
+    that torch and jax trained, whose linear layers' default initialisation paddle documents."""
     lines = [record(spec=f"area{i}/s", adapter=a, mode=m) for i in range(1, 20) for a in BUILT_IN
              for m in ("eager", "compiled")]
     lines += [record(spec="area0/s", case=f"c{n}", adapter=a, mode=m, status=status,
@@ -133,6 +134,13 @@ def every_adapter_run(folder):
                      difference={"note": "int32 + float64 is float32", "source": "jax docs", "regime": "promotion"},
                      rerun="python -m pytest 'specs/promotion.yaml::add[jax-cpu-float32-eager]' --adapter jax"),
               record(spec="promotion/add", case="mixed", adapter="paddle", status="fail", message="off")]
+    lines += [record(spec=spec, case="batch", kind=kind, adapter=a, ops=["init_linear", "linear"], **fields)
+              for a in ("torch", "jax") for spec, kind, fields in (
+                  ("models/net", "training", {"trajectory": [{"loss": 1.0}]}),
+                  ("initializers/linear-defaults", "example", {}))]
+    lines.append(record(spec="initializers/linear-defaults", case="batch", adapter="paddle", status="documented",
+                        ops=["init_linear"], difference={"note": "Linear: Xavier uniform, as Dense's Glorot",
+                                                         "regime": "default"}))
     folder.mkdir()
     (folder / "r.jsonl").write_text("\n".join(lines) + "\n")
 
@@ -157,9 +165,14 @@ def test_the_first_screen_the_port_view_and_the_layout_at_1400_px_and_on_a_phone
         assert [h.text for h in view.find_elements(By.TAG_NAME, "h3")] == ["promotion (1)"]
         assert "--adapter jax" in view.find_element(By.CSS_SELECTOR, "details code").get_attribute("textContent")
         Select(browser.find_element(By.ID, "port-target")).select_by_visible_text("paddle")
-        assert [h.text for h in view.find_elements(By.TAG_NAME, "h3")] == ["undocumented (1)"]
+        assert [h.text for h in view.find_elements(By.TAG_NAME, "h3")] == ["undocumented (1)", "default (1)"]
         Select(browser.find_element(By.ID, "port-source")).select_by_visible_text("engine")
         assert "engine \u2192 paddle: no case differs" in view.text  # the engine did not run promotion/add
+        Select(browser.find_element(By.ID, "port-source")).select_by_visible_text("torch")
+        browser.find_element(By.CSS_SELECTOR, 'a.port-model[data-model="models/net"]').click()  # a model's link
+        assert Select(browser.find_element(By.ID, "port-model")).first_selected_option.text == "models/net"
+        assert "torch \u2192 paddle of models/net: 1 case(s) differ" in view.text  # promotion/add is not its
+        assert "linear-defaults" in view.text and "Dense" in view.text
         browser.get(page.as_uri() + "#differences")  # the heading a link jumps to is below the sticky header
         header = browser.find_element(By.TAG_NAME, "header")
         heading = browser.find_element(By.CSS_SELECTOR, "#differences h2")

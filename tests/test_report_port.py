@@ -60,3 +60,49 @@ def test_two_adapters_that_agree_everywhere_say_so():
     same = [r for r in RUN if r["case"] in ("alike", "same-note", "both-unsupported")]
     assert port.port(same, "torch", "jax") == {}
     assert port.lines({}, "torch", "jax") == ["port torch -> jax: no case differs (of the cases both ran)"]
+
+
+def model_run():
+    """A model's records (its layers, a training run per optimizer) and the records of specs
+    whose ops it calls or does not, in its dtype and another; each pair of torch and keras
+    differs."""
+    def pair(spec, ops, case="c", kind="example", dtype="float32", **fields):
+        return [record(spec=spec, case=case, kind=kind, adapter="torch", device="cpu", dtype=dtype, mode="eager",
+                       status="pass", ops=ops, **fields),
+                record(spec=spec, case=case, kind=kind, adapter="keras", device="cpu", dtype=dtype, mode="eager",
+                       status="documented", ops=ops, difference={"note": f"{spec} differs", "regime": "default"},
+                       **fields)]
+    model_ops = ["adam", "batch_norm", "init_linear", "linear"]
+    return [*pair("models/net", model_ops, "batch/adam", kind="training", trajectory=[{"loss": 1.0}]),
+            *pair("models/net", model_ops, "batch", parts=[{"name": "loss", "drift": 0.0}]),
+            *pair("normalization/batch-norm-defaults", ["batch_norm"]),
+            *pair("normalization/batch-norm-defaults", ["batch_norm"], dtype="int32"),  # not the model's dtype
+            *pair("optimizers/adam-defaults", ["adam"]), *pair("initializers/linear-defaults", ["init_linear"]),
+            *pair("layers/linear-then-softmax", ["linear", "softmax"]),  # softmax: not the model's
+            *pair("promotion/add", ["add"])]
+
+
+def test_a_models_port_is_its_own_cases_and_the_specs_of_what_it_meets():
+    """--model narrows the port to the model's cases and those of the specs whose ops the model's
+    user meets (its layers' ops, optimizers and default initialisations), in the model's dtypes."""
+    run = model_run()
+    assert port.models(run) == {"models/net": (["initializers/linear-defaults", "models/net",
+                                                "normalization/batch-norm-defaults", "optimizers/adam-defaults"],
+                                               ["float32"])}
+    narrowed = port.port(run, "torch", "keras", model="models/net")
+    assert sorted((g["spec"], g["count"]) for g in narrowed["default"]) == [
+        ("initializers/linear-defaults", 1), ("models/net", 2), ("normalization/batch-norm-defaults", 1),
+        ("optimizers/adam-defaults", 1)]
+    assert {d for g in narrowed["default"] for d in g["dtypes"]} == {"float32"}
+    assert sum(g["count"] for g in port.port(run, "torch", "keras")["default"]) == 8  # every spec, every dtype
+    scope = port.page_data(run)["models"]["models/net"]
+    assert sorted(port.page_data(run)["specs"][i] for i in scope["specs"]) == port.models(run)["models/net"][0]
+
+
+def test_the_terminal_port_of_a_model_and_of_a_model_that_did_not_run(tmp_path, capsys):
+    (tmp_path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in model_run()))
+    assert cli.main(["port", "torch", "keras", str(tmp_path), "--model", "models/net"]) == 0
+    assert capsys.readouterr().out.startswith("port torch -> keras of models/net: 5 cases differ, in default (5)")
+    assert cli.main(["port", "torch", "keras", str(tmp_path), "--model", "models/cnn"]) == 2
+    assert capsys.readouterr().err.strip() == ("reports: no model records of 'models/cnn'; models in these "
+                                               "results: models/net")

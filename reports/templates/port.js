@@ -1,8 +1,8 @@
 // The port view: two adapters chosen on the page, and every case both ran and did not do alike,
 // grouped by regime as reports/port.py groups them for `parity report port` (the same rules: a
 // pair is alike when both passed, both were unsupported, or both are documented by one note; the
-// regime is the target's, else the source's). Drawn from #port-data when a choice changes;
-// recorded strings reach the page only as text nodes.
+// regime is the target's, else the source's), narrowed to a model's port where one is chosen. Drawn
+// from #port-data when a choice changes; recorded strings reach the page only as text nodes.
 (function () {
   "use strict";
   var data = null;
@@ -27,11 +27,17 @@
     return a[0] !== "documented" || noteOf(a)[1] === noteOf(b)[1];
   }
 
-  function groups(source, target, mode) {
+  // a model's port: its specs and dtypes (reports/port.py models); every case where none is chosen
+  function inScope(c, model) {
+    var scope = model && data.models[model];
+    return !scope || (scope.specs.indexOf(c[0]) >= 0 && scope.dtypes.indexOf(c[4]) >= 0);
+  }
+
+  function groups(source, target, mode, model) {
     var found = {};
     data.cases.forEach(function (c) {
       var a = c[6][source], b = c[6][target];
-      if (!a || !b || (mode && c[5] !== mode) || alike(a, b)) { return; }
+      if (!a || !b || (mode && c[5] !== mode) || !inScope(c, model) || alike(a, b)) { return; }
       var regime = b[0] !== "pass" ? regimeOf(b) : regimeOf(a);
       var key = [regime, c[0], a[0], a[1], b[0], b[1]].join("|");
       var g = found[key] || (found[key] = {regime: regime, spec: c[0], a: a, b: b, seen: [{}, {}, {}, {}], count: 0});
@@ -64,10 +70,12 @@
     var view = document.getElementById("port-view");
     view.textContent = "";
     if (source === target) { view.appendChild(el("p", {}, "Choose two different adapters.")); return; }
-    var found = groups(source, target, document.getElementById("port-mode").value);
+    var model = document.getElementById("port-model").value;
+    var found = groups(source, target, document.getElementById("port-mode").value, model);
     var total = found.reduce(function (n, g) { return n + g.count; }, 0);
-    view.appendChild(el("p", {"class": "port-total"}, total ? source + " \u2192 " + target + ": " + total +
-                        " case(s) differ" : source + " \u2192 " + target + ": no case differs (of the cases both ran)"));
+    var title = source + " \u2192 " + target + (model ? " of " + model : "");
+    view.appendChild(el("p", {"class": "port-total"}, total ? title + ": " + total +
+                        " case(s) differ" : title + ": no case differs (of the cases both ran)"));
     data.regimes.forEach(function (regime) {
       var rows = found.filter(function (g) { return g.regime === regime; });
       if (!rows.length) { return; }
@@ -92,8 +100,14 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     if (!document.getElementById("port-data")) { return; }
-    ["port-source", "port-target", "port-mode"].forEach(function (id) {
+    data = JSON.parse(document.getElementById("port-data").textContent);
+    var choice = document.getElementById("port-model");
+    Object.keys(data.models).forEach(function (m) { choice.appendChild(el("option", {}, m)); });
+    ["port-source", "port-target", "port-mode", "port-model"].forEach(function (id) {
       document.getElementById(id).addEventListener("change", draw);
+    });
+    Array.prototype.forEach.call(document.querySelectorAll("a.port-model"), function (link) {
+      link.addEventListener("click", function () { choice.value = link.getAttribute("data-model"); draw(); });
     });
     draw();
   });

@@ -22,7 +22,8 @@ def check_gradient(ctx, case: str, inputs: dict, rng: np.random.Generator, per_i
     state = rng.bit_generator.state
     outcome = _gradient_outcome(ctx, case, inputs, rng, per_input)
     return modes.against_eager(ctx, outcome, lambda eager: _gradient_outcome(eager, case, inputs,
-                                                                            _restored(rng, state), per_input))
+                                                                            _restored(rng, state), per_input),
+                               differences.documented_precision(ctx, case, "gradient"))
 
 
 def _gradient_outcome(ctx, case, inputs, rng, per_input) -> Outcome:

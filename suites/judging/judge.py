@@ -28,7 +28,8 @@ def check_case(ctx, case: str, inputs: dict, expect: dict | None = None) -> Outc
     compiled mode, against the adapter's eager result too (suites/judging/modes.py)."""
     expect = expect or {}
     return modes.against_eager(ctx, _checked(ctx, case, inputs, expect),
-                               lambda eager: _checked(eager, case, inputs, expect))
+                               lambda eager: _checked(eager, case, inputs, expect),
+                               differences.documented_precision(ctx, case, "value"))
 
 
 def _checked(ctx, case: str, inputs: dict, expect: dict) -> Outcome:

@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from adapters.vocabulary_initializers import LAYER_DEFAULTS
 from suites.judging import compare
-from suites.programs import expr
+from suites.programs import expr, training
 from suites.programs.program import (
     FIXED_OPS,
     ORACLE,
@@ -82,6 +83,9 @@ class Model(Program):
             parts = tuple(f"{name}.{p}" for p in op_parts) or (name,)
             layers.append(Layer(name, tree, parts))
             known.update(dict.fromkeys(parts))
+        labels = [training.label(o) for o in (block.get("training") or {}).get("optimizers", ())]
+        if len(set(labels)) < len(labels):
+            raise ModelError(f"training.optimizers: {sorted({n for n in labels if labels.count(n) > 1})} given twice")
         return cls(tuple(layers), parameters, block.get("training"), block=block, args=tuple(args))
 
     @property
@@ -105,6 +109,15 @@ class Model(Program):
 
     def ops(self) -> set:
         return set().union(*(expr.ops_in(layer.tree) for layer in self.layers))
+
+    def meets(self) -> set:
+        """The ops its layers call, its training's optimizers, and its layers' default
+        initialisations (init_linear for a linear layer): a user who ports the model meets each
+        framework's behaviour of every one, its defaults included, though the model's own
+        parameters are drawn alike for every framework."""
+        called = self.ops()
+        optimizers = {o["name"] for o in (self.training or {}).get("optimizers", ())}
+        return called | optimizers | {f"init_{op}" for op in called if f"init_{op}" in LAYER_DEFAULTS}
 
     def derived(self, values: dict) -> dict:
         return {name: (shape, bound) for name, shape, bound in self.parameters}

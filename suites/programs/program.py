@@ -61,6 +61,11 @@ class Program:
         """The vocabulary ops it calls."""
         return set()
 
+    def meets(self) -> set:
+        """The vocabulary ops whose behaviour its user meets (a record's `ops`, which the report's
+        port view of a model narrows to): the ops it calls; a model's, more (Model.meets)."""
+        return self.ops()
+
     @property
     def modes(self) -> tuple:
         """The modes it runs in on an adapter that has them (Adapter.modes): eager and compiled

@@ -4,15 +4,16 @@ At every step the framework computes the model's activations, judged layer by la
 float64 reference with carried bounds (suites/judging/judge.py), and the loss's gradient, judged against
 finite differences of the reference along one random direction (suites/judging/gradcheck.py); then the
 parameters step. By default the step is p - lr * g, with g the framework's gradient, rounded once
-to the dtype under test (Parity's update: what is tested is the model, not an optimizer). With
-`optimizer: {name: adam, ...}` the framework's own optimizer takes it, as its users train: the
-adapter's optimizer op (adapters/vocabulary_optimizers.py) runs from the starting parameter
-through every gradient so far, and its last step is the new parameter (the optimizers are
-elementwise, so each parameter runs apart; the ops themselves are judged in
-specs/optimizers.yaml). The parameters move with the framework's own gradients, so each
-framework follows its own trajectory; the record keeps the loss at every step, and the float64
-reference's loss at the same parameters, for the report to chart the trajectories and their
-divergence.
+to the dtype under test (Parity's update: what is tested is the model, not an optimizer). Each
+of `optimizers: [{name: adam, ...}]` is one more trajectory, its steps taken by the framework's
+own optimizer, as its users train: the adapter's optimizer op (adapters/vocabulary_optimizers.py)
+runs from the starting parameter through every gradient so far, and its last step is the new
+parameter (the optimizers are elementwise, so each parameter runs apart; the ops themselves are
+judged in specs/optimizers.yaml). What an entry leaves out is the framework's default, as a user
+who names the optimizer gets it: a port's trajectory. The parameters move with the framework's
+own gradients, so each framework follows its own trajectory; the record keeps the loss at every
+step, and the float64 reference's loss at the same parameters, for the report to chart the
+trajectories per optimizer and their divergence.
 """
 import numpy as np
 
@@ -21,10 +22,14 @@ from suites.judging import compare, gradcheck, judge
 from suites.judging.outcome import Outcome, one_line
 
 
-def train(ctx, case: str, inputs: dict, seed: int) -> Outcome:
-    """The model's `training` steps from these inputs: pass (or documented) when every step's
-    forward and gradient are; else the first step that is not, with the trajectory so far."""
+def train(ctx, example: str, inputs: dict, seed: int, optimizer: dict | None = None) -> Outcome:
+    """The model's `training` steps from an example's inputs, with Parity's update or `optimizer`
+    (an entry of the training's `optimizers`): pass (or documented) when every step's forward and
+    gradient are; else the first step that is not, with the trajectory so far. The outcome's case
+    is the example's name, and after it the optimizer's label (`batch/adam(lr=0.01)`); the
+    checks look up the example's documented differences."""
     model, settings = ctx.program, ctx.program.training
+    case = example if optimizer is None else f"{example}/{label(optimizer)}"
     weights, values = model.weight_names(), dict(inputs)
     start, history = {n: values[n] for n in weights}, {n: [] for n in weights}
     rng, trajectory, documented, forward = np.random.default_rng(seed), [], None, None
@@ -33,9 +38,9 @@ def train(ctx, case: str, inputs: dict, seed: int) -> Outcome:
         return Outcome("error", case, f"training needs a scalar loss as the model's last layer; this one has shape "
                        f"{shape}", inputs=values)
     for step in range(settings["steps"]):
-        forward = judge.check_case(ctx, case, values)
+        forward = judge.check_case(ctx, example, values)
         if forward.status in PASSING:
-            checked = gradcheck.check_gradient(ctx, case, values, rng, per_input=False)
+            checked = gradcheck.check_gradient(ctx, example, values, rng, per_input=False)
         else:
             checked = forward
         loss = float(forward.actual[-1]) if forward.actual is not None and forward.actual.size else None
@@ -57,32 +62,39 @@ def train(ctx, case: str, inputs: dict, seed: int) -> Outcome:
         for n in weights:
             history[n].append(np.asarray(grads[n], dtype=np.float64))
         try:
-            values.update({n: stepped(ctx, settings, start[n], values[n], history[n]) for n in weights})
+            values.update({n: stepped(ctx, settings["lr"], optimizer, start[n], values[n], history[n])
+                           for n in weights})
         except Exception as exc:
             return Outcome("error", case, f"step {step}: the optimizer: {one_line(exc)}", None, values,
                            trajectory=trajectory)
     first, last = trajectory[0]["loss"], trajectory[-1]["loss"]
-    message = (f"{settings['steps']} {described(settings)} steps: loss {first:.6g} -> {last:.6g}; every "
-               "step's activations and gradient within their bounds")
+    message = (f"{settings['steps']} {described(settings['lr'], optimizer)} steps: loss {first:.6g} -> {last:.6g}; "
+               "every step's activations and gradient within their bounds")
     return Outcome("documented" if documented else "pass", case, message, forward.comparison, values, forward.actual,
                    difference=documented.difference if documented else None, trajectory=trajectory)
 
 
-def stepped(ctx, settings: dict, start, value, gradients: list):
+def stepped(ctx, lr: float, optimizer: dict | None, start, value, gradients: list):
     """The parameter after the step that the latest of `gradients` makes: Parity's p - lr g, or
     the framework's optimizer run from `start` through every gradient so far (its state is its
     history), its last step taken."""
-    optimizer = settings.get("optimizer")
     if optimizer is None:
-        return compare.round_to(value - settings["lr"] * gradients[-1], ctx.dtype)
-    hyper = {"lr": settings["lr"], **{k: v for k, v in optimizer.items() if k != "name"}}
+        return compare.round_to(value - lr * gradients[-1], ctx.dtype)
+    hyper = {"lr": lr, **{k: v for k, v in optimizer.items() if k != "name"}}
     adapter, tensor = ctx.adapter, lambda x: ctx.adapter.asarray(x, ctx.dtype, ctx.device)
     steps = getattr(adapter, optimizer["name"])(tensor(start), tensor(np.stack(gradients)), **hyper)
     return adapter.to_numpy(steps)[-1].astype(np.float64)
 
 
-def described(settings: dict) -> str:
+def label(optimizer: dict) -> str:
+    """An optimizer entry as its case names it: `adam`, `sgd(momentum=0.9, nesterov=True)` (the
+    hyperparameters it gives, in its order)."""
+    given = ", ".join(f"{k}={v}" for k, v in optimizer.items() if k != "name")
+    return f"{optimizer['name']}({given})" if given else optimizer["name"]
+
+
+def described(lr: float, optimizer: dict | None) -> str:
     """SGD (lr 0.5), adam (lr 0.01, betas [0.9, 0.999]): the update the steps take."""
-    optimizer = settings.get("optimizer", {"name": "SGD"})
-    hyper = {"lr": settings["lr"], **{k: v for k, v in optimizer.items() if k != "name"}}
+    optimizer = optimizer or {"name": "SGD"}
+    hyper = {"lr": lr, **{k: v for k, v in optimizer.items() if k != "name"}}
     return f"{optimizer['name']} ({', '.join(f'{k} {v}' for k, v in hyper.items())})"

@@ -220,9 +220,11 @@ class SpecItem(pytest.Item):
                 for example, dtype in gradient_examples(self.spec) if dtype == self.dtype]
 
     def _training(self, ctx):
-        """Each example's SGD steps (suites/programs/training.py)."""
-        return [training.train(ctx, e.name, inputs.example(self.spec, e, self.dtype), self.seed)
-                for e in self.spec.examples if e.runs_in(self.dtype, self.spec.dtypes)]
+        """Each example's training steps (suites/programs/training.py): Parity's SGD, then each
+        of the training's optimizers."""
+        optimizers = [None, *self.spec.program.training.get("optimizers", ())]
+        return [training.train(ctx, e.name, inputs.example(self.spec, e, self.dtype), self.seed, optimizer)
+                for e in self.spec.examples if e.runs_in(self.dtype, self.spec.dtypes) for optimizer in optimizers]
 
     def _repeat(self, ctx):
         """The spec's benchmark work run again under each condition, compared bit for bit."""
@@ -233,7 +235,8 @@ class SpecItem(pytest.Item):
         rerunnable = outcome.status != "pass" and not unsupported  # a failure, a documented difference (report port)
         self.config.parity.recorder.write(record(
             spec=self.spec.name, case=outcome.case, kind=self.kind, adapter=self.adapter_name, device=ctx.device,
-            dtype=self.dtype, mode=self.mode, **results.outcome_fields(outcome, self.dtype),
+            dtype=self.dtype, mode=self.mode, ops=sorted(self.spec.program.meets()),
+            **results.outcome_fields(outcome, self.dtype),
             seed=self.seed if outcome.case == "hypothesis" else None,
             output=results.output_values(outcome.actual, self.kind),
             repro=None if passed else reproductions(self, ctx, outcome), duration=duration,
