@@ -168,6 +168,7 @@ def test_an_item_trains_once_per_optimizer_and_a_label_given_twice_is_refused(tm
     (("          lin.bias: [2]", "          lin.bias: [2]\n          9lin: [2]"), "model.params"),
     (("      dtypes: [float64]", "      dtypes: [float64]\n      params: {a: 1}"), "not available for models"),
     (("lin.bias: [2]", "lin.bias: [width]"), "model.params.lin.bias: 'width' is not one of the model's dims"),
+    (("lr: 0.1}", "lr: 0.1, optimizers: [{name: sgd, max_norm: 1.0}]}"), "max_norm clips by the global norm"),
 ])
 def test_a_bad_model_block_is_refused_in_one_line(tmp_path, change, message):
     path = tmp_path / "bad.yaml"

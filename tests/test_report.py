@@ -261,6 +261,7 @@ def test_a_models_training_is_shown_per_optimizer_with_where_each_ends(tmp_path)
     assert len(model["rows"]) == 1  # the layers' record of the same example
     page = build([tmp_path], tmp_path / "out").read_text()
     assert "Training: adam(lr=0.01)" in page and "loss per step, sgd(momentum=0.9)" in page
+    assert ">1.375</td>" in page  # a last loss to 6 digits: where defaults part, the digits show it
     assert 'data-model="models/cnn">port view of this model</a>' in page
 
 

@@ -83,7 +83,11 @@ class Model(Program):
             parts = tuple(f"{name}.{p}" for p in op_parts) or (name,)
             layers.append(Layer(name, tree, parts))
             known.update(dict.fromkeys(parts))
-        labels = [training.label(o) for o in (block.get("training") or {}).get("optimizers", ())]
+        optimizers = (block.get("training") or {}).get("optimizers", ())
+        if any("max_norm" in o for o in optimizers):  # a framework clips by the norm over every parameter
+            raise ModelError("training.optimizers: max_norm clips by the global norm over every parameter, and "
+                             "the training steps each parameter apart; clip in specs/optimizers.yaml")
+        labels = [training.label(o) for o in optimizers]
         if len(set(labels)) < len(labels):
             raise ModelError(f"training.optimizers: {sorted({n for n in labels if labels.count(n) > 1})} given twice")
         return cls(tuple(layers), parameters, block.get("training"), block=block, args=tuple(args))
