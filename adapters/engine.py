@@ -9,7 +9,7 @@ from adapters.base import Adapter, Unsupported, dtypes_except
 from adapters.behaviours import ENGINE_MASKED_SOFTMAX
 from adapters.engine_initializers import EngineInitializers
 from adapters.engine_optimizers import EngineOptimizers
-from adapters.vocabulary_optimizers import OPTIMIZERS
+from adapters.vocabulary_optimizers import OPTIMIZERS_AND_CLIPPING
 
 
 class EngineAdapter(EngineOptimizers, EngineInitializers, Adapter):
@@ -20,7 +20,7 @@ class EngineAdapter(EngineOptimizers, EngineInitializers, Adapter):
               **dict.fromkeys(("sub", "neg", "sigmoid", "sign", "softmax", "log_softmax", "cross_entropy",
                                "dot_product_attention", "gru", "batch_norm", *MULTIHEAD_OPS),
                               dtypes_except("bfloat16", "bool")),
-              **dict.fromkeys(("masked_softmax", "lstm", *OPTIMIZERS), ("float16", "float32", "float64"))}
+              **dict.fromkeys(("masked_softmax", "lstm", *OPTIMIZERS_AND_CLIPPING), ("float16", "float32", "float64"))}
 
     def __init__(self):
         import engine

@@ -2,7 +2,7 @@
 theirs (the gradient set on .grad, clip_grad_value_ and clip_grad_norm_ where asked, step())."""
 import numpy as np
 
-from adapters.optimizers import TORCH_CLASSES, Optimizers, clipping
+from adapters.optimizers import TORCH_CLASSES, Optimizers, clipping, fixed
 
 
 class EngineOptimizers(Optimizers):
@@ -29,3 +29,15 @@ class EngineOptimizers(Optimizers):
             optimizer.step()
             trajectory.append(p.data.copy())
         return self.engine.Tensor(np.stack(trajectory) if trajectory else grads.data.copy())
+
+    def clip_norms(self, grads, max_norm, per_parameter, convention):
+        """engine.optim.clip_grad_norm_ over the parameters, or called once per parameter."""
+        from engine import optim
+
+        fixed(convention, {"max_norm_eps": 1e-6}, "engine.optim.clip_grad_norm_")
+        params = [self.engine.Tensor(np.zeros_like(g.data), requires_grad=True) for g in grads]
+        for p, g in zip(params, grads):
+            p.grad = g.data.copy()
+        for group in ([p] for p in params) if per_parameter else [params]:
+            optim.clip_grad_norm_(group, max_norm)
+        return [self.engine.Tensor(p.grad) for p in params]

@@ -11,7 +11,7 @@ from adapters.base import DTYPES, FLOATS, dtypes_except
 from adapters.behaviours import framework_default
 from adapters.keras_layers import refuse_in_trace
 from adapters.optimizers import Optimizers, fixed, renamed
-from adapters.vocabulary_optimizers import OPTIMIZERS
+from adapters.vocabulary_optimizers import OPTIMIZERS_AND_CLIPPING
 
 NAMES = {"lr": "learning_rate", "betas": ("beta_1", "beta_2"), "eps": "epsilon", "alpha": "rho",
          "max_norm": "global_clipnorm"}
@@ -22,10 +22,10 @@ FIXED = {"epsilon_hat": True, "eps_in_sqrt": True, "decoupled_weight_decay": Tru
 # What keras.optimizers take per backend (python -m suites coverage --check): Adam multiplies
 # by float betas where TensorFlow keeps an integer variable's dtype
 OPTIMIZER_DTYPES = {"tensorflow": {**dict.fromkeys(("sgd", "rmsprop", "adagrad"), dtypes_except("bool")),
-                                   **dict.fromkeys(("adam", "adamw"), FLOATS)},
-                    "jax": {**dict.fromkeys(("sgd", "adam", "adamw"), dtypes_except("bool")),
+                                   **dict.fromkeys(("adam", "adamw", "clip_grad_norm"), FLOATS)},
+                    "jax": {**dict.fromkeys(("sgd", "adam", "adamw", "clip_grad_norm"), dtypes_except("bool")),
                             **dict.fromkeys(("rmsprop", "adagrad"), DTYPES)},
-                    "torch": dict.fromkeys(OPTIMIZERS, FLOATS)}
+                    "torch": dict.fromkeys(OPTIMIZERS_AND_CLIPPING, FLOATS)}
 # Why the compiled mode is refused on the tensorflow backend (keras_layers.outside_trace has the layers' why)
 VARIABLES_IN_TRACE = ("make their variables (the parameter's keras.Variable, the optimizer's slots) when they are "
                       "built, and tf.function refuses tf.Variables made inside its trace (ValueError: tf.function "
@@ -70,6 +70,26 @@ KERAS_OPTIMIZERS = (
 )
 
 
+KERAS_CLIP_GRAD_NORM = framework_default(
+    "clip_grad_norm", {"max_norm_eps": 0.0},
+    "keras.optimizers' global_clipnorm scales by max_norm min(1 / ||g||, 1 / max_norm) and clipnorm by max_norm / "
+    "max(||g||, max_norm) (torch's clip_grad_norm_: max_norm / (||g|| + 1e-6))", KERAS_SOURCE + "base_optimizer.py",
+    regime="semantics")
+
+
+def clip_norms(keras, grads: list, max_norm, per_parameter: bool, convention: dict) -> list:
+    """The gradients as keras.optimizers clip them (global_clipnorm, or clipnorm per variable):
+    Keras clips inside the optimizer's apply, so SGD with learning rate 1 steps zero variables by
+    minus the clipped gradients, exactly (0 - 1 g)."""
+    if keras.backend.backend() == "tensorflow":
+        refuse_in_trace("keras.optimizers", VARIABLES_IN_TRACE)
+    fixed(convention, {"max_norm_eps": 0.0}, "keras.optimizers' clipnorm")
+    variables = [keras.Variable(keras.ops.zeros_like(g)) for g in grads]
+    clipping = {"clipnorm" if per_parameter else "global_clipnorm": max_norm}
+    keras.optimizers.SGD(learning_rate=1.0, **clipping).apply(list(grads), variables)
+    return [keras.ops.negative(v.value) for v in variables]
+
+
 def run(keras, op: str, param, grads, hyper: dict):
     """The parameter after each step [steps, ...] of keras.optimizers' `op`."""
     if keras.backend.backend() == "tensorflow":
@@ -90,3 +110,6 @@ class KerasOptimizers(Optimizers):
 
     def optimize(self, op, param, grads, hyper):
         return run(self.keras, op, param, grads, hyper)
+
+    def clip_norms(self, grads, max_norm, per_parameter, convention):
+        return clip_norms(self.keras, grads, max_norm, per_parameter, convention)

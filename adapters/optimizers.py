@@ -31,6 +31,16 @@ class Optimizers:
     def adagrad(self, param, grads, **hyper):
         return self.optimize("adagrad", param, grads, hyper)
 
+    def clip_norms(self, grads: list, max_norm, per_parameter: bool, convention: dict) -> list:
+        """The gradients of several parameters as the framework's norm clipping leaves them (all
+        by their global norm, or `per_parameter` each by its own); `convention` holds
+        max_norm_eps where the spec gave it."""
+        raise NotImplementedError
+
+    def clip_grad_norm(self, a, b, max_norm, **convention):
+        per_parameter = convention.pop("per_parameter", False)
+        return tuple(self.clip_norms([a, b], max_norm, per_parameter, convention))
+
 
 def renamed(hyper: dict, names: dict) -> dict:
     """torch's hyperparameter names as a framework's: names maps a torch name to the framework's

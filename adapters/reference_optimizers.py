@@ -8,7 +8,9 @@ computation in a narrower dtype makes (the optimizer ops' error bound,
 suites/judging/bound_rules.py). `number` turns a hyperparameter into such a number (float for
 the reference): a framework computes with it in the dtype under test, so its own rounding counts.
 """
+import functools
 import inspect
+import operator
 
 import numpy as np
 
@@ -23,6 +25,24 @@ def clipped(g, number, clipvalue, max_norm, max_norm_eps):
     if max_norm is not None:
         g = g * np.minimum(number(max_norm) / (np.sqrt((g * g).sum()) + number(max_norm_eps)), 1)
     return g
+
+
+def norm_clipped(grads, number, max_norm, per_parameter, max_norm_eps) -> list:
+    """The gradients of several parameters as norm clipping leaves them: each scaled by
+    min(1, max_norm / (total + max_norm_eps)), total the norm of the gradients' own norms
+    (torch.nn.utils.clip_grad_norm_'s order: a vector_norm per gradient, then theirs), over all of
+    them or, `per_parameter`, over each alone (Keras' clipnorm). Run on Tracked numbers, this order
+    makes the most roundings of the frameworks' (TensorFlow and Keras sum the squares and scale by
+    max_norm * min(1 / total, 1 / max_norm): as many after the norm), so its bound holds for each."""
+    def scale(group):
+        norms = [np.sqrt((g * g).sum()) for g in group]
+        total = np.sqrt(functools.reduce(operator.add, (n * n for n in norms)))
+        with np.errstate(divide="ignore"):  # a zero gradient: max_norm / 0 is inf, min(inf, 1) leaves it
+            return np.minimum(number(max_norm) / (total + number(max_norm_eps)), 1)
+    if per_parameter:
+        return [g * scale([g]) for g in grads]
+    factor = scale(grads)
+    return [g * factor for g in grads]
 
 
 def sgd(param, grads, number, lr, momentum, dampening, nesterov, weight_decay, decoupled_weight_decay):
@@ -128,7 +148,11 @@ def steps(reference, op: str, param, grads, number, *args, **kwargs) -> list:
 
 class OptimizerReference:
     """A mixin of adapters.reference.ReferenceAdapter: the trajectory [steps, ...] of each
-    optimizer, one method per optimizer op with the vocabulary's signature and defaults."""
+    optimizer, one method per optimizer op with the vocabulary's signature and defaults, and norm
+    clipping over two parameters."""
+
+    def clip_grad_norm(self, a, b, max_norm, per_parameter=False, max_norm_eps=1e-06):
+        return tuple(norm_clipped([a, b], float, max_norm, per_parameter, max_norm_eps))
 
     def _trajectory(self, op, param, grads, **hyper):
         return np.stack(steps(self, op, param, list(grads), float, **hyper)) if len(grads) else grads[:0]

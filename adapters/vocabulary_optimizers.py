@@ -63,3 +63,17 @@ OPTIMIZER_OPS = [
               "optax start s at 0.1 and put eps inside the square root (documented). decoupled_weight_decay as sgd's."),
 ]
 OPTIMIZERS = tuple(op.name for op in OPTIMIZER_OPS)
+
+# Norm clipping over several parameters: what an optimizer op cannot show, since it steps one
+CLIP_GRAD_NORM = Op(
+    "clip_grad_norm", "a, b, max_norm, per_parameter=False, max_norm_eps=1e-06", "optimizers",
+    "The gradients a and b of two parameters as norm clipping leaves them before a step. Global (torch.nn.utils."
+    "clip_grad_norm_ over both, tf.clip_by_global_norm, optax.clip_by_global_norm, Keras' global_clipnorm, "
+    "Paddle's ClipGradByGlobalNorm): both scaled by min(1, max_norm / (||(a, b)|| + max_norm_eps)), the norm over "
+    "every element of both. per_parameter (Keras' clipnorm, tf.clip_by_norm, Paddle's ClipGradByNorm, one "
+    "clip_grad_norm_ call per parameter): each by its own norm. torch adds max_norm_eps 1e-6; the others divide "
+    "by max(||g||, max_norm) (max_norm_eps 0, documented). optax has no per-parameter norm clipping.",
+    lambda dtype: ([values(dtype, (2, 3)), values(dtype, (3,))], {"max_norm": 1.0}), parts=("a", "b"),
+    bound="clipping")
+# the optimizers group's ops: what an adapter declares alike where its optimizers take the same dtypes
+OPTIMIZERS_AND_CLIPPING = (*OPTIMIZERS, CLIP_GRAD_NORM.name)

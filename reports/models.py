@@ -55,7 +55,7 @@ def _model(key, group) -> dict:
 def _trajectories(title: str, optimizer: str, runs: dict) -> dict:
     """One optimizer's runs: each adapter's status and message, its loss per step, and each
     one's divergence from the adapters' median loss per step."""
-    trajectories = {a: [s.get("loss") for s in r.get("trajectory") or ()] for a, r in runs.items()}
+    trajectories = {a: _losses(r) for a, r in runs.items()}
     steps = max((len(t) for t in trajectories.values()), default=0)
     return {
         "optimizer": optimizer,
@@ -76,10 +76,15 @@ def _ends(training: dict, optimizers: list) -> dict:
         cells = []
         for a in adapters:
             r = training[o].get(a)
-            losses = [s.get("loss") for s in (r or {}).get("trajectory") or ()]
+            losses = _losses(r or {})
             cells.append(None if r is None else (r["status"], losses[-1] if losses else None))
         rows.append((o, cells))
     return {"adapters": adapters, "rows": rows}
+
+
+def _losses(run: dict) -> list:
+    """A training run's loss per step (None where a step has none)."""
+    return [s.get("loss") for s in run.get("trajectory") or ()]
 
 
 def _names(record) -> list:

@@ -134,3 +134,48 @@ def test_torch_compiled_adagrads_float32_step_size_is_modelled_in_the_compiled_m
     program = type("Program", (), {"ops": lambda self: {"adagrad"}})()
     assert TORCH_COMPILED_ADAGRAD.applies(type("Ctx", (), {"program": program, "mode": "compiled"}))
     assert not TORCH_COMPILED_ADAGRAD.applies(type("Ctx", (), {"program": program, "mode": "eager"}))
+
+
+def test_global_norm_clipping_scales_every_gradient_alike_and_per_parameter_each_alone():
+    """[3, 4] and [0, 12] have the global norm 13 and their own norms 5 and 12 (max_norm 1,
+    max_norm_eps 0: the clipped norm is exactly max_norm)."""
+    a, b = np.array([3.0, 4.0]), np.array([0.0, 12.0])
+    together = REFERENCE.clip_grad_norm(a, b, 1.0, max_norm_eps=0.0)
+    assert np.allclose(np.concatenate(together), np.concatenate([a, b]) / 13, rtol=1e-15, atol=0)
+    alone = REFERENCE.clip_grad_norm(a, b, 1.0, per_parameter=True, max_norm_eps=0.0)
+    assert np.allclose(np.concatenate(alone), [0.6, 0.8, 0.0, 1.0], rtol=1e-15, atol=0)
+    below = REFERENCE.clip_grad_norm(a / 100, b / 100, 1.0)  # norm 0.13: nothing to clip
+    assert np.array_equal(np.concatenate(below), np.concatenate([a, b]) / 100)
+
+
+def _keras_clipped(grads, max_norm, per_parameter, dtype):
+    """Keras' own order in `dtype` (base_optimizer.clip_by_global_norm and _clip_by_norm): the squares
+    summed, then max_norm * min(1 / norm, 1 / max_norm) times each, or g max_norm / max(norm, max_norm)."""
+    one, c = np.asarray(1, dtype), np.asarray(max_norm, dtype)
+    if per_parameter:
+        return [g * c / np.maximum(np.sqrt(np.sum(g * g)), c) for g in grads]
+    norm = np.sqrt(np.sum(np.stack([np.sum(g * g) for g in grads])))
+    with np.errstate(divide="ignore"):  # zero gradients: 1 / 0 is inf, which the minimum drops
+        return [g * (c * np.minimum(one / norm, one / c)) for g in grads]
+
+
+@pytest.mark.parametrize("per_parameter", [False, True])
+@pytest.mark.parametrize("scale", [1.0, 1e-3, 10.0, 0.0])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_the_clipping_bound_holds_for_torchs_and_keras_orders(per_parameter, scale, dtype):
+    """The bound, run in torch's order (a norm per gradient, then theirs, then max_norm / (total + eps)),
+    holds for the engine's float32 arithmetic in that order and for Keras' (max_norm_eps 0), below,
+    at and above max_norm, and for zero gradients."""
+    rng = np.random.default_rng(3)
+    a, b = (rng.uniform(-1, 1, n) * scale for n in (5, 3))
+    a, b = a.astype(dtype), b.astype(dtype)
+    engine = EngineAdapter()
+    for eps, actual in [(1e-6, [engine.to_numpy(g) for g in engine.clip_grad_norm(
+                            engine.asarray(a, dtype, "cpu"), engine.asarray(b, dtype, "cpu"), 1.0,
+                            per_parameter=per_parameter)]),
+                        (0.0, _keras_clipped([a, b], 1.0, per_parameter, dtype))]:
+        hyper = {"max_norm": 1.0, "per_parameter": per_parameter, "max_norm_eps": eps}
+        wide = {"a": a.astype(np.float64), "b": b.astype(np.float64)}
+        expected = np.concatenate(REFERENCE.clip_grad_norm(wide["a"], wide["b"], **hyper))
+        allowed = compare.error_bound(expr.call("clip_grad_norm", ["a", "b"], hyper), wide, dtype)
+        assert np.all(np.abs(np.concatenate(actual) - expected) <= allowed), (eps, actual, expected)

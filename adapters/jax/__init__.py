@@ -29,7 +29,7 @@ from adapters.jax.collectives import JAX_COLLECTIVES, collective_rank
 from adapters.jax.idioms import JaxIdioms
 from adapters.jax.initializers import FLAX_LAYER_DEFAULTS, JAX_INITIALIZERS, JaxInitializers
 from adapters.jax.layers import JaxLayers
-from adapters.jax.optimizers import OPTAX_OPTIMIZERS, JaxOptimizers
+from adapters.jax.optimizers import OPTAX_CLIP_GRAD_NORM, OPTAX_OPTIMIZERS, JaxOptimizers
 from adapters.layer_behaviours import (
     FLAX_BATCH_NORM_STATS,
     FLAX_LAYER_NORM_EPS,
@@ -60,14 +60,14 @@ class JaxAdapter(JaxLayers, JaxOptimizers, JaxInitializers, JaxIdioms, Adapter):
               **dict.fromkeys(("sub", "neg", "round", "sign", "softmax", "log_softmax", "scatter_add", "one_hot",
                                "index_add"), dtypes_except("bool")),
               **dict.fromkeys(("sigmoid", "lstm", "gru", "linear", "layer_norm", "embedding", "cross_entropy",
-                               "batch_norm", "batch_norm_stats", *MULTIHEAD_OPS), FLOATS),
+                               "batch_norm", "batch_norm_stats", *MULTIHEAD_OPS, "clip_grad_norm"), FLOATS),
               # int64 inputs: "preferred_element_type must not be narrower" (float32 logits); jax-32 has int32
               "dot_product_attention": dtypes_except("int64") if X64 else DTYPES,
               "normalize": (),  # unsupported: jax has none
               **dict.fromkeys(("avg_pool2d", "avg_pool1d"), dtypes_except("bool")), **INITIALIZER_DTYPES}
     behaviours = (JAX_ATTENTION_MEAN_OF_V, JAX_GELU_TANH, FLAX_LAYER_NORM_EPS, OPTAX_PER_EXAMPLE_LOSS,
                   JAX_AVG_POOL_SAME_COUNTS_PADDING, *JAX_POOL_STRIDE_ONE, FLAX_BATCH_NORM_STATS,
-                  *FLAX_MULTIHEAD_MEAN_OF_V, *OPTAX_OPTIMIZERS, *JAX_INITIALIZERS,
+                  *FLAX_MULTIHEAD_MEAN_OF_V, *OPTAX_OPTIMIZERS, OPTAX_CLIP_GRAD_NORM, *JAX_INITIALIZERS,
                   *FLAX_LAYER_DEFAULTS, *FLAX_MIXED)
 
     def __init__(self):

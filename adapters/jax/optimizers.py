@@ -23,6 +23,8 @@ def _optax(op, filled, note, source):
                              OPTAX + source, regime="semantics")
 
 
+OPTAX_CLIP_GRAD_NORM = framework_default("clip_grad_norm", {"max_norm_eps": 0.0}, CLIP_NOTE,
+                                         OPTAX + "transformations.html#optax.clip_by_global_norm", regime="semantics")
 OPTAX_OPTIMIZERS = (
     _optax("sgd", {}, "", "transformations.html#optax.clip_by_global_norm"),
     _optax("adamw", {}, "", "transformations.html#optax.clip_by_global_norm"),
@@ -54,6 +56,16 @@ class JaxOptimizers(Optimizers):
             p = optax.apply_updates(p, updates)
             trajectory.append(p)
         return self.jnp.stack(trajectory) if trajectory else grads
+
+    def clip_norms(self, grads, max_norm, per_parameter, convention):
+        import optax
+
+        if per_parameter:
+            raise Unsupported("optax has no per-parameter norm clipping (optax.clip_by_block_rms clips each "
+                              "parameter by its root mean square, not its norm)")
+        fixed(convention, {"max_norm_eps": 0.0}, "optax.clip_by_global_norm")
+        transformation = optax.clip_by_global_norm(max_norm)
+        return transformation.update(list(grads), transformation.init(list(grads)))[0]
 
     @staticmethod
     def _transformation(optax, op, hyper):

@@ -24,7 +24,7 @@ from adapters.paddle.initializers import (
     PaddleInitializers,
 )
 from adapters.paddle.layers import PaddleLayers
-from adapters.paddle.optimizers import PADDLE_OPTIMIZERS, PaddleOptimizers
+from adapters.paddle.optimizers import PADDLE_CLIP_GRAD_NORM, PADDLE_OPTIMIZERS, PaddleOptimizers
 
 FLOATS_INTS = ("float32", "float64", "int32", "int64")
 P2P_TIMEOUT = 10  # seconds a ppermute may take before it counts as hung: gloo itself waits 30
@@ -48,7 +48,7 @@ class PaddleAdapter(PaddleLayers, PaddleOptimizers, PaddleInitializers, PaddleId
                               "and linear: SIGSEGV, adapters/paddle/repro/to_static_matmul_bfloat16.py) where eager "
                               "raises")
     behaviours = (PADDLE_MASKED_FILL_SOFTMAX, PADDLE_ALL_GATHER_CONCATENATES, PADDLE_NORMALIZE_AXIS_ONE,
-                  PADDLE_ATTENTION_NAN, *PADDLE_MULTIHEAD_MEAN_OF_V, *PADDLE_OPTIMIZERS,
+                  PADDLE_ATTENTION_NAN, *PADDLE_MULTIHEAD_MEAN_OF_V, *PADDLE_OPTIMIZERS, PADDLE_CLIP_GRAD_NORM,
                   *PADDLE_INITIALIZERS, *PADDLE_LAYER_DEFAULTS, *PADDLE_MIXED)
     # What Paddle's CPU kernels take (python -m suites coverage --adapter paddle --check): float32 and
     # float64 nearly everywhere, few float16 and bfloat16 kernels on CPU.

@@ -27,6 +27,14 @@ def _paddle(op, filled, note, page):
                              PADDLE_DOCS + page, regime="semantics")
 
 
+PADDLE_CLIP_GRAD_NORM = framework_default(
+    "clip_grad_norm", {"max_norm_eps": 0.0}, CLIP_NOTE + "; paddle.nn.ClipGradByNorm scales each by clip_norm / "
+    "max(||g||, clip_norm)", PADDLE_DOCS + "nn/ClipGradByNorm_en.html", regime="semantics")
+# Why the compiled mode is refused
+STATIC = ("paddle.optimizer steps parameters made from values (paddle.create_parameter with an Assign initializer), "
+          "which paddle.jit.to_static's translated function does not have (TypeError: Assign takes a Tensor or an "
+          "array, not a pir.Value); Paddle's users build the parameters and the optimizer outside the function they "
+          "translate")
 PADDLE_OPTIMIZERS = (
     *(_paddle(op, {}, "", "nn/ClipGradByGlobalNorm_en.html") for op in ("sgd", "adam", "adamw")),
     _paddle("rmsprop", {"eps_in_sqrt": True, "alpha": 0.95, "eps": 1e-6},
@@ -43,10 +51,7 @@ class PaddleOptimizers(Optimizers):
     def optimize(self, op, param, grads, hyper):
         paddle = self.paddle
         if not paddle.in_dynamic_mode():
-            raise Unsupported("paddle.optimizer steps parameters made from values (paddle.create_parameter with an "
-                              "Assign initializer), which paddle.jit.to_static's translated function does not have "
-                              "(TypeError: Assign takes a Tensor or an array, not a pir.Value); Paddle's users build "
-                              "the parameters and the optimizer outside the function they translate")
+            raise Unsupported(STATIC)
         hyper = dict(hyper)
         clipvalue, max_norm = clipping(hyper, "paddle.nn.ClipGradByGlobalNorm", 0.0)
         if clipvalue is not None and max_norm is not None:
@@ -72,3 +77,19 @@ class PaddleOptimizers(Optimizers):
             optimizer.clear_grad()
             trajectory.append(p.detach().clone())
         return paddle.stack(trajectory) if trajectory else grads
+
+    def clip_norms(self, grads, max_norm, per_parameter, convention):
+        """Paddle clips inside the optimizer's step (grad_clip=ClipGradByGlobalNorm, or
+        ClipGradByNorm per parameter): SGD with learning rate 1 steps zero parameters by minus the
+        clipped gradients, exactly (0 - 1 g); the loss sum(p * g) has the gradient g."""
+        paddle = self.paddle
+        if not paddle.in_dynamic_mode():
+            raise Unsupported(STATIC)
+        fixed(convention, {"max_norm_eps": 0.0}, "paddle.nn.ClipGradByGlobalNorm")
+        clip = (paddle.nn.ClipGradByNorm if per_parameter else paddle.nn.ClipGradByGlobalNorm)(clip_norm=max_norm)
+        params = [paddle.create_parameter(g.shape, g.dtype, default_initializer=paddle.nn.initializer.Constant(0.0))
+                  for g in grads]
+        optimizer = paddle.optimizer.SGD(learning_rate=1.0, parameters=params, grad_clip=clip)
+        paddle.add_n([(p * g).sum() for p, g in zip(params, grads)]).backward()
+        optimizer.step()
+        return [-p.detach() for p in params]

@@ -25,22 +25,23 @@ from adapters.behaviours import KERAS_MASKED_SOFTMAX, TENSORFLOW_BOOL_MUL, TF_AL
 from adapters.initializers import Initializers
 from adapters.layer_behaviours import TF_GELU_FLOAT32_CONSTANTS, TF_L2_NORMALIZE, TF_PER_EXAMPLE_LOSS
 from adapters.operators import PythonOperators
-from adapters.optimizers import Optimizers
 from adapters.tensorflow.collectives import COLLECTIVE_OPS, TF_COLLECTIVES, collective_rank
 from adapters.tensorflow.idioms import TensorFlowIdioms
 from adapters.tensorflow.layers import TensorFlowLayers
+from adapters.tensorflow.optimizers import TF_CLIP_GRAD_NORM, TensorFlowOptimizers
 
 # What tf.function(jit_compile=True) raises for an op that XLA has no kernel for (RaggedTensorToTensor,
 # say): the compiler's own refusal, so the program is unsupported in the compiled mode
 XLA_REFUSES = "Detected unsupported operations when trying to compile graph"
 
 
-class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, PythonOperators, Optimizers, Initializers, Adapter):
+class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, PythonOperators, TensorFlowOptimizers, Initializers,
+                        Adapter):
     name = "tensorflow"
     module = "tensorflow"
     behaviours = (KERAS_MASKED_SOFTMAX,  # masked_softmax is tf.keras.layers.Softmax(mask=)
                   TF_ALL_GATHER_CONCATENATES, TENSORFLOW_BOOL_MUL, TF_PER_EXAMPLE_LOSS,
-                  TF_GELU_FLOAT32_CONSTANTS, TF_L2_NORMALIZE, *keras_optimizers.KERAS_OPTIMIZERS,
+                  TF_GELU_FLOAT32_CONSTANTS, TF_L2_NORMALIZE, *keras_optimizers.KERAS_OPTIMIZERS, TF_CLIP_GRAD_NORM,
                   *keras_initializers.KERAS_INITIALIZERS, *keras_initializers.KERAS_LAYER_DEFAULTS)
     dtypes = {"*": DTYPES,
               **dict.fromkeys(("add", "sub", "div", "maximum", "minimum", "relu", "square", "round", "sum",
@@ -50,8 +51,8 @@ class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, PythonOperators, Opt
               **keras_initializers.KERAS_INITIALIZER_DTYPES["tensorflow"],
               **dict.fromkeys(("matmul", "mm", "dot"), dtypes_except("int8", "uint8", "bool")),
               **dict.fromkeys(("pow", "neg", "abs", "sign"), dtypes_except("uint8", "bool")),
-              **dict.fromkeys(("exp", "log", "tanh", "sigmoid", "sqrt", "softmax", "log_softmax", "floor", "ceil"),
-                              FLOATS),
+              **dict.fromkeys(("exp", "log", "tanh", "sigmoid", "sqrt", "softmax", "log_softmax", "floor", "ceil",
+                               "clip_grad_norm"), FLOATS),
               **dict.fromkeys(("trunc", "bmm", "correlate", "convolve"), ()),
               **dict.fromkeys(("scatter_reduce", "index_add"), dtypes_except("bool")),
               **dict.fromkeys(("einsum", "tensordot"), dtypes_except("int8", "uint8", "bool")),
@@ -197,10 +198,6 @@ class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, PythonOperators, Opt
         self._keras_is_tensorflow()
         # a Keras layer computes in its own dtype (float32 by default) whatever the input's
         return self.tf.keras.layers.Softmax(axis=axis, dtype=x.dtype.name)(x, mask=mask)
-
-    def optimize(self, op, param, grads, hyper):
-        self._keras_is_tensorflow()  # tf.keras.optimizers are Keras 3's, on the TensorFlow backend
-        return keras_optimizers.run(self.tf.keras, op, param, grads, hyper)
 
     def initialize(self, name, x, seed, params):
         self._keras_is_tensorflow()

@@ -27,7 +27,7 @@ from adapters.torch.idioms import TorchIdioms
 from adapters.torch.initializers import TORCH_INITIALIZER_DTYPES, TorchInitializers
 from adapters.torch.layers import TorchLayers
 from adapters.torch.optimizers import TORCH_COMPILED_ADAGRAD, TorchOptimizers
-from adapters.vocabulary_optimizers import OPTIMIZERS
+from adapters.vocabulary_optimizers import OPTIMIZERS_AND_CLIPPING
 
 
 class TorchAdapter(TorchLayers, TorchOptimizers, TorchInitializers, TorchIdioms, PythonOperators, Adapter):
@@ -40,7 +40,7 @@ class TorchAdapter(TorchLayers, TorchOptimizers, TorchInitializers, TorchIdioms,
                               dtypes_except("bool")),
               **dict.fromkeys(("mean", "softmax", "log_softmax", "masked_softmax", "lstm", "gru", "gelu", "layer_norm",
                                "cross_entropy", "dot_product_attention", "max_pool1d", "norm", "normalize",
-                               "batch_norm", "batch_norm_stats", *MULTIHEAD_OPS, *OPTIMIZERS), FLOATS),
+                               "batch_norm", "batch_norm_stats", *MULTIHEAD_OPS, *OPTIMIZERS_AND_CLIPPING), FLOATS),
               "max_pool2d": dtypes_except("bool"),
               **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS + ("int64",)),
               "one_hot": ("int64",),  # F.one_hot takes int64 indices only

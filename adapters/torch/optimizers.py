@@ -4,7 +4,7 @@ step()); a hyperparameter a spec leaves out is torch's default."""
 import numpy as np
 
 from adapters.behaviours import Behaviour
-from adapters.optimizers import TORCH_CLASSES, Optimizers, clipping
+from adapters.optimizers import TORCH_CLASSES, Optimizers, clipping, fixed
 from adapters.reference_optimizers import clipped
 
 
@@ -26,6 +26,17 @@ class TorchOptimizers(Optimizers):
             optimizer.step()
             trajectory.append(p.detach().clone())
         return torch.stack(trajectory) if trajectory else grads.detach().clone()
+
+    def clip_norms(self, grads, max_norm, per_parameter, convention):
+        """clip_grad_norm_ over the parameters, or called once per parameter."""
+        torch = self.torch
+        fixed(convention, {"max_norm_eps": 1e-6}, "torch.nn.utils.clip_grad_norm_")
+        params = [torch.zeros_like(g).requires_grad_(True) for g in grads]
+        for p, g in zip(params, grads):
+            p.grad = g.detach().clone()
+        for group in ([p] for p in params) if per_parameter else [params]:
+            torch.nn.utils.clip_grad_norm_(group, max_norm)
+        return [p.grad for p in params]
 
 
 def _adagrad_float32_step_size(param, grads, lr=0.01, lr_decay=0.0, weight_decay=0.0, initial_accumulator_value=0.0,

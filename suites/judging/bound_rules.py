@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from adapters.reference import ReferenceAdapter
+from adapters.reference_optimizers import norm_clipped
 from adapters.reference_optimizers import steps as optimizer_steps
 from adapters.vocabulary import VOCABULARY
 from suites.judging.running_error import Tracked
@@ -211,12 +212,23 @@ def _optimizer(op):
     return rule
 
 
+def _clipping(op):
+    """The clipped gradients, flat as the judge flattens the parts, with the running error
+    analysis of the clipping's own operations, as the optimizers' rule carries it."""
+    def rule(a, b, max_norm, per_parameter=False, max_norm_eps=1e-06):
+        tracked = norm_clipped([Tracked.exact(a.value), Tracked.exact(b.value)], Tracked.constant, max_norm,
+                               per_parameter, max_norm_eps)
+        return Bound(*(np.concatenate([np.ravel(getattr(t, part)) for t in tracked]) for part in ("value", "error")),
+                     1, np.concatenate([np.ravel(t.flushed) for t in tracked]), running=True)
+    return rule
+
+
 # The rule families that a vocabulary record's `bound` names; each makes the rule of one op.
 FAMILIES = {"sum": _sum, "product": _product, "square": _square, "exact": _exact, "matmul": _matmul,
             "reduction": _reduction, "structural": _structural, "joined": _joined, "scatter_add": _scatter_add,
             "conv": _conv, "linear": _linear, "cumsum": _cumsum, "contraction": _contraction,
             "keyed": _keyed, "scatter_nd": _scatter_nd, "scatter_reduce": _scatter_reduce,
-            "sliding": _sliding, "optimizer": _optimizer}
+            "sliding": _sliding, "optimizer": _optimizer, "clipping": _clipping}
 RULES = {op.name: FAMILIES[op.bound](op.name) for op in VOCABULARY.values() if op.bound}
 
 

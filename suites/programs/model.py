@@ -114,13 +114,19 @@ class Model(Program):
     def ops(self) -> set:
         return set().union(*(expr.ops_in(layer.tree) for layer in self.layers))
 
+    @property
+    def optimizers(self) -> list:
+        """The training's optimizer entries (none where it has no training): each a trajectory of
+        its own besides Parity's SGD."""
+        return list((self.training or {}).get("optimizers", ()))
+
     def meets(self) -> set:
         """The ops its layers call, its training's optimizers, and its layers' default
         initialisations (init_linear for a linear layer): a user who ports the model meets each
         framework's behaviour of every one, its defaults included, though the model's own
         parameters are drawn alike for every framework."""
         called = self.ops()
-        optimizers = {o["name"] for o in (self.training or {}).get("optimizers", ())}
+        optimizers = {o["name"] for o in self.optimizers}
         return called | optimizers | {f"init_{op}" for op in called if f"init_{op}" in LAYER_DEFAULTS}
 
     def derived(self, values: dict) -> dict:

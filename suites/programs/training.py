@@ -80,21 +80,26 @@ def stepped(ctx, lr: float, optimizer: dict | None, start, value, gradients: lis
     history), its last step taken."""
     if optimizer is None:
         return compare.round_to(value - lr * gradients[-1], ctx.dtype)
-    hyper = {"lr": lr, **{k: v for k, v in optimizer.items() if k != "name"}}
+    hyper = {"lr": lr, **hyperparameters(optimizer)}
     adapter, tensor = ctx.adapter, lambda x: ctx.adapter.asarray(x, ctx.dtype, ctx.device)
     steps = getattr(adapter, optimizer["name"])(tensor(start), tensor(np.stack(gradients)), **hyper)
     return adapter.to_numpy(steps)[-1].astype(np.float64)
 
 
+def hyperparameters(optimizer: dict) -> dict:
+    """An optimizer entry's hyperparameters, in its order: all it gives but its name."""
+    return {k: v for k, v in optimizer.items() if k != "name"}
+
+
 def label(optimizer: dict) -> str:
     """An optimizer entry as its case names it: `adam`, `sgd(momentum=0.9, nesterov=True)` (the
     hyperparameters it gives, in its order)."""
-    given = ", ".join(f"{k}={v}" for k, v in optimizer.items() if k != "name")
+    given = ", ".join(f"{k}={v}" for k, v in hyperparameters(optimizer).items())
     return f"{optimizer['name']}({given})" if given else optimizer["name"]
 
 
 def described(lr: float, optimizer: dict | None) -> str:
     """SGD (lr 0.5), adam (lr 0.01, betas [0.9, 0.999]): the update the steps take."""
     optimizer = optimizer or {"name": "SGD"}
-    hyper = {"lr": lr, **{k: v for k, v in optimizer.items() if k != "name"}}
+    hyper = {"lr": lr, **hyperparameters(optimizer)}
     return f"{optimizer['name']} ({', '.join(f'{k} {v}' for k, v in hyper.items())})"

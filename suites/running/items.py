@@ -222,7 +222,7 @@ class SpecItem(pytest.Item):
     def _training(self, ctx):
         """Each example's training steps (suites/programs/training.py): Parity's SGD, then each
         of the training's optimizers."""
-        optimizers = [None, *self.spec.program.training.get("optimizers", ())]
+        optimizers = [None, *self.spec.program.optimizers]
         return [training.train(ctx, e.name, inputs.example(self.spec, e, self.dtype), self.seed, optimizer)
                 for e in self.spec.examples if e.runs_in(self.dtype, self.spec.dtypes) for optimizer in optimizers]
 

@@ -157,6 +157,15 @@ class EpsilonInsideTheRoot(EngineAdapter):
         return Adam if op == "adam" else super().optimizer_class(op)
 
 
+class PerParameterClipping(EngineAdapter):
+    """optimizers: norm clipping by each parameter's own norm where the global norm is asked (a
+    port of Keras' clipnorm for its global_clipnorm)."""
+    name = "per-parameter-clipping"
+
+    def clip_norms(self, grads, max_norm, per_parameter, convention):
+        return super().clip_norms(grads, max_norm, True, convention)
+
+
 class FanOutForFanIn(EngineAdapter):
     """initializers: kaiming initialisation that counts fan_out where fan_in is asked (a kernel's
     axes read the other way round)."""
