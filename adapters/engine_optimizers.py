@@ -41,3 +41,7 @@ class EngineOptimizers(Optimizers):
         for group in ([p] for p in params) if per_parameter else [params]:
             optim.clip_grad_norm_(group, max_norm)
         return [self.engine.Tensor(p.grad) for p in params]
+
+    def l2_penalty(self, x, weight_decay):
+        """weight_decay / 2 * sum(x^2), in the engine's ops (the gradient weight_decay x)."""
+        return self.ops.mul(self.ops.sum(self.ops.mul(x, x)), weight_decay / 2)

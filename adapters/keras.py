@@ -34,7 +34,13 @@ from adapters.behaviours import (
 from adapters.jax import jax_vjp
 from adapters.keras_idioms import KerasIdioms
 from adapters.keras_layers import KerasLayers, refuse_in_trace, unweighted
-from adapters.keras_optimizers import KERAS_CLIP_GRAD_NORM, KERAS_OPTIMIZERS, OPTIMIZER_DTYPES, KerasOptimizers
+from adapters.keras_optimizers import (
+    KERAS_CLIP_GRAD_NORM,
+    KERAS_L2_REGULARIZER,
+    KERAS_OPTIMIZERS,
+    OPTIMIZER_DTYPES,
+    KerasOptimizers,
+)
 from adapters.layer_behaviours import (
     KERAS_ATTENTION_MEAN_OF_V,
     KERAS_BATCH_NORM_EPS,
@@ -94,7 +100,7 @@ for _backend, _table in BACKEND_DTYPES.items():  # keras.ops has no bmm; keras' 
     _table.update(bmm=(), **OPTIMIZER_DTYPES[_backend], **keras_initializers.KERAS_INITIALIZER_DTYPES[_backend])
 KERAS_BEHAVIOURS = (KERAS_MASKED_SOFTMAX, KERAS_PAD_SEQUENCES_DEFAULTS, KERAS_LAYER_NORM_EPS, KERAS_NORMALIZE_EPSILON,
                     KERAS_BATCH_NORM_EPS, KERAS_BATCH_NORM_STATS, *KERAS_OPTIMIZERS, KERAS_CLIP_GRAD_NORM,
-                    *mixed.KERAS_MIXED, *keras_initializers.KERAS_INITIALIZERS,
+                    KERAS_L2_REGULARIZER, *mixed.KERAS_MIXED, *keras_initializers.KERAS_INITIALIZERS,
                     *keras_initializers.KERAS_LAYER_DEFAULTS)
 # in modelled()'s order: the mean of V (a special value) before the float32 scale with it (a precision)
 BACKEND_BEHAVIOURS = {"tensorflow": (KERAS_TENSORFLOW_BIAS_ADD, KERAS_ATTENTION_MEAN_OF_V, KERAS_TENSORFLOW_ATTENTION,

@@ -7,8 +7,10 @@ the bias correction (epsilon_hat), RMSprop and Adagrad put it inside the square 
 weight_decay is decoupled. A spec that asks for the convention Keras has runs; one that asks
 for another, or for a parameter Keras has none of (SGD's dampening, Adagrad's lr_decay), is
 unsupported in those words."""
+import numpy as np
+
 from adapters.base import DTYPES, FLOATS, dtypes_except
-from adapters.behaviours import framework_default
+from adapters.behaviours import Behaviour, framework_default
 from adapters.keras_layers import refuse_in_trace
 from adapters.optimizers import Optimizers, fixed, renamed
 from adapters.vocabulary_optimizers import OPTIMIZERS_AND_CLIPPING
@@ -22,7 +24,9 @@ FIXED = {"epsilon_hat": True, "eps_in_sqrt": True, "decoupled_weight_decay": Tru
 # What keras.optimizers take per backend (python -m suites coverage --check): Adam multiplies
 # by float betas where TensorFlow keeps an integer variable's dtype
 OPTIMIZER_DTYPES = {"tensorflow": {**dict.fromkeys(("sgd", "rmsprop", "adagrad"), dtypes_except("bool")),
-                                   **dict.fromkeys(("adam", "adamw", "clip_grad_norm"), FLOATS)},
+                                   **dict.fromkeys(("adam", "adamw", "clip_grad_norm"), FLOATS),
+                                   # ops.cast of l2 to bfloat16 raises; to int8 and uint8 it widens
+                                   "l2_penalty": dtypes_except("bfloat16", "int8", "uint8")},
                     "jax": {**dict.fromkeys(("sgd", "adam", "adamw", "clip_grad_norm"), dtypes_except("bool")),
                             **dict.fromkeys(("rmsprop", "adagrad"), DTYPES)},
                     "torch": dict.fromkeys(OPTIMIZERS_AND_CLIPPING, FLOATS)}
@@ -77,6 +81,13 @@ KERAS_CLIP_GRAD_NORM = framework_default(
     regime="semantics")
 
 
+KERAS_L2_REGULARIZER = Behaviour(
+    "l2_penalty", lambda x, weight_decay: np.asarray(weight_decay * np.sum(np.asarray(x) * x)),
+    "keras.regularizers.L2(l2) adds l2 * sum(x^2) to the loss (its gradient 2 l2 x), twice the term whose "
+    "gradient is torch's weight_decay: L2(wd / 2) is weight_decay=wd", KERAS_SOURCE.replace("optimizers/", "")
+    + "regularizers/regularizers.py", regime="semantics")
+
+
 def clip_norms(keras, grads: list, max_norm, per_parameter: bool, convention: dict) -> list:
     """The gradients as keras.optimizers clip them (global_clipnorm, or clipnorm per variable):
     Keras clips inside the optimizer's apply, so SGD with learning rate 1 steps zero variables by
@@ -113,3 +124,6 @@ class KerasOptimizers(Optimizers):
 
     def clip_norms(self, grads, max_norm, per_parameter, convention):
         return clip_norms(self.keras, grads, max_norm, per_parameter, convention)
+
+    def l2_penalty(self, x, weight_decay):
+        return self.keras.regularizers.L2(weight_decay)(x)

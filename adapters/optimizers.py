@@ -41,6 +41,12 @@ class Optimizers:
         per_parameter = convention.pop("per_parameter", False)
         return tuple(self.clip_norms([a, b], max_norm, per_parameter, convention))
 
+    def l2_penalty(self, x, weight_decay):
+        """Where the framework has an L2 loss term (Keras' regularizer, tf.nn.l2_loss), its
+        adapter overrides this."""
+        raise Unsupported(f"{self.name}: the framework has no L2 loss term to call; its weight decay is its "
+                          "optimizers' (weight_decay, optax.add_decayed_weights, paddle.regularizer.L2Decay)")
+
 
 def renamed(hyper: dict, names: dict) -> dict:
     """torch's hyperparameter names as a framework's: names maps a torch name to the framework's

@@ -148,11 +148,14 @@ def steps(reference, op: str, param, grads, number, *args, **kwargs) -> list:
 
 class OptimizerReference:
     """A mixin of adapters.reference.ReferenceAdapter: the trajectory [steps, ...] of each
-    optimizer, one method per optimizer op with the vocabulary's signature and defaults, and norm
-    clipping over two parameters."""
+    optimizer, one method per optimizer op with the vocabulary's signature and defaults, norm
+    clipping over two parameters, and L2 in the loss."""
 
     def clip_grad_norm(self, a, b, max_norm, per_parameter=False, max_norm_eps=1e-06):
         return tuple(norm_clipped([a, b], float, max_norm, per_parameter, max_norm_eps))
+
+    def l2_penalty(self, x, weight_decay):
+        return np.asarray(weight_decay / 2 * np.sum(x * x))
 
     def _trajectory(self, op, param, grads, **hyper):
         return np.stack(steps(self, op, param, list(grads), float, **hyper)) if len(grads) else grads[:0]

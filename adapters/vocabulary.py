@@ -35,7 +35,7 @@ from adapters.op_records import (  # noqa: F401  (Index, Mask: the samples' argu
 )
 from adapters.vocabulary_initializers import INITIALIZER_OPS, LAYER_DEFAULT_OPS
 from adapters.vocabulary_layers import LAYER_OPS
-from adapters.vocabulary_optimizers import CLIP_GRAD_NORM, OPTIMIZER_OPS
+from adapters.vocabulary_optimizers import CLIP_GRAD_NORM, L2_PENALTY, OPTIMIZER_OPS
 
 BROADCAST = ("Elementwise, NumPy broadcasting; either operand may be a Python number (x + 1.5, as users write "
              "it: weakly typed). The result has the operands' promoted dtype (Parity expects NumPy 2's, NEP 50).")
@@ -239,6 +239,7 @@ _OPS = [
     *LAYER_OPS,
     *OPTIMIZER_OPS,
     CLIP_GRAD_NORM,
+    L2_PENALTY,
     *INITIALIZER_OPS,
     *LAYER_DEFAULT_OPS,
 ]

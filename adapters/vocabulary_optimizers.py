@@ -77,3 +77,13 @@ CLIP_GRAD_NORM = Op(
     bound="clipping")
 # the optimizers group's ops: what an adapter declares alike where its optimizers take the same dtypes
 OPTIMIZERS_AND_CLIPPING = (*OPTIMIZERS, CLIP_GRAD_NORM.name)
+
+# Weight decay written into the loss, against the optimizers' weight_decay
+L2_PENALTY = Op(
+    "l2_penalty", "x, weight_decay", "optimizers",
+    "L2 in the loss for the weight decay weight_decay: weight_decay / 2 * sum(x^2), whose gradient weight_decay x "
+    "is what torch's weight_decay adds to the gradient (tf.nn.l2_loss(x) * weight_decay; Paddle's L2Decay "
+    "documents this loss). Keras' L2 regularizer (keras.regularizers.L2(l2), a layer's kernel_regularizer) adds "
+    "l2 * sum(x^2), twice as much for the same number (documented). torch, optax and Paddle have no loss term to "
+    "call: their weight decay is the optimizer's.",
+    lambda dtype: ([values(dtype)], {"weight_decay": 0.01}), bound="penalty")

@@ -162,6 +162,24 @@ def test_an_item_trains_once_per_optimizer_and_a_label_given_twice_is_refused(tm
         load_file(path)
 
 
+def test_step_zero_is_judged_once_per_example_and_every_trajectory_keeps_it(tmp_path, monkeypatch):
+    """Every trajectory starts from the same parameters, so its first step's checks are the same:
+    the item judges them once, and each trajectory is what it would be trained alone."""
+    spec = first_spec(tmp_path, TWO_LAYERS.replace(
+        "training: {steps: 3, lr: 0.1}", "training: {steps: 2, lr: 0.1, optimizers: [{name: adam}, {name: sgd}]}"))
+    item = types.SimpleNamespace(spec=spec, dtype="float64", seed=0)
+    calls, check_case = [], judge.check_case
+    monkeypatch.setattr(judge, "check_case", lambda *args, **kwargs: calls.append(1) or check_case(*args, **kwargs))
+    shared = SpecItem._training(item, Context(spec, EngineAdapter(), "cpu", "float64"))
+    assert len(calls) == 1 + 3  # step 0 once; step 1 in each of the three trajectories
+    monkeypatch.undo()
+    case = inputs.example(spec, spec.examples[0], "float64")
+    alone = [training.train(Context(spec, EngineAdapter(), "cpu", "float64"), "small", case, 0, o)
+             for o in [None, *spec.program.optimizers]]
+    assert [o.trajectory for o in shared] == [o.trajectory for o in alone]
+    assert [o.message for o in shared] == [o.message for o in alone]
+
+
 @pytest.mark.parametrize("change, message", [
     (("act: tanh(lin)", "act: tanh(lin.wieght)"), "layers.act: unknown name 'lin.wieght'"),
     (("act: tanh(lin)", "x: tanh(lin)"), "layers.x: the name is taken"),

@@ -56,7 +56,7 @@ class JaxAdapter(JaxLayers, JaxOptimizers, JaxInitializers, JaxIdioms, Adapter):
     variant_of = None if X64 else "jax"
     module = "jax"
     process_devices = 2  # XLA host devices: a process holds several, as a GPU host holds its GPUs
-    dtypes = {"*": DTYPES, "scatter_nd": (),
+    dtypes = {"*": DTYPES, "scatter_nd": (), "l2_penalty": (),
               **dict.fromkeys(("sub", "neg", "round", "sign", "softmax", "log_softmax", "scatter_add", "one_hot",
                                "index_add"), dtypes_except("bool")),
               **dict.fromkeys(("sigmoid", "lstm", "gru", "linear", "layer_norm", "embedding", "cross_entropy",

@@ -52,7 +52,8 @@ class PaddleAdapter(PaddleLayers, PaddleOptimizers, PaddleInitializers, PaddleId
                   *PADDLE_INITIALIZERS, *PADDLE_LAYER_DEFAULTS, *PADDLE_MIXED)
     # What Paddle's CPU kernels take (python -m suites coverage --adapter paddle --check): float32 and
     # float64 nearly everywhere, few float16 and bfloat16 kernels on CPU.
-    dtypes = {"*": ("float32", "float64"), "correlate": (), "convolve": (), "one_hot": ("int32", "int64"),
+    dtypes = {"*": ("float32", "float64"), "correlate": (), "convolve": (), "l2_penalty": (),
+              "one_hot": ("int32", "int64"),
               "sgd": ("bfloat16", "float32", "float64"),
               **dict.fromkeys(("matmul", "mm", "tensordot", "dot", "clip", "abs", "square", "round", "trunc",
                                "unique", "max", "sequence_mask", "linear", "dot_product_attention"), FLOATS_INTS),

@@ -52,7 +52,7 @@ class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, PythonOperators, Ten
               **dict.fromkeys(("matmul", "mm", "dot"), dtypes_except("int8", "uint8", "bool")),
               **dict.fromkeys(("pow", "neg", "abs", "sign"), dtypes_except("uint8", "bool")),
               **dict.fromkeys(("exp", "log", "tanh", "sigmoid", "sqrt", "softmax", "log_softmax", "floor", "ceil",
-                               "clip_grad_norm"), FLOATS),
+                               "clip_grad_norm", "l2_penalty"), FLOATS),
               **dict.fromkeys(("trunc", "bmm", "correlate", "convolve"), ()),
               **dict.fromkeys(("scatter_reduce", "index_add"), dtypes_except("bool")),
               **dict.fromkeys(("einsum", "tensordot"), dtypes_except("int8", "uint8", "bool")),

@@ -1,6 +1,7 @@
 """The tensorflow adapter's optimizers: tf.keras.optimizers (Keras 3's, on the TensorFlow backend:
 adapters/keras_optimizers.py), and TensorFlow's own norm clipping, tf.clip_by_global_norm and
-tf.clip_by_norm, as a custom training loop calls them on its gradients."""
+tf.clip_by_norm, as a custom training loop calls them on its gradients, and its L2 loss term,
+tf.nn.l2_loss."""
 from adapters import keras_optimizers
 from adapters.behaviours import framework_default
 from adapters.optimizers import Optimizers, fixed
@@ -24,3 +25,6 @@ class TensorFlowOptimizers(Optimizers):
         if per_parameter:
             return [self.tf.clip_by_norm(g, max_norm) for g in grads]
         return self.tf.clip_by_global_norm(grads, max_norm)[0]
+
+    def l2_penalty(self, x, weight_decay):
+        return self.tf.nn.l2_loss(x) * weight_decay

@@ -33,7 +33,7 @@ from adapters.vocabulary_optimizers import OPTIMIZERS_AND_CLIPPING
 class TorchAdapter(TorchLayers, TorchOptimizers, TorchInitializers, TorchIdioms, PythonOperators, Adapter):
     name = "torch"
     module = "torch"
-    dtypes = {"*": DTYPES, "scatter_nd": (), "correlate": (), "convolve": (),
+    dtypes = {"*": DTYPES, "scatter_nd": (), "correlate": (), "convolve": (), "l2_penalty": (),
               **dict.fromkeys(("matmul", "mm", "sub", "pow", "neg", "relu", "abs", "round", "argmin", "conv1d",
                                "conv2d", "linear", "floor", "ceil", "trunc", "topk", "topk_indices", "bmm",
                                "einsum", "tensordot", "dot"),

@@ -223,12 +223,22 @@ def _clipping(op):
     return rule
 
 
+def _penalty(op):
+    """weight_decay / 2 * sum(x^2): a rounding per square, the sum's, the product's with the
+    decay (itself rounded to the dtype); the halving is exact."""
+    def rule(x, weight_decay):
+        return Bound(getattr(REFERENCE, op)(x.value, weight_decay), getattr(REFERENCE, op)(x.magnitude, weight_decay),
+                     2 * x.n + 1 + max(x.value.size - 1, 0) + 2)
+    return rule
+
+
 # The rule families that a vocabulary record's `bound` names; each makes the rule of one op.
 FAMILIES = {"sum": _sum, "product": _product, "square": _square, "exact": _exact, "matmul": _matmul,
             "reduction": _reduction, "structural": _structural, "joined": _joined, "scatter_add": _scatter_add,
             "conv": _conv, "linear": _linear, "cumsum": _cumsum, "contraction": _contraction,
             "keyed": _keyed, "scatter_nd": _scatter_nd, "scatter_reduce": _scatter_reduce,
-            "sliding": _sliding, "optimizer": _optimizer, "clipping": _clipping}
+            "sliding": _sliding, "optimizer": _optimizer, "clipping": _clipping,
+            "penalty": _penalty}
 RULES = {op.name: FAMILIES[op.bound](op.name) for op in VOCABULARY.values() if op.bound}
 
 

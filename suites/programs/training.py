@@ -22,12 +22,15 @@ from suites.judging import compare, gradcheck, judge
 from suites.judging.outcome import Outcome, one_line
 
 
-def train(ctx, example: str, inputs: dict, seed: int, optimizer: dict | None = None) -> Outcome:
+def train(ctx, example: str, inputs: dict, seed: int, optimizer: dict | None = None,
+          first: dict | None = None) -> Outcome:
     """The model's `training` steps from an example's inputs, with Parity's update or `optimizer`
     (an entry of the training's `optimizers`): pass (or documented) when every step's forward and
     gradient are; else the first step that is not, with the trajectory so far. The outcome's case
     is the example's name, and after it the optimizer's label (`batch/adam(lr=0.01)`); the
-    checks look up the example's documented differences."""
+    checks look up the example's documented differences. `first`, a dict shared by the example's
+    trajectories, keeps step 0's checks and gradients: every trajectory starts from the same
+    parameters with the same random direction, so the later ones take them from the first."""
     model, settings = ctx.program, ctx.program.training
     case = example if optimizer is None else f"{example}/{label(optimizer)}"
     weights, values = model.weight_names(), dict(inputs)
@@ -37,12 +40,17 @@ def train(ctx, example: str, inputs: dict, seed: int, optimizer: dict | None = N
     if shape != ():
         return Outcome("error", case, f"training needs a scalar loss as the model's last layer; this one has shape "
                        f"{shape}", inputs=values)
+    first = {} if first is None else first
     for step in range(settings["steps"]):
-        forward = judge.check_case(ctx, example, values)
-        if forward.status in PASSING:
-            checked = gradcheck.check_gradient(ctx, example, values, rng, per_input=False)
+        if step == 0 and first:
+            forward, checked = first["forward"], first["checked"]
+            rng.bit_generator.state = first["rng"]
         else:
-            checked = forward
+            forward = judge.check_case(ctx, example, values)
+            checked = (gradcheck.check_gradient(ctx, example, values, rng, per_input=False)
+                       if forward.status in PASSING else forward)
+            if step == 0:
+                first.update(forward=forward, checked=checked, rng=rng.bit_generator.state)
         loss = float(forward.actual[-1]) if forward.actual is not None and forward.actual.size else None
         trajectory.append({"step": step, "loss": loss, "reference": float(np.asarray(ctx.oracle(values))),
                            "forward": forward.status, "gradient": checked.status if checked is not forward else None})
@@ -55,10 +63,14 @@ def train(ctx, example: str, inputs: dict, seed: int, optimizer: dict | None = N
             return Outcome(forward.status, case, f"step {step}: forward: {forward.message}", None, values,
                            difference=forward.difference, trajectory=trajectory)
         try:  # the checks above ran the same reverse pass: what raises here raised there
-            grads = model.pullback(ctx, ctx.tensors(values), weights)(np.ones(()))
+            grads = first.get("grads") if step == 0 else None
+            if grads is None:
+                grads = model.pullback(ctx, ctx.tensors(values), weights)(np.ones(()))
         except Exception as exc:
             return Outcome("error", case, f"step {step}: the update's gradient: {one_line(exc)}", None, values,
                            trajectory=trajectory)
+        if step == 0:
+            first["grads"] = grads
         for n in weights:
             history[n].append(np.asarray(grads[n], dtype=np.float64))
         try:

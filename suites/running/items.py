@@ -222,9 +222,10 @@ class SpecItem(pytest.Item):
     def _training(self, ctx):
         """Each example's training steps (suites/programs/training.py): Parity's SGD, then each
         of the training's optimizers."""
-        optimizers = [None, *self.spec.program.optimizers]
-        return [training.train(ctx, e.name, inputs.example(self.spec, e, self.dtype), self.seed, optimizer)
-                for e in self.spec.examples if e.runs_in(self.dtype, self.spec.dtypes) for optimizer in optimizers]
+        examples = [e for e in self.spec.examples if e.runs_in(self.dtype, self.spec.dtypes)]
+        first = {e.name: {} for e in examples}  # step 0, judged once per example (training.train)
+        return [training.train(ctx, e.name, inputs.example(self.spec, e, self.dtype), self.seed, o, first[e.name])
+                for e in examples for o in [None, *self.spec.program.optimizers]]
 
     def _repeat(self, ctx):
         """The spec's benchmark work run again under each condition, compared bit for bit."""
