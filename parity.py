@@ -29,7 +29,10 @@ COMMANDS = {
     "coverage": ("suites.__main__", "the ops and dtypes each adapter declares; --check runs a sample against it"),
     "estimate": ("suites.__main__", "what a run would cost, from an earlier run's recorded durations"),
     "vocabulary": ("suites.__main__", "the op vocabulary as docs/vocabulary.md shows it"),
-    "report": ("reports.__main__", "report build RESULTS... | diff BASE NEW | port SOURCE TARGET [RESULTS...]"),
+    "upgrade": ("suites.__main__", "NAME==VERSION | NAME | engine@COMMIT: the same items at the pinned version and "
+                                   "another, and the upgrade note"),
+    "report": ("reports.__main__", "report build RESULTS... | diff BASE NEW | upgrade OLD NEW | "
+                                   "port SOURCE TARGET [RESULTS...]"),
     "bench": ("suites.benchmarks.__main__", "bench run | table | compare: the benchmarks, side by side"),
     "multihost": ("suites.multihost", "collectives across processes on each framework's runtime (--launch N)"),
 }
@@ -50,7 +53,7 @@ def main(argv=None) -> int:
     runs = COMMANDS[command][0]
     if runs == "pytest":
         return subprocess.call([sys.executable, "-m", "pytest", *pytest_args(command, rest)])
-    if runs == "suites.__main__":  # one parser for its four commands
+    if runs == "suites.__main__":  # one parser for its commands
         return importlib.import_module(runs).main([command, *rest], prog="parity")
     return importlib.import_module(runs).main(rest, prog=f"parity {command}")
 

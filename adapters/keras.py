@@ -6,6 +6,7 @@ documents for custom training loops. Keras has no collective ops: collectives ar
 Written with docs/adding-an-adapter.md, as the guide's proof.
 """
 import contextlib
+import importlib
 import json
 import os
 import pathlib
@@ -144,8 +145,8 @@ class KerasAdapter(KerasLayers, KerasIdioms, KerasOptimizers, keras_initializers
             jax.config.update("jax_enable_x64", True)  # float64 and int64 are dtypes under test
         self.dtypes = BACKEND_DTYPES.get(self.backend, self.dtypes)  # keras' own answer, if it differs
 
-    def version(self):
-        return f"{self.keras.__version__} ({self.backend} backend)"
+    def version(self):  # Keras' and its backend's: an upgrade of either changes what this adapter runs
+        return f"{self.keras.__version__} ({self.backend} {importlib.import_module(self.backend).__version__} backend)"
 
     def environment(self):
         return {"KERAS_BACKEND": self.backend}

@@ -1,15 +1,19 @@
-"""python -m reports build RESULTS_DIR... [-o OUT] [--baseline BASE] [--history RUN...]: write
-OUT/index.html from result records; with a baseline (an earlier run's results, e.g. main's last
-CI run) the page opens with what changed since it; with earlier runs (oldest first) it charts
-each adapter's outcomes by commit and by framework version. It ends with the totals per status
+"""python -m reports build RESULTS_DIR... [-o OUT] [--baseline BASE] [--history RUN...] [--upgraded-from OLD]:
+write OUT/index.html from result records; with a baseline (an earlier run's results, e.g. main's
+last CI run) the page opens with what changed since it; with earlier runs (oldest first) it charts
+each adapter's outcomes by commit and by framework version; with --upgraded-from, the same items'
+run at the version in use, it has the upgrade note (as `upgrade` below). An adapter recorded at
+several versions (both runs given as inputs) has a column per version. It ends with the totals per status
 and the failing items with their rerun commands, and exits 1 when any item failed (the page is
 written either way), 2 on bad input.
 
 python -m reports diff BASE NEW: what changed between two runs, outcome by outcome (keyed by
-spec, case, kind, adapter, device, dtype, mode): new failures, documented differences no longer
-observed, fixed failures, newly documented differences, other changes (reports/changes.py), and
-the benchmark medians that moved beyond 5% and their noise; exits 1 on a new failure (a CI gate;
-a slower benchmark is listed, not gated: CI machines differ), 2 on bad input.
+spec, case, kind, adapter, device, dtype, mode; a run that holds an adapter at several versions
+keys each version apart), after the adapters' versions that differ between the runs: new
+failures, documented differences no longer observed, fixed failures, newly documented
+differences, other changes (reports/changes.py), and the benchmark medians that moved beyond 5%
+and their noise; exits 1 on a new failure (a CI gate; a slower benchmark is listed, not gated:
+CI machines differ), 2 on bad input.
 
 python -m reports port SOURCE TARGET [RESULTS...] [--mode eager|compiled|mixed] [--model SPEC]: what a
 port from the SOURCE adapter to the TARGET meets: every case both ran that they did not do alike, by regime
@@ -19,12 +23,20 @@ defaults to results/. --model (models/cnn) narrows it to what moving that model 
 cases and those of the specs of the ops it calls, its optimizers and its layers' default
 initialisations, in its dtypes. Exits 1 when a differing case is undocumented on either side (a fail, an
 error, a crash), 2 on bad input (no such results, an adapter absent from them).
+
+python -m reports upgrade OLD NEW: what changed between two runs of the same items at two versions
+of a framework (`python -m suites upgrade` makes them), as an upgrade note (reports/upgrade.py): what
+to act on first (new failures, documented differences no longer observed, newly documented ones),
+gradients that appeared or vanished, ops supported or refused now, fixed failures, values that
+moved within their bounds (closer to exact or further, in ulps against the reference), each by
+spec area, with its mode; then benchmark medians that moved beyond their noise. Exits 1 on a new
+failure or a documented difference no longer observed, 2 on bad input.
 """
 import argparse
 import sys
 
 from adapters.base import MODES
-from reports import changes, perf, port, summary
+from reports import changes, perf, port, summary, upgrade
 from reports.build import bench_files, build, read_records
 from reports.records import FAILING, standing
 
@@ -38,9 +50,14 @@ def main(argv=None, prog="python -m reports") -> int:
     b.add_argument("--baseline", help="an earlier run (results folder or .jsonl): the page opens with the changes")
     b.add_argument("--history", nargs="+", default=[], metavar="RUN",
                    help="earlier runs' results folders, oldest first: outcomes charted run by run")
+    b.add_argument("--upgraded-from", default=None, metavar="OLD",
+                   help="the same items' run at the version in use: the page has the upgrade note")
     d = sub.add_parser("diff", help="what changed between two runs; exit 1 on a new failure")
     d.add_argument("base", help="the earlier run: results folder or .jsonl file")
     d.add_argument("new", help="the later run: results folder or .jsonl file")
+    u = sub.add_parser("upgrade", help="two runs at two versions of a framework as an upgrade note; exit 1 to act")
+    u.add_argument("old", help="the run at the version in use: results folder or .jsonl file")
+    u.add_argument("new", help="the run at the version upgraded to: results folder or .jsonl file")
     p = sub.add_parser("port", help="every case where two adapters differ, by regime; exit 1 on an undocumented one")
     p.add_argument("source", help="the adapter a port leaves, e.g. torch")
     p.add_argument("target", help="the adapter it moves to, e.g. jax")
@@ -49,12 +66,12 @@ def main(argv=None, prog="python -m reports") -> int:
     p.add_argument("--model", default=None, metavar="SPEC",
                    help="a model spec (models/cnn): its cases and those of the ops, optimizers and defaults it meets")
     args = parser.parse_args(argv)
-    if args.command == "diff":
-        return _diff(args.base, args.new)
+    if args.command in ("diff", "upgrade"):
+        return _compare(args.command, *((args.base, args.new) if args.command == "diff" else (args.old, args.new)))
     if args.command == "port":
         return _port(args)
     try:
-        page = build(args.inputs, args.output, args.baseline, args.history)
+        page = build(args.inputs, args.output, args.baseline, args.history, args.upgraded_from)
     except FileNotFoundError as exc:
         print(f"reports: {exc}", file=sys.stderr)
         return 2
@@ -85,16 +102,22 @@ def _port(args) -> int:
                     for rows in found.values() for g in rows) else 0
 
 
-def _diff(base: str, new: str) -> int:
+def _compare(command: str, base: str, new: str) -> int:
+    """`diff` and `upgrade`: the two runs' outcomes and benchmark medians, compared."""
     try:
         (old, _), (now, _) = read_records([base]), read_records([new])
         before, after = (perf.read_runs(bench_files([folder]))[0] for folder in (base, new))
     except FileNotFoundError as exc:
         print(f"reports: {exc}", file=sys.stderr)
         return 2
+    moved = perf.changes(before, after) if before and after else None  # None: not both timed
+    if command == "upgrade":
+        found = upgrade.upgrade(old, now, moved)
+        print("\n".join(upgrade.lines(found)))
+        return upgrade.gate(found)
     found = changes.changes(old, now)
-    moved = changes.benchmark_lines(perf.changes(before, after)) if before and after else []
-    print("\n".join(changes.lines(found) + moved))
+    print("\n".join(upgrade.version_lines(upgrade.versions(old, now)) + changes.lines(found)
+                    + (changes.benchmark_lines(moved) if moved is not None else [])))
     return changes.gate(found)
 
 

@@ -14,8 +14,8 @@ import pathlib
 import jinja2
 from markupsafe import Markup
 
-from reports import changes, cost, groups, models, perf, port, summary
-from reports.records import FAILING, PASSING, REGIMES, STATUSES, column, key_of, mode_of, standing
+from reports import changes, cost, groups, models, perf, port, summary, upgrade
+from reports.records import FAILING, PASSING, REGIMES, STATUSES, column, key_of, mode_of, standing, versioned
 
 TEMPLATES = pathlib.Path(__file__).resolve().parent / "templates"
 
@@ -236,23 +236,31 @@ def read_coverage(files) -> dict:
     return {"ops": ops, "adapters": dict(sorted(columns.items()))}
 
 
-def build(inputs, output, baseline=None, history=()) -> pathlib.Path:
+def build(inputs, output, baseline=None, history=(), upgraded_from=None) -> pathlib.Path:
     """Write OUTPUT/index.html from the results under `inputs`; with a `baseline` (an earlier
     run's folder or file) the page opens with what changed since it; with `history` (earlier runs'
-    folders, oldest first) it charts each adapter's outcomes run by run, this run last."""
+    folders, oldest first) it charts each adapter's outcomes run by run, this run last; with
+    `upgraded_from` (the same items' run at the version in use) it has the upgrade note."""
     records, broken = read_records(inputs)
     records = standing(records)  # a re-run's outcome replaces the earlier one, never adds to it
     runs, broken_bench = perf.read_runs(bench_files(inputs))
     past = [(folder, *read_records([folder])) for folder in history]
     earlier, _ = perf.read_runs(bench_files(history))
     performance = perf.summarize(earlier + runs)
-    conformance = summarize(records)
     found = None
     if baseline is not None:
         base_records, _ = read_records([baseline])
         base_runs, _ = perf.read_runs(bench_files([baseline]))
         found = {**changes.changes(base_records, records), "benchmarks": perf.changes(base_runs, runs),
                  "baseline": str(baseline)}
+    upgrade_note = None
+    if upgraded_from is not None:
+        old_runs, _ = perf.read_runs(bench_files([upgraded_from]))
+        upgrade_note = {**upgrade.upgrade(read_records([upgraded_from])[0], records,
+                                          perf.changes(old_runs, runs) if old_runs and runs else None),
+                        "base": str(upgraded_from)}
+    records = versioned(records)  # an adapter at two versions: two columns
+    conformance = summarize(records)
     model_rows = models.summarize(records)
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
                              undefined=jinja2.StrictUndefined)
@@ -261,6 +269,8 @@ def build(inputs, output, baseline=None, history=()) -> pathlib.Path:
     html = env.get_template("index.html").render(
         statuses=STATUSES, records=records, broken=broken, broken_bench=broken_bench, **conformance,
         models=model_rows, performance=performance, changes=found, change_groups=changes.GROUPS,
+        upgrade=upgrade_note, upgrade_sections=upgrade.SECTIONS, upgrade_act=upgrade.ACT, moved=upgrade.MOVED,
+        benchmarks_apart=upgrade.BENCHMARKS_APART,
         overview=summary.adapters(records, performance, model_rows),
         history=summary.history([(run_label(folder, rs), rs) for folder, rs, _ in past]
                                 + [(run_label(inputs[0], records), records)]) if past else [],

@@ -1,8 +1,9 @@
 """What changed between two runs, outcome by outcome (`python -m reports diff BASE NEW`, a CI
 gate): new failures, fixed ones, documented differences no longer observed (fixed upstream: the
 spec should change), newly documented ones, and every other change of status. Outcomes are keyed
-by records.KEY; where a run wrote one key twice, its later record stands (a re-run of an item)."""
-from reports.records import FAILING, key_of, standing
+by records.KEY (an adapter's versions apart where one run holds several); where a run wrote one
+key twice, its later record stands (a re-run of an item)."""
+from reports.records import FAILING, key_of, standing, versioned
 
 # suites/judging/differences.py words a documented difference (or crash) that did not happen this way:
 # "documented difference no longer observed: ..." (a fail record).
@@ -11,8 +12,10 @@ GROUPS = ("new failures", "documented, no longer observed", "fixed", "newly docu
 
 
 def latest(records: list) -> dict:
-    """key -> the record that stands for it (records.standing), in one run."""
-    return {key_of(r): r for r in standing(records)}
+    """key -> the record that stands for it (records.standing), in one run; where the run holds an
+    adapter at several versions, each version is an adapter of its own (records.versioned), so
+    that its outcomes stay apart."""
+    return {key_of(r): r for r in versioned(standing(records))}
 
 
 def changes(before: list, after: list) -> dict:
@@ -24,7 +27,7 @@ def changes(before: list, after: list) -> dict:
     added = 0
     for key in sorted(now):
         record, was = now[key], old[key]["status"] if key in old else None
-        group = _group(was, record) if record["status"] != was else None
+        group = group_of(was, record) if record["status"] != was else None
         if group == "other changes" and was is None:
             added += 1
         elif group:
@@ -33,7 +36,7 @@ def changes(before: list, after: list) -> dict:
     return out
 
 
-def _group(was, record) -> str:
+def group_of(was, record) -> str:
     status = record["status"]
     if (was == "documented" and status == "pass") or (
             status == "fail" and NO_LONGER_OBSERVED in (record.get("message") or "")):

@@ -87,14 +87,31 @@ def standing(records: list) -> list:
     re-run into the same results, or two results folders given together), the later record
     stands, in reading order (the inputs as given, each folder's files by name: timestamped
     folders sort by time, then line by line). The multi-process collectives' test ids name their
-    world (multihost::SPEC/CASE[adapter-device-dtype-NxD]): a 2- and a 3-process run are two items.
-    Records without a test id (written before they had one) all count."""
+    world (multihost::SPEC/CASE[adapter-device-dtype-NxD]): a 2- and a 3-process run are two items,
+    and so are two versions' runs of one item (an upgrade's runs read together). Records without
+    a test id (written before they had one) all count."""
     kept = {}
     for index, r in enumerate(records):
-        item = (r.get("machine"), r["test"], key_of(r)) if r.get("test") else index
+        item = (r.get("machine"), r["test"], key_of(r), release(r)) if r.get("test") else index
         kept.pop(item, None)  # re-inserted last: the later record, in reading order
         kept[item] = r
     return list(kept.values())
+
+
+def release(record: dict):
+    """The version its adapter's framework ran at, as the record names it (None if it does not)."""
+    return (record.get("versions") or {}).get(record.get("adapter"))
+
+
+def versioned(records: list) -> list:
+    """The records, with the adapter named with its version ("torch 2.15.0") where they hold one
+    adapter at several versions (an upgrade's two runs read together), so that the page's columns
+    and its port view keep the versions apart; records of an adapter at one version as they are."""
+    seen = {}
+    for r in records:
+        seen.setdefault(r.get("adapter"), set()).add(release(r))
+    several = {adapter for adapter, found in seen.items() if len(found) > 1}
+    return [{**r, "adapter": f"{r['adapter']} {release(r)}"} if r.get("adapter") in several else r for r in records]
 
 
 def of_a_model(record: dict) -> bool:

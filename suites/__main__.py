@@ -14,6 +14,10 @@ N workers (default 2).
 
 python -m suites vocabulary [--write]: print docs/vocabulary.md as the vocabulary's records make
 it (adapters/vocabulary.py); --write writes it there.
+
+python -m suites upgrade NAME==VERSION|NAME|engine@COMMIT [--adapter a,b] [--share F] [--seed N] [--bench]
+[--out DIR] [-- PYTEST ARGS]: the same items at the version in use and at another, each in an
+environment of its own, and the upgrade note between them (suites/upgrade.py, reports/upgrade.py).
 """
 import argparse
 import contextlib
@@ -26,6 +30,7 @@ import pytest
 import adapters
 from adapters import vocabulary
 from reports import cost
+from suites import upgrade
 from suites.loading.specs import SpecError, load_path, own_specs
 from suites.running import coverage, shards
 
@@ -49,14 +54,17 @@ def main(argv=None, prog="python -m suites") -> int:
     estimate.add_argument("--workers", type=int, default=2, help="pytest-xdist workers of the run (default 2)")
     vocab = sub.add_parser("vocabulary", help="docs/vocabulary.md from the vocabulary's records")
     vocab.add_argument("--write", action="store_true", help=f"write {VOCABULARY_DOC} instead of printing it")
+    upgrade.add_parser(sub)
     argv = sys.argv[1:] if argv is None else list(argv)
-    cut = argv.index("--") if "--" in argv else len(argv)  # after it: the pytest arguments of `estimate`
+    cut = argv.index("--") if "--" in argv else len(argv)  # after it: the pytest arguments of `estimate`, `upgrade`
     args = parser.parse_args(argv[:cut])
     args.pytest_args = argv[cut + 1:]
     if args.command == "coverage":
         return _coverage(args)
     if args.command == "estimate":
         return _estimate(args)
+    if args.command == "upgrade":
+        return upgrade.main(args)
     if args.command == "vocabulary":
         text = vocabulary.markdown()
         if args.write:

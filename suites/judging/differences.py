@@ -6,17 +6,20 @@ adapter, optionally a case, dtypes, device, mode and kind of check, what the fra
 exactly what is documented; a framework that behaves neither as expected nor as documented
 fails, and one that no longer differs fails too, so that the entry is removed.
 """
+import importlib.metadata
 import inspect
 import re
 from dataclasses import replace
 
 import numpy as np
+from packaging.specifiers import SpecifierSet
+from packaging.version import InvalidVersion, Version
 
 from adapters import behaviours
 from adapters.reference_initializers import Law
 from suites.judging import compare
 from suites.judging.outcome import NoGradient, Outcome, message_of, one_line
-from suites.loading.spec_differences import kills
+from suites.loading.spec_differences import kills, version_ranges
 
 
 def find(ctx, case: str, kind: str = "value", crashes: bool = False) -> dict | None:
@@ -31,13 +34,28 @@ def find(ctx, case: str, kind: str = "value", crashes: bool = False) -> dict | N
         observed = diff["observed"]
         if (not kills(observed)) if crashes else observed.get("crashes"):  # crashes: those that may kill
             continue
-        if diff.get("kind", "value") not in (kind, "any"):
+        if diff.get("kind", "value") not in (kind, "any") or not at_version(diff.get("versions"), ctx.adapter):
             continue
         device = "cpu" if ctx.device == "cpu" else "gpu"
         if ctx.dtype in diff.get("dtypes", [ctx.dtype]) and diff.get("device", device) == device \
                 and diff.get("mode", ctx.mode) == ctx.mode:
             return diff if crashes else _survived(diff)
     return None
+
+
+def at_version(versions, adapter) -> bool:
+    """Whether an entry's `versions` admit what runs: a range (a string) of the adapter's framework
+    version (the first word of Adapter.version()), or ranges of named installed distributions."""
+    for name, text in version_ranges(versions):
+        installed = adapter.version().split()[0] if name is None else importlib.metadata.version(name)
+        try:
+            release = Version(installed)
+        except InvalidVersion:
+            raise ValueError(f"a difference's versions {text!r} range over {adapter.name}'s version, which is no "
+                             f"release ({adapter.version()!r}): name the distribution ({{numpy: {text!r}}})") from None
+        if not SpecifierSet(text).contains(release, prereleases=True):
+            return False
+    return True
 
 
 def documented_precision(ctx, case: str, kind: str) -> str | None:

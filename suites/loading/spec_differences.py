@@ -8,6 +8,7 @@ import json
 import pathlib
 
 import jsonschema
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 import adapters
 from reports.records import REPEAT_CASES
@@ -40,6 +41,7 @@ def check_differences(entries: list, cases: set, where, drawn_cases: dict | None
     may document."""
     for j, diff in enumerate(entries):
         diff["note"] = diff["note"].strip()  # a folded note (>) ends in a newline
+        check_versions(diff.get("versions"), lambda *keys: where(j, "versions", *keys))
         if diff.get("kind") == "repeat":
             check_repeat(diff, lambda *keys: where(j, *keys))
             continue
@@ -70,6 +72,25 @@ def check_differences(entries: list, cases: set, where, drawn_cases: dict | None
         if diff.get("kind") == "any" and precision is None:
             raise SpecError(f"{where(j, 'kind')}: any is for an observed precision (values and gradients alike); a "
                             "value or a gradient is observed by one kind")
+
+
+def version_ranges(versions) -> list:
+    """An entry's `versions` as (distribution name, or None for the adapter's framework, range)."""
+    if isinstance(versions, dict):
+        return list(versions.items())
+    return [(None, versions)] if versions else []
+
+
+def check_versions(versions, where) -> None:
+    """An entry's `versions`: PEP 440 ranges ("<2.15"), for its adapter's framework or by
+    distribution name."""
+    for name, text in version_ranges(versions):
+        try:
+            SpecifierSet(text)
+        except InvalidSpecifier:
+            keys = (name,) if name else ()
+            raise SpecError(f"{where(*keys)}: takes a PEP 440 version range such as \"<2.15\" or \">=2.14,<2.15\". "
+                            f"Received: {text!r}") from None
 
 
 def check_repeat(diff: dict, where) -> None:
