@@ -50,8 +50,8 @@ def pytest_addoption(parser):
     group.addoption("--device", default="cpu", help="comma-separated devices: cpu, cuda, gpu (default: cpu)")
     group.addoption("--dtype", default=None, help="comma-separated dtypes to run (default: each spec's own)")
     group.addoption("--mode", default=None,
-                    help="comma-separated modes: eager, compiled (default: both; compiled where the adapter has "
-                         "a compiler)")
+                    help="comma-separated modes: eager, compiled, mixed, exported (default: every mode each "
+                         "adapter has: docs/modes.md)")
     group.addoption("--spec", default=None, help="a spec file or folder (default: specs/)")
     group.addoption("--share", type=float, default=1.0, metavar="F",
                     help="run every explicit example in the eager mode and a share F (0 < F <= 1) of the other "

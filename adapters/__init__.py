@@ -21,13 +21,15 @@ BUILTIN = {
     "torch": "adapters.torch:TorchAdapter",
     "jax": "adapters.jax:JaxAdapter",
     "tensorflow": "adapters.tensorflow:TensorFlowAdapter",
+    "tensorflow-litert": "adapters.tensorflow.litert:LiteRTAdapter",  # the exported mode alone
     "engine": "adapters.engine:EngineAdapter",
     "keras": "adapters.keras:KerasAdapter",  # registered as keras-<backend> (KERAS_BACKEND)
     "paddle": "adapters.paddle:PaddleAdapter",
 }
 # How to install each built-in framework, for the "not installed" message.
 INSTALL = {name: f"pip install -r requirements/{name}.txt"
-           for name in ("torch", "jax", "tensorflow", "keras", "paddle")}
+           for name in ("torch", "jax", "tensorflow", "keras", "paddle")} | {
+    "tensorflow-litert": "pip install -r requirements/tensorflow.txt"}
 
 _classes: dict[str, type] = {}
 _instances: dict[str, Adapter] = {}

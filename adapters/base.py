@@ -24,9 +24,9 @@ class Unsupported(Exception):
     """The framework cannot express this op (or dtype, or device); the reason says which."""
 
 
-# How a program runs: op by op as the framework's eager users call it, or compiled by the
-# framework's own compiler as its users deploy it (torch.compile, jax.jit, tf.function(jit_compile)).
-MODES = ("eager", "compiled", "mixed")
+# How a program runs: op by op, compiled by the framework's compiler, under its mixed-precision
+# policy, or exported and run by the runtime that serves it (docs/modes.md).
+MODES = ("eager", "compiled", "mixed", "exported")
 DTYPES = ("float16", "bfloat16", "float32", "float64", "int8", "uint8", "int32", "int64", "bool")
 FLOATS = ("float16", "bfloat16", "float32", "float64")
 
@@ -52,8 +52,11 @@ class Adapter:
     # (adapters/behaviours.py): a fail that a model explains is "documented".
     behaviours: tuple = ()
     # The adapter this one runs in another configuration (jax-32 of jax): the differences the
-    # specs document for that one are this one's too.
+    # specs document for that one are this one's too, but in the modes it runs on a runtime of its
+    # own (own_modes: tensorflow-litert's exported mode), where only those of the traced program
+    # itself are (suites/judging/differences.py, holds_for).
     variant_of: str | None = None
+    own_modes: tuple = ()
     # Devices each process holds in a collective across processes on CPU (python -m
     # suites.multihost): one where the runtime runs a rank per process (torch.distributed,
     # MultiWorkerMirroredStrategy), more where a process may own several (XLA host devices).
@@ -90,9 +93,11 @@ class Adapter:
     @classmethod
     def modes(cls) -> tuple:
         """The modes its programs run in: eager; compiled where it has a compiler (overrides
-        compile); mixed where it has a mixed-precision policy (overrides mixed)."""
+        compile); mixed where it has a mixed-precision policy (overrides mixed); exported where it
+        has an export path (overrides export)."""
         return ("eager", *(("compiled",) if cls.compile is not Adapter.compile else ()),
-                *(("mixed",) if cls.mixed is not Adapter.mixed else ()))
+                *(("mixed",) if cls.mixed is not Adapter.mixed else ()),
+                *(("exported",) if cls.export is not Adapter.export else ()))
 
     def unsupported(self, what: str):
         raise Unsupported(f"{self.name} does not implement {what}")
@@ -151,6 +156,14 @@ class Adapter:
         paddle.amp.auto_cast(dtype="bfloat16")): the mixed mode (docs/mixed-precision.md). Calls
         take and return the adapter's tensors."""
         self.unsupported("mixed")
+
+    def export(self, fn):
+        """fn exported as its users export a program for serving and run by the runtime that
+        serves it (torch.onnx.export to ONNX Runtime, jax.export serialized, a SavedModel
+        reloaded): the exported mode (docs/exporting.md), once per input signature
+        (adapters.exporting.per_signature). Calls take and return the adapter's tensors; what the
+        exporter or the runtime refuses raises Unsupported in its words."""
+        self.unsupported("export")
 
     def compile_grad(self, fn, wrt: list):
         """A compiled reverse pass, (args, cotangent) -> (value, gradients), as the framework's

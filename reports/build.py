@@ -15,7 +15,18 @@ import jinja2
 from markupsafe import Markup
 
 from reports import changes, cost, groups, models, perf, port, summary, upgrade
-from reports.records import FAILING, PASSING, REGIMES, STATUSES, column, key_of, mode_of, standing, versioned
+from reports.records import (
+    AGAINST_EAGER,
+    FAILING,
+    PASSING,
+    REGIMES,
+    STATUSES,
+    column,
+    key_of,
+    mode_of,
+    standing,
+    versioned,
+)
 
 TEMPLATES = pathlib.Path(__file__).resolve().parent / "templates"
 
@@ -73,13 +84,13 @@ def differences_by_regime(records) -> dict:
 
 
 def compile_only(records) -> list:
-    """(eager record, compiled record) pairs of one case whose statuses differ, one passing: what
-    the compiler alone changes (a compiled record whose eager run on its own case passed, where
-    the eager item's record is not in these results)."""
+    """(eager record, compiled or exported record) pairs of one case whose statuses differ, one
+    passing: what the compiler or the exporter alone changes (a record whose eager run on its own
+    case passed, where the eager item's record is not in these results)."""
     eager = {key_of(r)[:-1]: r for r in records if mode_of(r) == "eager"}
     pairs = []
     for r in records:
-        if mode_of(r) != "compiled":
+        if mode_of(r) not in AGAINST_EAGER:
             continue
         other = eager.get(key_of(r)[:-1]) or ({"status": r["eager"]["status"]} if r.get("eager") else None)
         if other and other["status"] != r["status"] and PASSING & {other["status"], r["status"]}:

@@ -8,7 +8,7 @@ import math
 
 from markupsafe import Markup, escape
 
-MODE_COLOURS = {"eager": "#4c78a8", "compiled": "#f58518", "mixed": "#54a24b"}
+MODE_COLOURS = {"eager": "#4c78a8", "compiled": "#f58518", "mixed": "#54a24b", "exported": "#b279a2"}
 LINE_COLOURS = ("#4c78a8", "#f58518", "#54a24b", "#e45756", "#72b7b2", "#b279a2", "#ff9da6", "#9d755d")
 
 

@@ -6,6 +6,10 @@ module imports nothing of Parity's, so the report never imports suites/ or adapt
 """
 # What became of a case, in the order the report lists them.
 STATUSES = ("pass", "documented", "suspect", "fail", "unsupported", "error", "crash", "timeout")
+# The modes whose results are judged against the eager one too (suites/judging/modes.py): the same
+# program, whole, run by another executor (the mixed mode computes in another precision: judged by
+# its own reference).
+AGAINST_EAGER = ("compiled", "exported")
 PASSING = frozenset({"pass", "documented"})  # agrees with the reference, or differs exactly as documented
 FAILING = ("fail", "error", "crash", "timeout")  # what fails a run (unsupported is a skip)
 # suspect: every framework agrees and the reference does not (suites/judging/suspect.py): the oracle is
@@ -76,8 +80,8 @@ def mode_of(record: dict) -> str:
 
 
 def column(record: dict) -> str:
-    """A record's column on the page: its adapter, with its mode after it in the compiled and
-    mixed modes (adapter x mode; the page's adapter filter keeps every mode)."""
+    """A record's column on the page: its adapter, with its mode after it in the compiled, mixed
+    and exported modes (adapter x mode; the page's adapter filter keeps every mode)."""
     adapter = str(record.get("adapter", "?"))
     return adapter if mode_of(record) == "eager" else f"{adapter} {mode_of(record)}"
 

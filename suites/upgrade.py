@@ -32,9 +32,10 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 ENVIRONMENTS = ROOT / ".tox" / "versions"  # not .tox/upgrade: tox -e upgrade owns that folder
 # The adapters whose results a distribution's version can change (Keras' adapter runs on its backend).
 REACHES = {
-    "torch": ("torch", "keras-torch"),
+    "torch": ("torch", "keras-torch"), "onnxruntime": ("torch",), "onnxscript": ("torch",), "onnx": ("torch",),
     "jax": ("jax", "jax-32", "keras-jax"), "jaxlib": ("jax", "jax-32", "keras-jax"), "flax": ("jax", "jax-32"),
-    "tensorflow-cpu": ("tensorflow", "keras-tensorflow"), "tensorflow": ("tensorflow", "keras-tensorflow"),
+    "tensorflow-cpu": ("tensorflow", "keras-tensorflow", "tensorflow-litert"),
+    "tensorflow": ("tensorflow", "keras-tensorflow", "tensorflow-litert"), "ai-edge-litert": ("tensorflow-litert",),
     "keras": ("keras-tensorflow", "keras-jax", "keras-torch"),
     "paddlepaddle": ("paddle",),
     "engine": ("engine",),

@@ -105,7 +105,8 @@ def test_ids_records_and_the_mode_option(tmp_path):
     records = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
     assert {r["mode"] for r in records} == {"eager"}
     bad = pytest_run(tmp_path, "specs/matmul.yaml", "--mode", "jit")
-    assert bad.returncode == 2 and "--mode takes eager, compiled, mixed. Received: 'jit'" in bad.stdout + bad.stderr
+    assert bad.returncode == 2
+    assert "--mode takes eager, compiled, mixed, exported. Received: 'jit'" in bad.stdout + bad.stderr
 
 
 def collected(tmp_path, *args) -> list:

@@ -26,6 +26,7 @@ from adapters.base import (
 )
 from adapters.initializers import INITIALIZER_DTYPES
 from adapters.jax.collectives import JAX_COLLECTIVES, collective_rank
+from adapters.jax.export import JaxExport
 from adapters.jax.idioms import JaxIdioms
 from adapters.jax.initializers import FLAX_LAYER_DEFAULTS, JAX_INITIALIZERS, JaxInitializers
 from adapters.jax.layers import JaxLayers
@@ -51,7 +52,7 @@ if not X64:
     warnings.filterwarnings("ignore", message="Explicitly requested dtype .* is not available", category=UserWarning)
 
 
-class JaxAdapter(JaxLayers, JaxOptimizers, JaxInitializers, JaxIdioms, Adapter):
+class JaxAdapter(JaxLayers, JaxOptimizers, JaxInitializers, JaxIdioms, JaxExport, Adapter):
     name = "jax" if X64 else "jax-32"
     variant_of = None if X64 else "jax"
     module = "jax"

@@ -26,6 +26,7 @@ from adapters.initializers import Initializers
 from adapters.layer_behaviours import TF_GELU_FLOAT32_CONSTANTS, TF_L2_NORMALIZE, TF_PER_EXAMPLE_LOSS
 from adapters.operators import PythonOperators
 from adapters.tensorflow.collectives import COLLECTIVE_OPS, TF_COLLECTIVES, collective_rank
+from adapters.tensorflow.export import TensorFlowExport
 from adapters.tensorflow.idioms import TensorFlowIdioms
 from adapters.tensorflow.layers import TensorFlowLayers
 from adapters.tensorflow.optimizers import TF_CLIP_GRAD_NORM, TensorFlowOptimizers
@@ -36,7 +37,7 @@ XLA_REFUSES = "Detected unsupported operations when trying to compile graph"
 
 
 class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, PythonOperators, TensorFlowOptimizers, Initializers,
-                        Adapter):
+                        TensorFlowExport, Adapter):
     name = "tensorflow"
     module = "tensorflow"
     behaviours = (KERAS_MASKED_SOFTMAX,  # masked_softmax is tf.keras.layers.Softmax(mask=)

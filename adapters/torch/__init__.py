@@ -23,6 +23,7 @@ from adapters.behaviours import (
 from adapters.layer_behaviours import TORCH_MULTIHEAD_TIME_MAJOR, TORCH_MULTIHEAD_WEIGHTS_NAN, TORCH_NORMALIZE_DIM_ONE
 from adapters.operators import PythonOperators
 from adapters.torch.collectives import IN_PLACE, OUT_OF_PLACE, TORCH_COLLECTIVES, TORCH_GRADIENTS, collective_rank
+from adapters.torch.export import TorchExport
 from adapters.torch.idioms import TorchIdioms
 from adapters.torch.initializers import TORCH_INITIALIZER_DTYPES, TorchInitializers
 from adapters.torch.layers import TorchLayers
@@ -30,7 +31,7 @@ from adapters.torch.optimizers import TORCH_COMPILED_ADAGRAD, TorchOptimizers
 from adapters.vocabulary_optimizers import OPTIMIZERS_AND_CLIPPING
 
 
-class TorchAdapter(TorchLayers, TorchOptimizers, TorchInitializers, TorchIdioms, PythonOperators, Adapter):
+class TorchAdapter(TorchLayers, TorchOptimizers, TorchInitializers, TorchIdioms, TorchExport, PythonOperators, Adapter):
     name = "torch"
     module = "torch"
     dtypes = {"*": DTYPES, "scatter_nd": (), "correlate": (), "convolve": (), "l2_penalty": (),

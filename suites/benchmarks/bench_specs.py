@@ -4,6 +4,7 @@ workload's output is checked once against the float64 reference before it is tim
 is a failing result record (kind `benchmark`), not a time."""
 import pytest
 
+import adapters
 from adapters.base import Unsupported
 from reports.records import PASSING, record
 from suites.benchmarks import machine
@@ -21,8 +22,9 @@ def pytest_generate_tests(metafunc):
     config = metafunc.config
     terms = bench_filter(config)
     chosen = specs.load_path(config.getoption("spec") or specs.own_specs())
+    modes = {a: cls.modes() for a, cls in adapters.classes().items()}  # an adapter runs the modes it has
     cases = [(w, a, d) for w in workloads(chosen, terms) for a in config.parity.adapters
-             for d in config.parity.devices if matches(w.fields(a), terms)]
+             for d in config.parity.devices if matches(w.fields(a), terms) and w.mode in modes.get(a, (w.mode,))]
     metafunc.parametrize(("workload", "adapter_name", "device"), cases,
                          ids=[f"{w.id}-{a}-{d}" for w, a, d in cases])
 
@@ -60,7 +62,7 @@ def test_workload(benchmark, pytestconfig, bench_adapter, calibration, threads, 
                 peak_gflops=peak["gflops"], **work(workload, values, out_shape))
     if benchmark.stats is not None:  # None under --benchmark-disable
         info.update(figures(benchmark, peak["gflops"], info["flops"], info["bytes"]))
-        if workload.mode == "compiled":
+        if workload.mode in ("compiled", "exported"):  # the compile, or the export, save, load and session set-up
             info["compile_s"] = max(first_call - benchmark.stats.stats.median, 0.0)
 
 

@@ -108,6 +108,8 @@ def workloads(specs, terms: list | None = None) -> list:
             for dtype in size.get("dtypes", ["float32"]):
                 for mode in block.get("modes", ["eager"]):
                     for pass_key in block.get("passes", ["forward"]):
+                        if mode == "exported" and pass_key != "forward":
+                            continue  # an exported program serves inference (docs/exporting.md)
                         w = Workload(spec, size, dtype, mode, PASSES[pass_key])
                         if matches(w.fields(), terms or []):
                             out.append(w)

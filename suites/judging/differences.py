@@ -29,7 +29,7 @@ def find(ctx, case: str, kind: str = "value", crashes: bool = False) -> dict | N
     that lists the crash as one of its behaviours (one_of) is found either way: without
     `crashes`, as the process that returned judges it (its other behaviours)."""
     for diff in ctx.spec.differences:
-        if diff["adapter"] not in (ctx.adapter.name, ctx.adapter.variant_of) or diff.get("case", case) != case:
+        if not holds_for(diff, ctx.adapter, ctx.mode) or diff.get("case", case) != case:
             continue
         observed = diff["observed"]
         if (not kills(observed)) if crashes else observed.get("crashes"):  # crashes: those that may kill
@@ -41,6 +41,23 @@ def find(ctx, case: str, kind: str = "value", crashes: bool = False) -> dict | N
                 and diff.get("mode", ctx.mode) == ctx.mode:
             return diff if crashes else _survived(diff)
     return None
+
+
+# What the traced program itself does, whichever runtime runs it (regime): a variant that runs a
+# mode on a runtime of its own (Adapter.own_modes: tensorflow-litert) inherits only these of its
+# base adapter's entries there; a kernel's special values and precision are that runtime's own,
+# and so are defaults, which a converter may lower otherwise (LiteRT's l2_normalize).
+PROGRAM_REGIMES = ("promotion", "semantics")
+
+
+def holds_for(diff: dict, adapter, mode: str) -> bool:
+    """Whether a documented difference holds for this adapter (or adapter class) in `mode`: an
+    entry of its own, or one of its base adapter's (variant_of), which in the modes it runs on a
+    runtime of its own (own_modes) must be of a program regime."""
+    if diff["adapter"] == adapter.name:
+        return True
+    return diff["adapter"] == getattr(adapter, "variant_of", None) and (
+        mode not in getattr(adapter, "own_modes", ()) or regime(diff) in PROGRAM_REGIMES)
 
 
 def at_version(versions, adapter) -> bool:
@@ -186,10 +203,11 @@ def value(outcome, diff, raised, actual, actual_dtype, ctx, shapes=None) -> Outc
             if observed["dtype"] == actual_dtype:
                 return _documented(outcome, diff, f"{returned(actual)} as {actual_dtype}")
             return _neither(outcome, diff, outcome.message)
-        # values, NaN or inf positions or the shape that differ (neither an error nor a dtype alone)
+        # values, NaN or inf positions, the shape or a property that differ (neither an error nor a
+        # dtype alone; a property is all that a spec of unspecified values checks: scatter-duplicates)
         compared = outcome.comparison
-        if raised is None and compared is not None and (compared.worst is not None or
-                                                        compared.reason.startswith("shape ")):
+        if raised is None and compared is not None and (compared.worst is not None or compared.reason.startswith(
+                "shape ") or outcome.message.startswith("the property ")):
             return _documented(outcome, diff, outcome.message)
         return _neither(outcome, diff, outcome.message)
     if outcome.status == "pass":

@@ -1,4 +1,4 @@
-"""A compiled result against the same adapter's eager one.
+"""A compiled or exported result against the same adapter's eager one.
 
 In the compiled mode every check runs twice on the same inputs: compiled (judged against the
 documentation and the float64 reference as the eager mode is) and eager. The two results must
@@ -10,28 +10,30 @@ alone changes. Where the framework is documented to compute the dtype in a narro
 (JAX's float64 attention takes its softmax in float32), compiled and eager round in that
 precision, and may differ by its rounding even where both pass the dtype's bound (a gradient's
 finite-difference bound is loose enough): they agree within that precision's few ulp too.
+The exported mode is judged the same way: the runtime's result against the eager one.
 """
 import numpy as np
 
-from reports.records import PASSING
+from reports.records import AGAINST_EAGER, PASSING
 from suites.judging import compare
 from suites.judging.outcome import Outcome
 
 
 def against_eager(ctx, outcome: Outcome, check, precision: str | None = None) -> Outcome:
-    """`outcome` of a check in ctx's mode; in the compiled mode judged against `check(eager ctx)`,
-    the same check run eagerly, and `precision` the one a documented difference says the
-    framework computes in (differences.documented_precision). Eager outcomes come back as they are."""
-    if ctx.mode != "compiled" or outcome.status == "unsupported":
+    """`outcome` of a check in ctx's mode; in the compiled and exported modes judged against
+    `check(eager ctx)`, the same check run eagerly, and `precision` the one a documented
+    difference says the framework computes in (differences.documented_precision). Eager outcomes
+    come back as they are."""
+    if ctx.mode not in AGAINST_EAGER or outcome.status == "unsupported":
         return outcome
     eager = check(ctx.eager)
     outcome.eager = {"status": eager.status, "message": eager.message}
     if outcome.status not in PASSING:
         if eager.status in PASSING:
-            outcome.message = f"compiled only (eager {eager.status}): {outcome.message}"
+            outcome.message = f"{ctx.mode} only (eager {eager.status}): {outcome.message}"
         return outcome
-    if outcome.difference and outcome.difference.get("mode") == "compiled":
-        return outcome  # a documented compile-only difference: eager differs from it by definition
+    if outcome.difference and outcome.difference.get("mode") == ctx.mode:
+        return outcome  # a documented difference of this mode alone: eager differs from it by definition
     if eager.status == "documented":  # eager differs as documented (torch's gelu(inf) on oneDNN): compiled,
         return outcome  # judged by the reference and the documentation, need not differ the same way
     if eager.actual is None or outcome.actual is None:
@@ -40,7 +42,7 @@ def against_eager(ctx, outcome: Outcome, check, precision: str | None = None) ->
     outcome.eager["max_abs_err"] = agreement.max_abs_err
     if agreement.ok:
         return outcome
-    return Outcome("fail", outcome.case, f"compiled and eager differ beyond the bound ({eager.status} eager): "
+    return Outcome("fail", outcome.case, f"{ctx.mode} and eager differ beyond the bound ({eager.status} eager): "
                    f"{agreement.summary()}", agreement, outcome.inputs, outcome.actual, eager=outcome.eager)
 
 

@@ -20,7 +20,7 @@ class Context:
     adapter: object
     device: str
     dtype: str
-    mode: str = "eager"  # eager, compiled by the framework's compiler, or mixed (adapters.base.MODES)
+    mode: str = "eager"  # eager, compiled, mixed or exported (adapters.base.MODES)
     staged: dict = field(default_factory=dict, repr=False)
     # A documented difference's `precision` (a framework that computes float64 in float32):
     # results are then judged as results of that dtype. Inputs stay in the dtype under test.
@@ -40,13 +40,14 @@ class Context:
         return self.precision or ("bfloat16" if self.lowered else self.dtype)
 
     def stage(self, key, make):
-        """make() as the mode runs it (adapter.stage eager, adapter.compile compiled), made once
-        per context: a compiler then reuses one compilation for every case it can (a value and
-        its property re-runs, Jacobian rows, shapes a dynamic-shape compilation covers)."""
+        """make() as the mode runs it (adapter.stage eager, adapter.compile compiled, adapter.mixed
+        mixed, adapter.export exported), made once per context: a compiler then reuses one
+        compilation for every case it can (a value and its property re-runs, Jacobian rows, shapes
+        a dynamic-shape compilation covers), an exporter one export per input signature."""
         if key not in self.staged:
             fn = make()
-            self.staged[key] = (self.adapter.compile(fn) if self.mode == "compiled" else
-                                self.adapter.mixed(fn) if self.mode == "mixed" else self.adapter.stage(fn))
+            self.staged[key] = {"compiled": self.adapter.compile, "mixed": self.adapter.mixed,
+                                "exported": self.adapter.export}.get(self.mode, self.adapter.stage)(fn)
         return self.staged[key]
 
     def reverse(self, key, forward, wrt: list):

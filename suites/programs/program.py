@@ -16,6 +16,7 @@ import numpy as np
 from adapters.base import MODES, Adapter, Unsupported
 from adapters.reference import ReferenceAdapter
 from adapters.vocabulary import AUTOCAST, MIXED_OPS, VOCABULARY, having
+from adapters.vocabulary_optimizers import OPTIMIZERS_AND_CLIPPING
 from suites.judging import compare, outcome
 from suites.programs import expr
 from suites.running import coverage
@@ -29,6 +30,7 @@ ORACLE = ReferenceAdapter()
 DTYPED_OPS = having("dtype_param")
 FIXED_OPS = having("zero_derivative")
 RANDOM_OPS = having("random")
+TRAINING_OPS = frozenset(OPTIMIZERS_AND_CLIPPING)  # not exported: docs/exporting.md
 PARTS = {name: op.parts for name, op in VOCABULARY.items() if op.parts}
 
 
@@ -68,9 +70,9 @@ class Program:
 
     @property
     def modes(self) -> tuple:
-        """The modes it runs in on an adapter that has them (Adapter.modes): eager and compiled
-        (the mixed mode is for one call of a layer, Expression.modes)."""
-        return MODES[:2]
+        """The modes it runs in on an adapter that has them (Adapter.modes): eager, compiled and
+        exported (the mixed mode is for one call of a layer, Expression.modes)."""
+        return tuple(m for m in MODES if m != "mixed")
 
     def judged_against(self, ctx, inputs: dict, actual, shapes):
         """(reference, bound, drift) that the adapter's result `actual` (flat, parts of `shapes`)
@@ -140,10 +142,13 @@ class Expression(Program):
     def modes(self) -> tuple:
         """A sample (an initializer's) runs eager only: users initialise once, eagerly, and a
         compiled draw has no eager result to agree with bit for bit unless the framework
-        promises its generator's stream under its compiler."""
+        promises its generator's stream under its compiler. An optimizer's step (or clipping)
+        runs eager and compiled: a step trains, and an exported program serves inference."""
         if self.ops() & RANDOM_OPS:
             return ("eager",)
-        return MODES if len(self.ops()) == 1 and self.ops() <= MIXED_OPS else MODES[:2]
+        if self.ops() & TRAINING_OPS:
+            return MODES[:2]
+        return MODES if len(self.ops()) == 1 and self.ops() <= MIXED_OPS else super().modes
 
     @property
     def autocast(self) -> str | None:

@@ -57,8 +57,9 @@ class SpecFile(pytest.File):
                         continue
                     if kind in ("gradient", "training") and not gradients[adapter]:
                         continue
-                    if mode == "mixed" and (dtype != "float32" or kind not in ("example", "property")):
-                        continue  # a policy over float32 parameters and inputs, forward (docs/mixed-precision.md)
+                    if mode in ("mixed", "exported") and kind not in ("example", "property") or \
+                            mode == "mixed" and dtype != "float32":
+                        continue  # values only: a float32 policy (docs/mixed-precision.md), a served program
                     if kind == "repeat" and (adapter == "reference" or not repeat.passes(spec, dtype, mode)):
                         continue  # a framework's runs at a benchmark size of this dtype and mode (not the oracle's)
                     yield SpecItem.from_parent(
@@ -75,11 +76,10 @@ SUFFIX = {("example", False): "", ("collective", False): "", ("property", True):
 
 
 def modes_of(spec, adapter: str) -> tuple:
-    """The modes a spec's program runs in on an adapter: both where the adapter has a compiler
-    and the program can be compiled (a collective runs as the adapter runs it); eager for an
+    """The program's modes that the adapter has (tensorflow-litert: exported alone); eager for an
     adapter not installed (its items skip with the reason)."""
     cls = adapters.classes().get(adapter)
-    return tuple(m for m in spec.program.modes if cls and m in cls.modes()) or ("eager",)
+    return tuple(m for m in spec.program.modes if m in cls.modes()) if cls else ("eager",)
 
 
 def differentiates(adapter: str) -> bool:

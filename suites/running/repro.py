@@ -21,6 +21,7 @@ from suites.programs import expr, program
 MAX_VALUES = 4096  # inputs larger than this are not written into a snippet
 PARITY = ("adapters", "suites", "engine", "reports")  # Parity's own packages
 ENTRY = ("__init__", "device_scope", "asarray", "stage", "to_numpy")
+STAGE = {"eager": "stage", "compiled": "compile", "mixed": "mixed", "exported": "export"}  # the method of each mode
 
 
 class NoSnippet(Exception):
@@ -42,7 +43,7 @@ def snippet(adapter_cls, tree, inputs: dict, input_dtypes: dict, dtype: str, dev
         raise NoSnippet(f"inputs {', '.join(big)} have more than {MAX_VALUES} elements")
     compiled = mode == "compiled"
     entry = {*ENTRY, *(["compile", "compile_grad"] if compiled and wrt else ["compile"] if compiled else []),
-             *(["mixed"] if mode == "mixed" else [])}
+             STAGE[mode]}
     methods, helpers, imports = _closure(adapter_cls, entry | expr.ops_in(tree) | ({"grad"} if wrt else set())
                                          | ({"sum", "add"} if summed else set()))
     lines = [f'"""{_safe_doc(title)}', "",
@@ -67,7 +68,7 @@ def snippet(adapter_cls, tree, inputs: dict, input_dtypes: dict, dtype: str, dev
               f"    dtypes = {input_dtypes!r}  # 'python': passed as a Python number",
               f"    args = {{k: v.item() if dtypes[k] == 'python' else ops.asarray(v, dtypes[k], {device!r})",
               "            for k, v in inputs.items()}",
-              f"    forward = ops.{'compile' if compiled else 'mixed' if mode == 'mixed' else 'stage'}(lambda env: "
+              f"    forward = ops.{STAGE[mode]}(lambda env: "
               f"{_code(tree, dtype)})",
               "    out = forward(args)"]
     if wrt:

@@ -6,6 +6,7 @@ import zlib
 import numpy as np
 
 import adapters
+from suites.judging import differences
 from suites.programs import inputs
 from suites.running import repeat
 
@@ -102,12 +103,11 @@ def documents(spec, adapter: str, kind: str, generated: bool, mode: str, dtype: 
     mode (eager where the entry names none: the eager item shows it), that names one of the
     item's cases ("hypothesis" for generated ones), or is compile-only for every case (the
     compiled examples show it)."""
-    cls = adapters.classes().get(adapter)
-    names = {adapter, getattr(cls, "variant_of", None)} - {None}
+    cls = adapters.classes().get(adapter) or type("Absent", (), {"name": adapter})  # not installed
     check = "gradient" if kind == "gradient" else "value"
     cases = {"hypothesis"} if generated else {e.name for e in spec.examples}
     for diff in spec.differences:
-        if diff["adapter"] not in names or diff.get("kind", "value") not in (check, "any"):
+        if not differences.holds_for(diff, cls, mode) or diff.get("kind", "value") not in (check, "any"):
             continue
         if diff.get("mode", "eager") != mode or dtype not in diff.get("dtypes", [dtype]):
             continue

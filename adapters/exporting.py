@@ -1,0 +1,18 @@
+"""What every adapter's export path shares (Adapter.export, docs/exporting.md)."""
+
+
+def per_signature(export, fn):
+    """fn exported on its first call with each input signature, then run by the runtime:
+    export(fn, env) -> run(env) is the adapter's export path. The signature is each tensor's
+    shape and dtype, and any other value itself (a Python number is a constant of the exported
+    program, as users bake one in), so a second shape exports again, as a user's static export must."""
+    programs = {}
+
+    def run(env):
+        key = tuple((name, tuple(value.shape), str(value.dtype)) if hasattr(value, "shape") else (name, repr(value))
+                    for name, value in sorted(env.items()))
+        if key not in programs:
+            programs[key] = export(fn, env)
+        return programs[key](env)
+    return run
+

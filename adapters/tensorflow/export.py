@@ -1,0 +1,40 @@
+"""TensorFlow's export path: the program as a tf.function of a tf.Module with an input signature,
+saved by tf.saved_model.save and reloaded by tf.saved_model.load, then called: the SavedModel
+that TensorFlow Serving loads, run by the same graph runtime (Grappler's graph optimisations,
+TensorFlow's kernels, no XLA), as a TensorFlow model is served (docs/exporting.md)."""
+import shutil
+import tempfile
+
+from adapters.base import Unsupported
+from adapters.exporting import per_signature
+
+
+class TensorFlowExport:
+    """The exported mode: Adapter.export."""
+
+    def export(self, fn):
+        return per_signature(self.saved_model, fn)
+
+    def saved_model(self, fn, env):
+        """fn saved as a SavedModel's serving function for env's tensors (Python numbers are
+        constants of the program) and reloaded: run(env) -> fn's result. An error of the program
+        itself raises as it does under tf.function; an op the saver or the loader refuses is
+        Unsupported, in its words."""
+        tf = self.tf
+        names = [k for k, v in env.items() if tf.is_tensor(v)]
+        constants = {k: v for k, v in env.items() if k not in names}
+        module = tf.Module()
+        module.serve = tf.function(lambda *tensors: fn({**constants, **dict(zip(names, tensors))}),
+                                   input_signature=[tf.TensorSpec(env[k].shape, env[k].dtype) for k in names])
+        module.serve.get_concrete_function()  # the program's own errors raise as under tf.function
+        folder = tempfile.mkdtemp(prefix="parity-savedmodel-")
+        try:
+            tf.saved_model.save(module, folder)
+            loaded = tf.saved_model.load(folder)
+        except Unsupported:
+            raise
+        except Exception as exc:  # the saver's or the loader's refusal, in its own words
+            raise Unsupported(f"tf.saved_model: {type(exc).__name__}: {exc}") from None
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        return lambda env: loaded.serve(*(env[k] for k in names))

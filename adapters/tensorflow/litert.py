@@ -1,0 +1,72 @@
+"""LiteRT (TensorFlow Lite): TensorFlow's programs converted by tf.lite.TFLiteConverter and run by
+the LiteRT interpreter (package ai-edge-litert, with its default XNNPACK delegate), as a
+TensorFlow model is deployed on a phone or at the edge. A variant of the tensorflow adapter that
+runs the exported mode alone: the eager result its runtime's is judged beside is TensorFlow's,
+with TensorFlow's documented differences; its own mode's are its own (docs/exporting.md)."""
+import importlib.util
+
+from adapters.base import Unsupported
+from adapters.exporting import per_signature
+from adapters.tensorflow import TensorFlowAdapter
+
+
+class LiteRTAdapter(TensorFlowAdapter):
+    name = "tensorflow-litert"
+    variant_of = "tensorflow"  # its eager result, judged beside its runtime's, is TensorFlow's
+    own_modes = ("exported",)  # LiteRT's kernels: TensorFlow's documented differences do not hold there
+
+    @classmethod
+    def available(cls):
+        return all(importlib.util.find_spec(m) is not None for m in ("tensorflow", "ai_edge_litert"))
+
+    @classmethod
+    def modes(cls):
+        return ("exported",)
+
+    def version(self):  # TensorFlow's (its eager side and the converter) and the runtime's: either changes what runs
+        import ai_edge_litert
+        return f"{self.tf.__version__} (LiteRT {ai_edge_litert.__version__})"
+
+    def export(self, fn):
+        return per_signature(self.litert_interpreter, fn)
+
+    def litert_interpreter(self, fn, env):
+        """fn as a tf.function for env's tensors (Python numbers are constants of the program),
+        converted to a LiteRT model with the converter's defaults (built-in ops only, no
+        quantisation) and loaded by the LiteRT interpreter: run(env) -> fn's result. An error of
+        the program itself raises as under tf.function; an op the converter or the interpreter
+        refuses is Unsupported, in its words."""
+        from ai_edge_litert.interpreter import Interpreter
+        tf = self.tf
+        names = [k for k, v in env.items() if tf.is_tensor(v)]
+        constants = {k: v for k, v in env.items() if k not in names}
+        module = tf.Module()
+        module.serve = tf.function(lambda *tensors: fn({**constants, **dict(zip(names, tensors))}),
+                                   input_signature=[tf.TensorSpec(env[k].shape, env[k].dtype, name=k) for k in names])
+        concrete = module.serve.get_concrete_function()  # the program's own errors raise as under tf.function
+        try:
+            model = tf.lite.TFLiteConverter.from_concrete_functions([concrete], module).convert()
+            runner = Interpreter(model_content=model).get_signature_runner()
+        except Exception as exc:  # the converter's or the interpreter's refusal, in its own words
+            raise Unsupported(f"tf.lite.TFLiteConverter to LiteRT: {type(exc).__name__}: {refusal(exc)}") from None
+        several = isinstance(concrete.structured_outputs, (tuple, list))
+        count = len(concrete.structured_outputs) if several else 1
+
+        def run(env):
+            try:
+                out = runner(**{k: env[k].numpy() for k in names})
+            except ValueError as exc:
+                if "Invalid tensor size" not in str(exc):  # the interpreter's refusal of an empty input
+                    raise
+                raise Unsupported(f"LiteRT: {exc}") from None
+            parts = tuple(tf.constant(out[f"output_{i}"]) for i in range(count))
+            return parts if several else parts[0]
+        return run
+
+
+def refusal(exc) -> str:
+    """The converter's own reason (its `error:` lines, without the MLIR locations before them), or
+    the exception's first line."""
+    text = str(exc)
+    reasons = [line.rsplit("error: ", 1)[1] for line in text.splitlines() if "error: " in line]
+    return "; ".join(dict.fromkeys(reasons)) or (text.splitlines() or [""])[0]

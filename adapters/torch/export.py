@@ -1,0 +1,56 @@
+"""torch's export path: torch.onnx.export (the dynamo-based exporter, torch's default since 2.9)
+of the program as an nn.Module, its ONNX model run by ONNX Runtime's CPU execution provider, as
+a PyTorch model is most often served outside Python (docs/exporting.md)."""
+from adapters.base import Unsupported
+from adapters.exporting import per_signature
+
+
+class TorchExport:
+    """The exported mode: Adapter.export."""
+
+    def export(self, fn):
+        return per_signature(self.onnx_session, fn)
+
+    def onnx_session(self, fn, env):
+        """fn exported by torch.export for env's tensors (Python numbers are constants of the
+        program), converted by torch.onnx.export and loaded by onnxruntime.InferenceSession:
+        run(env) -> fn's result as tensors. An error of the program itself raises as it does
+        under torch.export; what torch.export, the ONNX converter or the runtime refuses while
+        exporting or loading (or, for a kernel that refuses a dtype, while running: "GRU operator
+        does not support double yet") is Unsupported, in their words."""
+        import onnxruntime
+        torch = self.torch
+        names = [k for k, v in env.items() if isinstance(v, torch.Tensor)]
+        if any(env[k].dtype == torch.bfloat16 for k in names):
+            raise Unsupported("ONNX Runtime's Python API takes and returns NumPy arrays, and NumPy has no bfloat16")
+        constants = {k: v for k, v in env.items() if k not in names}
+
+        class Program(torch.nn.Module):
+            def forward(self, *tensors):
+                return fn({**constants, **dict(zip(names, tensors))})
+        try:  # torch.export's refusals (a graph break, a data-dependent shape); the program's own errors raise
+            program = torch.export.export(Program().eval(), tuple(env[k] for k in names))
+        except (torch._dynamo.exc.Unsupported, torch._dynamo.exc.UserError) as exc:
+            raise Unsupported(f"torch.export: {type(exc).__name__}: {exc}") from None
+        try:
+            exported = torch.onnx.export(program, dynamo=True, verbose=False)
+            session = onnxruntime.InferenceSession(exported.model_proto.SerializeToString(),
+                                                   providers=["CPUExecutionProvider"])
+        except Unsupported:
+            raise
+        except Exception as exc:  # the exporter's or the runtime's refusal, in its own words
+            raise Unsupported(f"torch.onnx.export to ONNX Runtime: {type(exc).__name__}: {exc}") from None
+        inputs = [i.name for i in session.get_inputs()]
+        structure = exported.exported_program.call_spec.out_spec
+
+        def run(env):
+            feed = {name: env[k].detach().cpu().numpy() for name, k in zip(inputs, names)}
+            try:
+                outputs = [torch.from_numpy(o) for o in session.run(None, feed)]
+            except onnxruntime.capi.onnxruntime_pybind11_state.RuntimeException as exc:
+                if "does not support" not in str(exc):  # a kernel's refusal of a dtype, found when it runs
+                    raise
+                raise Unsupported(f"ONNX Runtime: {exc}") from None
+            return torch.utils._pytree.tree_unflatten(outputs, structure)
+        return run
+

@@ -1,0 +1,121 @@
+"""The exported mode (docs/exporting.md): a program exported once per input signature and run by
+the runtime that serves it, its values judged against the reference and against the adapter's
+eager result; a runtime whose results are off by a part in a thousand is caught where eager passes;
+what the exporter refuses is unsupported in its words, and the program's own errors raise."""
+import json
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+from adapters.exporting import per_signature
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+PERTURBED = ROOT / "tests" / "adapters" / "perturbed_export.py"
+
+
+class Tensor:
+    """What per_signature reads of a tensor: its shape and dtype."""
+
+    def __init__(self, shape, dtype="float32"):
+        self.shape, self.dtype = shape, dtype
+
+
+def test_a_program_is_exported_once_per_input_signature():
+    exports = []
+
+    def export(fn, env):
+        exports.append(sorted(env))
+        return lambda env: fn(env)
+
+    run = per_signature(export, lambda env: env["scale"])
+    assert run({"a": Tensor((2, 3)), "scale": 2.0}) == 2.0
+    assert run({"a": Tensor((2, 3)), "scale": 2.0}) == 2.0  # the same signature: the same program
+    assert len(exports) == 1
+    run({"a": Tensor((4, 3)), "scale": 2.0})  # another shape
+    run({"a": Tensor((2, 3), "float64"), "scale": 2.0})  # another dtype
+    run({"a": Tensor((2, 3)), "scale": 3.0})  # another constant baked into the program
+    assert len(exports) == 4
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    """One run of the suite, in a subprocess, for the tests below (a run's start costs more than its
+    items): torch and a perturbed torch, eager and exported, and tensorflow-litert exported, on a
+    product that passes, one that raises in the program itself, and cases the runtimes refuse.
+    Returns (the run, its records by adapter, spec id, dtype and mode)."""
+    pytest.importorskip("onnxruntime")
+    pytest.importorskip("ai_edge_litert")
+    folder = tmp_path_factory.mktemp("exported")
+    cmd = [sys.executable, "-m", "pytest", "specs/matmul.yaml", "specs/indexing.yaml", "--adapter-path",
+           str(PERTURBED), "--adapter", "torch,perturbed-export,tensorflow-litert", "--mode", "eager,exported",
+           "--dtype", "float32,int32,bfloat16,float64", "-k", "(batched-x-broadcast-vector or mismatched-contraction "
+           "or vector-x-vector or index-advanced-axes-together) and not property and not gradient",
+           "--results-dir", str(folder), "--hypothesis-profile=ci", "-p", "no:xdist", "-p", "no:cacheprovider",
+           "-p", "no:randomly"]
+    run = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    records = [json.loads(line) for line in (folder / "results.jsonl").read_text().splitlines()]
+    return run, {(r["adapter"], r["spec"].split("/")[1], r["dtype"], r["mode"]): r for r in records}
+
+
+def test_a_perturbed_runtime_is_caught_where_eager_and_the_real_export_pass(exported):
+    run, by = exported
+    assert run.returncode == 1, run.stdout + run.stderr  # the perturbed runtime's items fail
+    real = by["torch", "batched-x-broadcast-vector", "float32", "exported"]
+    assert real["status"] == "pass" and real["eager"]["status"] == "pass", real["message"]
+    assert by["perturbed-export", "batched-x-broadcast-vector", "float32", "eager"]["status"] == "pass"
+    perturbed = by["perturbed-export", "batched-x-broadcast-vector", "float32", "exported"]
+    assert perturbed["status"] == "fail" and perturbed["message"].startswith("exported only (eager pass)")
+    failing = {r["adapter"] for r in by.values() if r["status"] in ("fail", "error")}
+    assert failing == {"perturbed-export"}, failing
+
+
+def test_the_programs_own_error_raises_as_it_does_eagerly(exported):
+    """matmul of mismatched contractions raises in the program itself, exported as eager: the spec
+    expects the raise, so the exported item passes rather than reading as the exporter's refusal."""
+    mismatched = by_spec(exported[1], "mismatched-contraction", "torch", "exported")
+    assert mismatched and {r["status"] for r in mismatched} == {"pass"}, [r["message"] for r in mismatched]
+
+
+def test_what_the_runtime_refuses_is_unsupported_in_its_words(exported):
+    """ONNX Runtime has no int32 GatherND, and its Python API no bfloat16; LiteRT's converter has
+    no float64 ops: each item is unsupported with the runtime's, the API's or the converter's words."""
+    by = exported[1]
+    gather = by["torch", "index-advanced-axes-together", "int32", "exported"]
+    assert gather["status"] == "unsupported", gather["message"]
+    assert gather["message"].startswith("torch.onnx.export to ONNX Runtime: InvalidGraph: ")
+    assert "GatherND" in gather["message"]
+    assert by["torch", "vector-x-vector", "bfloat16", "exported"]["message"].startswith("ONNX Runtime's Python API")
+    assert by["torch", "vector-x-vector", "float64", "exported"]["status"] == "pass"  # ONNX Runtime's float64 MatMul
+    litert = by["tensorflow-litert", "vector-x-vector", "float64", "exported"]
+    assert litert["status"] == "unsupported" and "is neither a custom op nor a flex op" in litert["message"]
+
+
+def by_spec(records: dict, spec_id: str, adapter: str, mode: str) -> list:
+    return [r for (a, s, _, m), r in records.items() if (a, s, m) == (adapter, spec_id, mode)]
+
+
+class Variant:
+    """What holds_for reads of an adapter class: a variant that runs the exported mode on its own runtime."""
+    name, variant_of, own_modes = "base-litert", "base", ("exported",)
+
+
+def test_a_variant_on_its_own_runtime_inherits_only_what_the_program_itself_does():
+    from suites.judging.differences import holds_for
+    kernel = {"adapter": "base", "regime": "special-value", "observed": {"value": [0]}}
+    program = {"adapter": "base", "regime": "promotion", "observed": {"raises": True}}
+    own = {"adapter": "base-litert", "regime": "special-value", "observed": {"value": [1]}}
+    assert holds_for(kernel, Variant, "eager") and holds_for(program, Variant, "eager")
+    assert not holds_for(kernel, Variant, "exported")  # the base's kernels are not the runtime's
+    assert holds_for(program, Variant, "exported") and holds_for(own, Variant, "exported")
+    assert not holds_for({**own, "adapter": "other"}, Variant, "eager")
+
+
+def test_optimizer_steps_and_samples_are_not_exported_and_layers_are():
+    from suites.loading import specs
+    loaded = {s.name: s for s in specs.load_path(ROOT / "specs")}
+    assert "exported" in loaded["matmul/batched-x-broadcast-vector"].program.modes
+    assert "exported" in loaded["models/cnn"].program.modes
+    assert "exported" not in loaded["optimizers/sgd-momentum-dampening0-weight-decay0"].program.modes
+    assert loaded["initializers/uniform-defaults"].program.modes == ("eager",)
