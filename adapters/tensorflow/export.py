@@ -21,20 +21,26 @@ class TensorFlowExport:
         itself raises as it does under tf.function; an op the saver or the loader refuses is
         Unsupported, in its words."""
         tf = self.tf
-        names = [k for k, v in env.items() if tf.is_tensor(v)]
-        constants = {k: v for k, v in env.items() if k not in names}
-        module = tf.Module()
-        module.serve = tf.function(lambda *tensors: fn({**constants, **dict(zip(names, tensors))}),
-                                   input_signature=[tf.TensorSpec(env[k].shape, env[k].dtype) for k in names])
-        module.serve.get_concrete_function()  # the program's own errors raise as under tf.function
+        module, _, names = self.serving_module(fn, env)
         folder = tempfile.mkdtemp(prefix="parity-savedmodel-")
         try:
             tf.saved_model.save(module, folder)
             loaded = tf.saved_model.load(folder)
-        except Unsupported:
-            raise
         except Exception as exc:  # the saver's or the loader's refusal, in its own words
             raise Unsupported(f"tf.saved_model: {type(exc).__name__}: {exc}") from None
         finally:
             shutil.rmtree(folder, ignore_errors=True)
         return lambda env: loaded.serve(*(env[k] for k in names))
+
+    def serving_module(self, fn, env):
+        """(module, concrete function, tensor names): fn as a tf.Module's tf.function with an input
+        signature of env's tensors, named as they are (Python numbers are constants of the
+        program), traced now, so that the program's own errors raise as under tf.function: what
+        a SavedModel saves and LiteRT's converter converts."""
+        tf = self.tf
+        names = [k for k, v in env.items() if tf.is_tensor(v)]
+        constants = {k: v for k, v in env.items() if k not in names}
+        module = tf.Module()
+        module.serve = tf.function(lambda *tensors: fn({**constants, **dict(zip(names, tensors))}),
+                                   input_signature=[tf.TensorSpec(env[k].shape, env[k].dtype, name=k) for k in names])
+        return module, module.serve.get_concrete_function(), names

@@ -38,12 +38,7 @@ class LiteRTAdapter(TensorFlowAdapter):
         refuses is Unsupported, in its words."""
         from ai_edge_litert.interpreter import Interpreter
         tf = self.tf
-        names = [k for k, v in env.items() if tf.is_tensor(v)]
-        constants = {k: v for k, v in env.items() if k not in names}
-        module = tf.Module()
-        module.serve = tf.function(lambda *tensors: fn({**constants, **dict(zip(names, tensors))}),
-                                   input_signature=[tf.TensorSpec(env[k].shape, env[k].dtype, name=k) for k in names])
-        concrete = module.serve.get_concrete_function()  # the program's own errors raise as under tf.function
+        module, concrete, names = self.serving_module(fn, env)
         try:
             model = tf.lite.TFLiteConverter.from_concrete_functions([concrete], module).convert()
             runner = Interpreter(model_content=model).get_signature_runner()
