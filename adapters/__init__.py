@@ -22,6 +22,7 @@ BUILTIN = {
     "jax": "adapters.jax:JaxAdapter",
     "tensorflow": "adapters.tensorflow:TensorFlowAdapter",
     "tensorflow-litert": "adapters.tensorflow.litert:LiteRTAdapter",  # the exported mode alone
+    "torch-onnx-float16": "adapters.torch.float16:OnnxFloat16Adapter",  # the exported mode alone
     "engine": "adapters.engine:EngineAdapter",
     "keras": "adapters.keras:KerasAdapter",  # registered as keras-<backend> (KERAS_BACKEND)
     "paddle": "adapters.paddle:PaddleAdapter",
@@ -29,7 +30,8 @@ BUILTIN = {
 # How to install each built-in framework, for the "not installed" message.
 INSTALL = {name: f"pip install -r requirements/{name}.txt"
            for name in ("torch", "jax", "tensorflow", "keras", "paddle")} | {
-    "tensorflow-litert": "pip install -r requirements/tensorflow.txt"}
+    "tensorflow-litert": "pip install -r requirements/tensorflow.txt",
+    "torch-onnx-float16": "pip install -r requirements/torch.txt"}
 
 _classes: dict[str, type] = {}
 _instances: dict[str, Adapter] = {}

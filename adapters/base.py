@@ -57,6 +57,9 @@ class Adapter:
     # itself are (suites/judging/differences.py, holds_for).
     variant_of: str | None = None
     own_modes: tuple = ()
+    # The spec areas it runs (None: every one), for a variant judged where its bounds are built
+    # only (torch-onnx-float16: the models, docs/exporting.md).
+    areas: tuple | None = None
     # Devices each process holds in a collective across processes on CPU (python -m
     # suites.multihost): one where the runtime runs a rank per process (torch.distributed,
     # MultiWorkerMirroredStrategy), more where a process may own several (XLA host devices).

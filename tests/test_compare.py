@@ -115,6 +115,20 @@ def test_rounding_counts(text, n):
     assert compare.sum_product_bound(expr.parse(text, {"a", "b"}), {"a": a, "b": b}).n == n
 
 
+def test_an_input_used_before_its_rounding_counts_one_rounding_more():
+    """A model's earlier activation judged in a narrower precision may have fed the next layer
+    unrounded (suites/programs/model.py): its own rounding adds one to each term's count, gamma_(n+1)."""
+    a, b = np.full(3, 1.5), np.full(3, -2.0)
+    tree = expr.parse("sum(a * b)", {"a", "b"})
+    plain = compare.error_bound(tree, {"a": a, "b": b}, "float16")
+    rounded = compare.error_bound(tree, {"a": a, "b": b}, "float16", rounded={"a"})
+    n = compare.sum_product_bound(tree, {"a": a, "b": b}).n
+    assert compare.sum_product_bound(tree, {"a": a, "b": b}, rounded={"a"}).n == n + 1
+    tiny = compare.tiny("float16")
+    assert rounded - (n + 1) * tiny == pytest.approx(compare.gamma(n + 1, "float16") * 9.0)  # sum |a * b| = 9
+    assert plain - n * tiny == pytest.approx(compare.gamma(n, "float16") * 9.0)
+
+
 def test_cast_wraps_integers_and_truncates_floats_as_c_does():
     # two's complement: int8 holds -128..127, uint8 0..255 (mathematics, not the code under test)
     assert compare.cast(np.array([197, 200, -1]), "int8").tolist() == [-59, -56, -1]

@@ -43,15 +43,18 @@ def test_a_program_is_exported_once_per_input_signature():
 def exported(tmp_path_factory):
     """One run of the suite, in a subprocess, for the tests below (a run's start costs more than its
     items): torch and a perturbed torch, eager and exported, and tensorflow-litert exported, on a
-    product that passes, one that raises in the program itself, and cases the runtimes refuse.
+    product that passes, one that raises in the program itself, and cases the runtimes refuse;
+    torch-onnx-float16 on those and on the CNN, of which it runs the CNN alone.
     Returns (the run, its records by adapter, spec id, dtype and mode)."""
     pytest.importorskip("onnxruntime")
     pytest.importorskip("ai_edge_litert")
+    pytest.importorskip("onnxconverter_common")
     folder = tmp_path_factory.mktemp("exported")
-    cmd = [sys.executable, "-m", "pytest", "specs/matmul.yaml", "specs/indexing.yaml", "--adapter-path",
-           str(PERTURBED), "--adapter", "torch,perturbed-export,tensorflow-litert", "--mode", "eager,exported",
+    cmd = [sys.executable, "-m", "pytest", "specs/matmul.yaml", "specs/indexing.yaml", "specs/models.yaml",
+           "--adapter-path", str(PERTURBED), "--adapter", "torch,perturbed-export,tensorflow-litert,torch-onnx-float16",
+           "--mode", "eager,exported",
            "--dtype", "float32,int32,bfloat16,float64", "-k", "(batched-x-broadcast-vector or mismatched-contraction "
-           "or vector-x-vector or index-advanced-axes-together) and not property and not gradient",
+           "or vector-x-vector or index-advanced-axes-together or cnn and float16) and not property and not gradient",
            "--results-dir", str(folder), "--hypothesis-profile=ci", "-p", "no:xdist", "-p", "no:cacheprovider",
            "-p", "no:randomly"]
     run = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
@@ -90,6 +93,19 @@ def test_what_the_runtime_refuses_is_unsupported_in_its_words(exported):
     assert by["torch", "vector-x-vector", "float64", "exported"]["status"] == "pass"  # ONNX Runtime's float64 MatMul
     litert = by["tensorflow-litert", "vector-x-vector", "float64", "exported"]
     assert litert["status"] == "unsupported" and "is neither a custom op nor a flex op" in litert["message"]
+
+
+def test_a_float16_export_of_a_model_is_judged_at_float16s_bound(exported):
+    """torch-onnx-float16 feeds a float32 model's inputs in float16 and returns float16: the
+    float32 check fails on the dtype, and its documented precision judges each layer as float16's.
+    It runs the models alone (Adapter.areas): no item of the op specs."""
+    by = exported[1]
+    half = by["torch-onnx-float16", "cnn", "float32", "exported"]
+    assert half["status"] == "documented", half["message"]
+    assert "dtype float16, expected float32; as float16: " in half["message"]
+    assert [p["name"] for p in half["parts"]] == ["conv", "bn", "relu", "pool", "fc", "loss"]
+    assert all(p["ok"] for p in half["parts"])
+    assert {s for (a, s, _, _) in by if a == "torch-onnx-float16"} == {"cnn"}
 
 
 def by_spec(records: dict, spec_id: str, adapter: str, mode: str) -> list:

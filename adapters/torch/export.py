@@ -17,7 +17,9 @@ class TorchExport:
         run(env) -> fn's result as tensors. An error of the program itself raises as it does
         under torch.export; what torch.export, the ONNX converter or the runtime refuses while
         exporting or loading (or, for a kernel that refuses a dtype, while running: "GRU operator
-        does not support double yet") is Unsupported, in their words."""
+        does not support double yet", "MLFloat16 data type is not supported with ScatterND ...
+        when reduction is 'add'") is Unsupported, in their words."""
+        import onnx
         import onnxruntime
         torch = self.torch
         names = [k for k, v in env.items() if isinstance(v, torch.Tensor)]
@@ -34,23 +36,31 @@ class TorchExport:
             raise Unsupported(f"torch.export: {type(exc).__name__}: {exc}") from None
         try:
             exported = torch.onnx.export(program, dynamo=True, verbose=False)
-            session = onnxruntime.InferenceSession(exported.model_proto.SerializeToString(),
-                                                   providers=["CPUExecutionProvider"])
+            model = self.served(exported.model_proto)
+            session = onnxruntime.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
         except Unsupported:
             raise
         except Exception as exc:  # the exporter's or the runtime's refusal, in its own words
             raise Unsupported(f"torch.onnx.export to ONNX Runtime: {type(exc).__name__}: {exc}") from None
-        inputs = [i.name for i in session.get_inputs()]
+        # each input as the served model declares it (float16 where it was converted to float16,
+        # as its users then feed it)
+        inputs = [(i.name, onnx.helper.tensor_dtype_to_np_dtype(i.type.tensor_type.elem_type))
+                  for i in model.graph.input]
         structure = exported.exported_program.call_spec.out_spec
 
         def run(env):
-            feed = {name: env[k].detach().cpu().numpy() for name, k in zip(inputs, names)}
+            feed = {name: env[k].detach().cpu().numpy().astype(dtype, copy=False)
+                    for (name, dtype), k in zip(inputs, names)}
             try:
                 outputs = [torch.from_numpy(o) for o in session.run(None, feed)]
             except onnxruntime.capi.onnxruntime_pybind11_state.RuntimeException as exc:
-                if "does not support" not in str(exc):  # a kernel's refusal of a dtype, found when it runs
-                    raise
+                if not any(refusal in str(exc) for refusal in ("does not support", "is not supported with")):
+                    raise  # not a kernel's refusal of a dtype, found when it runs
                 raise Unsupported(f"ONNX Runtime: {exc}") from None
             return torch.utils._pytree.tree_unflatten(outputs, structure)
         return run
 
+    def served(self, model):
+        """The ONNX model (a ModelProto) as the runtime is given it: as exported (a variant converts
+        it first: torch-onnx-float16)."""
+        return model

@@ -22,11 +22,17 @@ def pytest_generate_tests(metafunc):
     config = metafunc.config
     terms = bench_filter(config)
     chosen = specs.load_path(config.getoption("spec") or specs.own_specs())
-    modes = {a: cls.modes() for a, cls in adapters.classes().items()}  # an adapter runs the modes it has
+    classes = adapters.classes()  # an adapter runs the modes it has, in the areas it runs
     cases = [(w, a, d) for w in workloads(chosen, terms) for a in config.parity.adapters
-             for d in config.parity.devices if matches(w.fields(a), terms) and w.mode in modes.get(a, (w.mode,))]
+             for d in config.parity.devices if matches(w.fields(a), terms) and runs(classes.get(a), w)]
     metafunc.parametrize(("workload", "adapter_name", "device"), cases,
                          ids=[f"{w.id}-{a}-{d}" for w, a, d in cases])
+
+
+def runs(cls, workload) -> bool:
+    """Whether an adapter (its class; None where it is not installed: skipped with the reason)
+    runs a workload: its mode, in its spec's area (Adapter.areas)."""
+    return cls is None or workload.mode in cls.modes() and (cls.areas is None or workload.spec.area in cls.areas)
 
 
 def test_workload(benchmark, pytestconfig, bench_adapter, calibration, threads, workload, adapter_name, device):

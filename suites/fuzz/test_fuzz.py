@@ -22,7 +22,8 @@ def targets(config) -> list:
     parity = config.parity
     classes = adapters.classes()
     return [(name, device, dtype, mode) for name in parity.adapters if name != "reference"
-            for mode in parity.modes if name in classes and mode in classes[name].modes()
+            for mode in parity.modes
+            if name in classes and mode in classes[name].modes() and classes[name].areas is None  # every area
             for device in parity.devices for dtype in parity.dtypes or ["float32"]]
 
 

@@ -87,9 +87,10 @@ class _Unbounded(Exception):
     """A rule's op, with these options, is outside the sum-product family."""
 
 
-def sum_product_bound(tree, inputs: dict, behaviour=None):
+def sum_product_bound(tree, inputs: dict, behaviour=None, rounded=()):
     """The Bound of `tree` on these float64 inputs, or None when it leaves the sum-product ops
-    (an op without a rule, or a rule that returns None for the options given).
+    (an op without a rule, or a rule that returns None for the options given). The inputs named
+    in `rounded` count one rounding each already: the framework may have used them unrounded.
     With a documented behaviour (adapters/behaviours.py), its op's values and magnitudes are
     the model's of the operands' (bias_add: the same sum, broadcast another way), its roundings
     the op's own; with a framework's defaults, the op's rule with the parameters filled in."""
@@ -112,7 +113,7 @@ def sum_product_bound(tree, inputs: dict, behaviour=None):
         c = np.float64(c)
         return Bound(c, np.abs(c), 0)
 
-    env = {k: Bound(v, np.abs(v), 0) for k, v in inputs.items()}
+    env = {k: Bound(v, np.abs(v), int(k in rounded)) for k, v in inputs.items()}
     try:
         return expr.evaluate(tree, env, apply, constant)
     except _Unbounded:
@@ -126,10 +127,11 @@ def gamma(n: int, dtype: str) -> float:
     return nu / (1 - nu) if nu < 1 else np.inf
 
 
-def error_bound(tree, inputs: dict, dtype: str, behaviour=None):
+def error_bound(tree, inputs: dict, dtype: str, behaviour=None, rounded=()):
     """The allowed absolute error per element of `tree` evaluated in `dtype` on these (float64,
-    exactly representable) inputs, or None when the tree leaves the sum-product ops."""
-    bound = sum_product_bound(tree, inputs, behaviour) if is_float(dtype) else None
+    exactly representable) inputs, or None when the tree leaves the sum-product ops; the inputs
+    named in `rounded` may have been used before their rounding to `dtype` (sum_product_bound)."""
+    bound = sum_product_bound(tree, inputs, behaviour, rounded) if is_float(dtype) else None
     if bound is None:
         return None
     allowed = _times_magnitude(gamma(bound.n, dtype), bound.magnitude) + (bound.n + bound.flushed) * tiny(dtype)

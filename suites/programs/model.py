@@ -189,14 +189,19 @@ class Model(Program):
 
     def judged_against(self, ctx, inputs: dict, actual, shapes):
         """Each layer's reference on the adapter's own earlier activations, its bound there, and
-        its drift from the float64 model run end to end."""
+        its drift from the float64 model run end to end. Judged in a narrower precision than its
+        dtype's (a documented precision: ctx.precision), an activation is known only as rounded
+        to it: the runtime may have fed the next layer the value before that rounding (ONNX
+        Runtime's float16 models keep float32 between ops without float16 kernels), so a layer's
+        bound counts its earlier activations' own rounding."""
         mine = dict(zip(self.part_names, unflatten(actual, shapes)))
         env = {k: widen(v) for k, v in inputs.items()}
         apply, reference, bounds = caller(ctx.reference, "float64"), [], []
+        carried = set()  # the earlier activations, rounded where the precision is narrowed
         for layer in self.layers:
             out = expr.evaluate(layer.tree, env, apply, wide_constant)
             values = out if len(layer.parts) > 1 else (out,)
-            bound = compare.error_bound(layer.tree, env, ctx.result_dtype, ctx.behaviour)
+            bound = compare.error_bound(layer.tree, env, ctx.result_dtype, ctx.behaviour, carried)
             for part, value in zip(layer.parts, values):
                 value = np.asarray(value)
                 reference.append(value)
@@ -206,6 +211,8 @@ class Model(Program):
                 else:
                     bounds.append(np.broadcast_to(bound, value.shape))
                 env[part] = _carried(mine.get(part), value)
+                if ctx.precision:
+                    carried.add(part)
         end_to_end = self._reference_env(inputs, ctx.reference)
         drift = [_largest_distance(mine[p], end_to_end[p]) for p in self.part_names]
         return tuple(reference), flatten([np.ravel(b) for b in bounds]), drift

@@ -53,9 +53,8 @@ class SpecFile(pytest.File):
                 suffix, dtypes = SUFFIX[kind, generated], item_dtypes(spec, kind, generated)
                 for adapter, mode, device, dtype in itertools.product(options.adapters, options.modes,
                                                                       options.devices, dtypes):
-                    if options.dtypes and dtype not in options.dtypes or mode not in modes_of(spec, adapter):
-                        continue
-                    if kind in ("gradient", "training") and not gradients[adapter]:
+                    if options.dtypes and dtype not in options.dtypes or mode not in modes_of(spec, adapter) or \
+                            kind in ("gradient", "training") and not gradients[adapter]:
                         continue
                     if mode in ("mixed", "exported") and kind not in ("example", "property") or \
                             mode == "mixed" and dtype != "float32":
@@ -76,15 +75,16 @@ SUFFIX = {("example", False): "", ("collective", False): "", ("property", True):
 
 
 def modes_of(spec, adapter: str) -> tuple:
-    """The program's modes that the adapter has (tensorflow-litert: exported alone); eager for an
-    adapter not installed (its items skip with the reason)."""
+    """The program's modes that the adapter has (tensorflow-litert: exported alone), none in an area
+    it does not run (Adapter.areas); eager for an adapter not installed (skipped with the reason)."""
     cls = adapters.classes().get(adapter)
-    return tuple(m for m in spec.program.modes if m in cls.modes()) if cls else ("eager",)
+    if cls is None or cls.areas is not None and spec.area not in cls.areas:
+        return ("eager",) if cls is None else ()
+    return tuple(m for m in spec.program.modes if m in cls.modes())
 
 
 def differentiates(adapter: str) -> bool:
-    """Whether the adapter computes gradients at all (Adapter.differentiates); an adapter not
-    installed is collected, to skip with its reason."""
+    """Whether the adapter computes gradients (Adapter.differentiates); True where not installed."""
     cls = adapters.classes().get(adapter)
     return cls is None or cls.differentiates
 
