@@ -12,7 +12,7 @@ from suites.benchmarks.harness import bench_filter, figures, warm_up
 from suites.benchmarks.workloads import check, matches, step, work, workloads
 from suites.judging.outcome import Outcome, one_line
 from suites.loading import specs
-from suites.running.items import resolve_device
+from suites.running.items import resolve_device, runs
 from suites.running.results import outcome_fields
 
 
@@ -24,15 +24,10 @@ def pytest_generate_tests(metafunc):
     chosen = specs.load_path(config.getoption("spec") or specs.own_specs())
     classes = adapters.classes()  # an adapter runs the modes it has, in the areas it runs
     cases = [(w, a, d) for w in workloads(chosen, terms) for a in config.parity.adapters
-             for d in config.parity.devices if matches(w.fields(a), terms) and runs(classes.get(a), w)]
+             for d in config.parity.devices if matches(w.fields(a), terms)
+             and (a not in classes or runs(classes[a], w.spec.area, w.mode))]  # not installed: skipped with why
     metafunc.parametrize(("workload", "adapter_name", "device"), cases,
                          ids=[f"{w.id}-{a}-{d}" for w, a, d in cases])
-
-
-def runs(cls, workload) -> bool:
-    """Whether an adapter (its class; None where it is not installed: skipped with the reason)
-    runs a workload: its mode, in its spec's area (Adapter.areas)."""
-    return cls is None or workload.mode in cls.modes() and (cls.areas is None or workload.spec.area in cls.areas)
 
 
 def test_workload(benchmark, pytestconfig, bench_adapter, calibration, threads, workload, adapter_name, device):

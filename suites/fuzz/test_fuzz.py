@@ -15,15 +15,14 @@ import adapters
 from suites.fuzz import findings
 from suites.fuzz.campaign import Campaign
 from suites.loading.spec_differences import every_spec_differences
-from suites.running.items import resolve_device
+from suites.running.items import resolve_device, runs
 
 
 def targets(config) -> list:
     parity = config.parity
     classes = adapters.classes()
     return [(name, device, dtype, mode) for name in parity.adapters if name != "reference"
-            for mode in parity.modes
-            if name in classes and mode in classes[name].modes() and classes[name].areas is None  # every area
+            for mode in parity.modes if name in classes and runs(classes[name], None, mode)  # a program of no area
             for device in parity.devices for dtype in parity.dtypes or ["float32"]]
 
 

@@ -46,7 +46,8 @@ class SpecFile(pytest.File):
     def collect(self):
         options = self.config.parity
         native = self.path.suffix == ".yaml"
-        gradients = {adapter: differentiates(adapter) for adapter in options.adapters}
+        classes = adapters.classes()  # an adapter not installed is collected, to skip with the reason
+        gradients = {adapter: adapter not in classes or classes[adapter].differentiates for adapter in options.adapters}
         for spec in options.spec_files[self.path.resolve()] if native else options.specs:
             prefix = "" if native else f"{spec.area}/"
             for kind, generated in kinds_of(spec):
@@ -75,18 +76,15 @@ SUFFIX = {("example", False): "", ("collective", False): "", ("property", True):
 
 
 def modes_of(spec, adapter: str) -> tuple:
-    """The program's modes that the adapter has (tensorflow-litert: exported alone), none in an area
-    it does not run (Adapter.areas); eager for an adapter not installed (skipped with the reason)."""
+    """The program's modes the adapter runs in its area (runs); eager where it is not installed."""
     cls = adapters.classes().get(adapter)
-    if cls is None or cls.areas is not None and spec.area not in cls.areas:
-        return ("eager",) if cls is None else ()
-    return tuple(m for m in spec.program.modes if m in cls.modes())
+    return tuple(m for m in spec.program.modes if runs(cls, spec.area, m)) if cls else ("eager",)
 
 
-def differentiates(adapter: str) -> bool:
-    """Whether the adapter computes gradients (Adapter.differentiates); True where not installed."""
-    cls = adapters.classes().get(adapter)
-    return cls is None or cls.differentiates
+def runs(cls, area: str | None, mode: str) -> bool:
+    """Whether an adapter (its class) runs a mode (Adapter.modes: tensorflow-litert exported alone)
+    in a spec area (Adapter.areas; None, a random program's, only where it runs every area)."""
+    return mode in cls.modes() and (cls.areas is None or area in cls.areas)
 
 
 class SpecItem(pytest.Item):
