@@ -23,6 +23,7 @@ BUILTIN = {
     "tensorflow": "adapters.tensorflow:TensorFlowAdapter",
     "tensorflow-litert": "adapters.tensorflow.litert:LiteRTAdapter",  # the exported mode alone
     "torch-onnx-float16": "adapters.torch.float16:OnnxFloat16Adapter",  # the exported mode alone
+    "torch-export": "adapters.torch.exported_program:ExportedProgramAdapter",  # the exported mode alone
     "engine": "adapters.engine:EngineAdapter",
     "keras": "adapters.keras:KerasAdapter",  # registered as keras-<backend> (KERAS_BACKEND)
     "paddle": "adapters.paddle:PaddleAdapter",
@@ -31,7 +32,8 @@ BUILTIN = {
 INSTALL = {name: f"pip install -r requirements/{name}.txt"
            for name in ("torch", "jax", "tensorflow", "keras", "paddle")} | {
     "tensorflow-litert": "pip install -r requirements/tensorflow.txt",
-    "torch-onnx-float16": "pip install -r requirements/torch.txt"}
+    "torch-onnx-float16": "pip install -r requirements/torch.txt",
+    "torch-export": "pip install -r requirements/torch.txt"}
 
 _classes: dict[str, type] = {}
 _instances: dict[str, Adapter] = {}

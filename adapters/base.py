@@ -1,12 +1,11 @@
 """The adapter interface every framework keeps (docs/adding-an-adapter.md is the guide).
 
 An adapter translates the vocabulary (adapters/vocabulary.py; docs/vocabulary.md lists every op's
-contract) into one framework's own idiomatic API. It may convert
-layouts, dtypes, argument order and index formats; it never re-implements an op's math, because
-the suite tests the framework, not the adapter. Every vocabulary method exists here and raises
-`Unsupported`, so a framework that cannot express an op is recorded as "unsupported", never as a
-pass. Subclasses import their framework lazily (in ``__init__``) so that a missing framework costs
-nothing until it is asked for.
+contract) into one framework's own idiomatic API. It may convert layouts, dtypes, argument order
+and index formats; it never re-implements an op's math, because the suite tests the framework,
+not the adapter. Every vocabulary method exists here and raises `Unsupported`, so a framework
+that cannot express an op is recorded as "unsupported", never as a pass. Subclasses import their
+framework lazily (in ``__init__``) so that a missing framework costs nothing until it is asked for.
 """
 import contextlib
 import importlib.util
@@ -54,9 +53,11 @@ class Adapter:
     # The adapter this one runs in another configuration (jax-32 of jax): the differences the
     # specs document for that one are this one's too, but in the modes it runs on a runtime of its
     # own (own_modes: tensorflow-litert's exported mode), where only those of the traced program
-    # itself are (suites/judging/differences.py, holds_for).
+    # itself are, and as that one's base_modes[mode] runs (torch-export's exported mode: torch's
+    # eager kernels) where it runs the base's kernels otherwise (suites/judging/differences.py).
     variant_of: str | None = None
     own_modes: tuple = ()
+    base_modes: dict = {}
     # The spec areas it runs (None: every one), for a variant judged where its bounds are built
     # only (torch-onnx-float16: the models, docs/exporting.md).
     areas: tuple | None = None

@@ -32,7 +32,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 ENVIRONMENTS = ROOT / ".tox" / "versions"  # not .tox/upgrade: tox -e upgrade owns that folder
 # The adapters whose results a distribution's version can change (Keras' adapter runs on its backend).
 REACHES = {
-    "torch": ("torch", "keras-torch", "torch-onnx-float16"), "onnxruntime": ("torch", "torch-onnx-float16"),
+    "torch": ("torch", "keras-torch", "torch-onnx-float16", "torch-export"),
+    "onnxruntime": ("torch", "torch-onnx-float16"),
     "onnxscript": ("torch", "torch-onnx-float16"), "onnx": ("torch", "torch-onnx-float16"),
     "onnxconverter-common": ("torch-onnx-float16",),
     "jax": ("jax", "jax-32", "keras-jax"), "jaxlib": ("jax", "jax-32", "keras-jax"), "flax": ("jax", "jax-32"),

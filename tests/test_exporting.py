@@ -6,6 +6,7 @@ import json
 import pathlib
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import pytest
 
@@ -44,17 +45,20 @@ def exported(tmp_path_factory):
     """One run of the suite, in a subprocess, for the tests below (a run's start costs more than its
     items): torch and a perturbed torch, eager and exported, and tensorflow-litert exported, on a
     product that passes, one that raises in the program itself, and cases the runtimes refuse;
-    torch-onnx-float16 on those and on the CNN, of which it runs the CNN alone.
+    torch-onnx-float16 on those and on the CNN, of which it runs the CNN alone; torch-export on a
+    MultiheadAttention.
     Returns (the run, its records by adapter, spec id, dtype and mode)."""
     pytest.importorskip("onnxruntime")
     pytest.importorskip("ai_edge_litert")
     pytest.importorskip("onnxconverter_common")
     folder = tmp_path_factory.mktemp("exported")
     cmd = [sys.executable, "-m", "pytest", "specs/matmul.yaml", "specs/indexing.yaml", "specs/models.yaml",
-           "--adapter-path", str(PERTURBED), "--adapter", "torch,perturbed-export,tensorflow-litert,torch-onnx-float16",
+           "specs/attention.yaml", "--adapter-path", str(PERTURBED),
+           "--adapter", "torch,perturbed-export,tensorflow-litert,torch-onnx-float16,torch-export",
            "--mode", "eager,exported",
            "--dtype", "float32,int32,bfloat16,float64", "-k", "(batched-x-broadcast-vector or mismatched-contraction "
-           "or vector-x-vector or index-advanced-axes-together or cnn and float16) and not property and not gradient",
+           "or vector-x-vector or index-advanced-axes-together or cnn and float16 or multihead-docs and torch-export) "
+           "and not property and not gradient",
            "--results-dir", str(folder), "--hypothesis-profile=ci", "-p", "no:xdist", "-p", "no:cacheprovider",
            "-p", "no:randomly"]
     run = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
@@ -112,6 +116,14 @@ def by_spec(records: dict, spec_id: str, adapter: str, mode: str) -> list:
     return [r for (a, s, _, m), r in records.items() if (a, s, m) == (adapter, spec_id, mode)]
 
 
+def test_torch_exports_own_program_of_a_multihead_attention_saves_and_passes(exported):
+    """torch-export runs the program once before it exports it, so the weightless
+    MultiheadAttention the torch adapter makes is made outside the exported program: made inside,
+    its initialisation stays in the graph, and torch.export.save refuses it (SpecViolationError)."""
+    record = exported[1]["torch-export", "multihead-docs", "float32", "exported"]
+    assert record["status"] == "pass", record["message"]
+
+
 class Variant:
     """What holds_for reads of an adapter class: a variant that runs the exported mode on its own runtime."""
     name, variant_of, own_modes = "base-litert", "base", ("exported",)
@@ -126,6 +138,28 @@ def test_a_variant_on_its_own_runtime_inherits_only_what_the_program_itself_does
     assert not holds_for(kernel, Variant, "exported")  # the base's kernels are not the runtime's
     assert holds_for(program, Variant, "exported") and holds_for(own, Variant, "exported")
     assert not holds_for({**own, "adapter": "other"}, Variant, "eager")
+
+
+class OnItsBasesKernels:
+    """A variant whose exported mode runs its base's eager kernels (torch-export's graph, torch's)."""
+    name, variant_of, base_modes = "base-export", "base", {"exported": "eager"}
+
+
+def test_a_variant_on_its_bases_kernels_is_judged_by_the_bases_eager_entries_in_its_exported_mode():
+    """torch-export's exported program calls torch's eager kernels: torch's entries of the eager
+    mode hold in its exported mode; those of torch's own exported mode (ONNX Runtime's) and
+    compiled mode (inductor's) do not; its own hold where they name its mode."""
+    from suites.judging.differences import find
+
+    def found(*entries, mode="exported"):
+        spec = SimpleNamespace(differences=list(entries))
+        ctx = SimpleNamespace(spec=spec, adapter=OnItsBasesKernels(), mode=mode, dtype="float32", device="cpu")
+        return (find(ctx, "case") or {}).get("note")
+    kernels = {"adapter": "base", "observed": {"value": [0]}, "note": "the base's kernels"}
+    assert found(kernels) == found({**kernels, "mode": "eager"}) == "the base's kernels"
+    assert found({**kernels, "mode": "exported"}) is None and found({**kernels, "mode": "compiled"}) is None
+    own = {"adapter": "base-export", "mode": "exported", "observed": {"raises": True}, "note": "its own"}
+    assert found(own) == "its own" and found({**own, "mode": "eager"}) is None
 
 
 def test_optimizer_steps_and_samples_are_not_exported_and_layers_are():

@@ -71,6 +71,21 @@ def test_compiled_beyond_the_bound_of_eager_fails_though_each_passes_the_referen
     assert outcome.message.startswith("compiled and eager differ beyond the bound (pass eager)")
 
 
+def test_the_two_neighbours_of_the_exact_value_agree_where_the_bound_is_under_one_ulp():
+    """jax's compiled and eager float32 Adagrad step (a case hypothesis found): 1 ulp apart, each
+    within 2.71e-8 of the reference, a bound under float32's spacing there (2.98e-8)."""
+    eager, compiled = np.float32(0.29356855154037476), np.float32(0.29356852173805237)
+    assert np.nextafter(eager, np.float32(0)) == compiled
+    outcome = modes.against_eager(FakeContext(), compiled_outcome([compiled], allowed=2.71e-8), eager_check([eager]))
+    assert outcome.status == "pass"
+    two_ulps = np.nextafter(compiled, np.float32(0))
+    outcome = modes.against_eager(FakeContext(), compiled_outcome([two_ulps], allowed=2.71e-8), eager_check([eager]))
+    assert outcome.status == "fail"
+    cast = FakeContext()  # a cast from int64 to float32: the spacing is the result's
+    cast.judged = "int64"
+    assert modes.against_eager(cast, compiled_outcome([2.0**24], allowed=0.0), eager_check([2.0**24])).status == "pass"
+
+
 def test_a_compiled_failure_says_whether_eager_passes():
     outcome = modes.against_eager(FakeContext(), compiled_outcome([1.0], status="fail"), eager_check([1.0]))
     assert outcome.status == "fail" and outcome.message.startswith("compiled only (eager pass): judged")

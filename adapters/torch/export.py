@@ -11,29 +11,35 @@ class TorchExport:
     def export(self, fn):
         return per_signature(self.onnx_session, fn)
 
-    def onnx_session(self, fn, env):
+    def exported_program(self, fn, env):
         """fn exported by torch.export for env's tensors (Python numbers are constants of the
-        program), converted by torch.onnx.export and loaded by onnxruntime.InferenceSession:
-        run(env) -> fn's result as tensors. An error of the program itself raises as it does
-        under torch.export; what torch.export, the ONNX converter or the runtime refuses while
-        exporting or loading (or, for a kernel that refuses a dtype, while running: "GRU operator
-        does not support double yet", "MLFloat16 data type is not supported with ScatterND ...
-        when reduction is 'add'") is Unsupported, in their words."""
-        import onnx
-        import onnxruntime
+        program): (its ExportedProgram, the names of the tensors it takes, in order). An error of
+        the program itself raises as it does under torch.export; torch.export's refusals (a graph
+        break, a data-dependent shape) are Unsupported, in its words."""
         torch = self.torch
         names = [k for k, v in env.items() if isinstance(v, torch.Tensor)]
-        if any(env[k].dtype == torch.bfloat16 for k in names):
-            raise Unsupported("ONNX Runtime's Python API takes and returns NumPy arrays, and NumPy has no bfloat16")
         constants = {k: v for k, v in env.items() if k not in names}
 
         class Program(torch.nn.Module):
             def forward(self, *tensors):
                 return fn({**constants, **dict(zip(names, tensors))})
-        try:  # torch.export's refusals (a graph break, a data-dependent shape); the program's own errors raise
-            program = torch.export.export(Program().eval(), tuple(env[k] for k in names))
+        try:
+            return torch.export.export(Program().eval(), tuple(env[k] for k in names)), names
         except (torch._dynamo.exc.Unsupported, torch._dynamo.exc.UserError) as exc:
             raise Unsupported(f"torch.export: {type(exc).__name__}: {exc}") from None
+
+    def onnx_session(self, fn, env):
+        """fn's ExportedProgram converted by torch.onnx.export and loaded by
+        onnxruntime.InferenceSession: run(env) -> fn's result as tensors. What the ONNX converter
+        or the runtime refuses while exporting or loading (or, for a kernel that refuses a dtype,
+        while running: "GRU operator does not support double yet", "MLFloat16 data type is not
+        supported with ScatterND ... when reduction is 'add'") is Unsupported, in their words."""
+        import onnx
+        import onnxruntime
+        torch = self.torch
+        if any(getattr(v, "dtype", None) == torch.bfloat16 for v in env.values()):
+            raise Unsupported("ONNX Runtime's Python API takes and returns NumPy arrays, and NumPy has no bfloat16")
+        program, names = self.exported_program(fn, env)
         try:
             exported = torch.onnx.export(program, dynamo=True, verbose=False)
             model = self.served(exported.model_proto)

@@ -55,11 +55,15 @@ class TorchLayers:
         return self._multihead(query, key, value, params, num_heads, key_padding_mask, batch_first, True)
 
     def _multihead(self, query, key, value, params, num_heads, key_padding_mask, batch_first, need_weights):
-        """A weightless ("meta") torch.nn.MultiheadAttention run with the given weights."""
-        module = self.torch.nn.MultiheadAttention(query.shape[-1], num_heads, batch_first=batch_first, device="meta",
-                                                  dtype=query.dtype)
+        """A weightless torch.nn.MultiheadAttention (weightless_attention) run with the given weights."""
+        module = self.weightless_attention(query.shape[-1], num_heads, batch_first, query.dtype)
         return self.torch.func.functional_call(module, params, (query, key, value), {
             "key_padding_mask": key_padding_mask, "need_weights": need_weights, "average_attn_weights": False})
+
+    def weightless_attention(self, embed_dim, num_heads, batch_first, dtype):
+        """torch.nn.MultiheadAttention on the meta device, made at each call (torch-export keeps one)."""
+        return self.torch.nn.MultiheadAttention(embed_dim, num_heads, batch_first=batch_first, device="meta",
+                                                dtype=dtype)
 
     def max_pool2d(self, x, kernel, stride=None, padding=0, ceil_mode=False):
         return self.torch.nn.functional.max_pool2d(x, kernel, stride, _padding(padding), ceil_mode=ceil_mode)

@@ -3,6 +3,7 @@ each carries (value, magnitude, roundings) through its op (suites/judging/compar
 and applies it)."""
 import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -11,7 +12,7 @@ from adapters.reference import ReferenceAdapter
 from adapters.reference_optimizers import norm_clipped
 from adapters.reference_optimizers import steps as optimizer_steps
 from adapters.vocabulary import VOCABULARY
-from suites.judging.running_error import Tracked
+from suites.judging.running_error import Arithmetic
 
 REFERENCE = ReferenceAdapter()
 
@@ -21,10 +22,10 @@ class Bound:
     value: np.ndarray
     magnitude: np.ndarray
     n: int
-    flushed: object = 0.0  # smallest normal numbers the error may hold besides (running_error.Tracked's)
-    # a running error analysis (the optimizers'): `magnitude` is the error itself in units of u, which
-    # the float64 reference, computed by the same operations, makes too in float64's
-    running: bool = False
+    # a running error analysis (the optimizers'): the absolute error bound for an Arithmetic, in
+    # place of magnitude and roundings (the float64 reference, computed by the same operations,
+    # makes an error of its own in float64's)
+    running: Callable[[Arithmetic], np.ndarray] | None = None
 
 
 def _sum(op):
@@ -198,17 +199,22 @@ def contracted_terms(op: str, values: list, *rest, **params) -> int:
     return max(math.prod(shape[i] for i in summed), 1)
 
 
+def _running(value, errors) -> Bound:
+    """A running error analysis' Bound: `errors(arithmetic)` runs it in that arithmetic."""
+    return Bound(value, np.zeros_like(value), 0, running=errors)
+
+
 def _optimizer(op):
     """The parameter after each step, with the running error analysis of the algorithm's own
-    operations (suites/judging/running_error.py): its bound in units of u is the magnitude, one
-    rounding, and its smallest normals are `flushed`."""
+    operations (suites/judging/running_error.py)."""
     def rule(param, grads, **hyper):
-        tracked = optimizer_steps(REFERENCE, op, Tracked.exact(param.value), [Tracked.exact(g) for g in grads.value],
-                                  Tracked.constant, **hyper)
-        if not tracked:
-            return Bound(grads.value, np.zeros_like(grads.value), 0)
-        return Bound(*(np.stack([getattr(t, part) for t in tracked]) for part in ("value", "error")), 1,
-                     np.stack([t.flushed for t in tracked]), running=True)
+        def tracked(arithmetic):
+            return optimizer_steps(REFERENCE, op, arithmetic.exact(param.value),
+                                   [arithmetic.exact(g) for g in grads.value], arithmetic.number, **hyper)
+        value = getattr(REFERENCE, op)(param.value, grads.value, **hyper)
+        if not len(value):  # no steps: nothing rounded
+            return Bound(value, np.zeros_like(value), 0)
+        return _running(value, lambda arithmetic: np.stack([t.error for t in tracked(arithmetic)]))
     return rule
 
 
@@ -216,10 +222,14 @@ def _clipping(op):
     """The clipped gradients, flat as the judge flattens the parts, with the running error
     analysis of the clipping's own operations, as the optimizers' rule carries it."""
     def rule(a, b, max_norm, per_parameter=False, max_norm_eps=1e-06):
-        tracked = norm_clipped([Tracked.exact(a.value), Tracked.exact(b.value)], Tracked.constant, max_norm,
-                               per_parameter, max_norm_eps)
-        return Bound(*(np.concatenate([np.ravel(getattr(t, part)) for t in tracked]) for part in ("value", "error")),
-                     1, np.concatenate([np.ravel(t.flushed) for t in tracked]), running=True)
+        def flat(parts):
+            return np.concatenate([np.ravel(p) for p in parts])
+
+        def tracked(arithmetic):
+            return norm_clipped([arithmetic.exact(a.value), arithmetic.exact(b.value)], arithmetic.number, max_norm,
+                                per_parameter, max_norm_eps)
+        return _running(flat(REFERENCE.clip_grad_norm(a.value, b.value, max_norm, per_parameter, max_norm_eps)),
+                        lambda arithmetic: flat(t.error for t in tracked(arithmetic)))
     return rule
 
 

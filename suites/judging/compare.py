@@ -18,6 +18,7 @@ import numpy as np
 
 from adapters.reference_collectives import Collectives
 from suites.judging.bound_rules import RULES, Bound
+from suites.judging.running_error import Arithmetic
 from suites.programs import expr
 
 # Binary formats: explicit mantissa bits and the exponent of the smallest normal number.
@@ -134,10 +135,16 @@ def error_bound(tree, inputs: dict, dtype: str, behaviour=None, rounded=()):
     bound = sum_product_bound(tree, inputs, behaviour, rounded) if is_float(dtype) else None
     if bound is None:
         return None
-    allowed = _times_magnitude(gamma(bound.n, dtype), bound.magnitude) + (bound.n + bound.flushed) * tiny(dtype)
-    if bound.running:  # the reference's own float64 rounding, as tight as the framework's
-        allowed = allowed + _times_magnitude(gamma(bound.n, "float64"), bound.magnitude)
-    return allowed
+    if bound.running is not None:
+        # and the reference's own float64 rounding, as tight as the framework's, and one smallest
+        # normal: where the reference rounds a result to 0, the framework's may be a subnormal
+        return bound.running(arithmetic(dtype)) + bound.running(arithmetic("float64")) + tiny(dtype)
+    return _times_magnitude(gamma(bound.n, dtype), bound.magnitude) + bound.n * tiny(dtype)
+
+
+def arithmetic(dtype: str) -> Arithmetic:
+    """A running error analysis' rounding in `dtype` (suites/judging/running_error.py)."""
+    return Arithmetic(unit_roundoff(dtype), tiny(dtype))
 
 
 def collective_bound(name: str, params: dict, shards: np.ndarray, dtype: str):

@@ -36,9 +36,9 @@ def find(ctx, case: str, kind: str = "value", crashes: bool = False) -> dict | N
             continue
         if diff.get("kind", "value") not in (kind, "any") or not at_version(diff.get("versions"), ctx.adapter):
             continue
-        device = "cpu" if ctx.device == "cpu" else "gpu"
+        device, mode = "cpu" if ctx.device == "cpu" else "gpu", entry_mode(diff, ctx.adapter, ctx.mode)
         if ctx.dtype in diff.get("dtypes", [ctx.dtype]) and diff.get("device", device) == device \
-                and diff.get("mode", ctx.mode) == ctx.mode:
+                and diff.get("mode", mode) == mode:
             return diff if crashes else _survived(diff)
     return None
 
@@ -58,6 +58,13 @@ def holds_for(diff: dict, adapter, mode: str) -> bool:
         return True
     return diff["adapter"] == getattr(adapter, "variant_of", None) and (
         mode not in getattr(adapter, "own_modes", ()) or regime(diff) in PROGRAM_REGIMES)
+
+
+def entry_mode(diff: dict, adapter, mode: str) -> str:
+    """The mode an entry must name (or none) to hold in `mode`: a base adapter's entry, in a mode
+    its variant runs on the base's kernels as the base runs another (Adapter.base_modes:
+    torch-export's exported program runs torch's eager kernels), holds as in that one."""
+    return mode if diff["adapter"] == adapter.name else getattr(adapter, "base_modes", {}).get(mode, mode)
 
 
 def at_version(versions, adapter) -> bool:

@@ -49,7 +49,8 @@ def against_eager(ctx, outcome: Outcome, check, precision: str | None = None) ->
 def _agreement(ctx, eager, compiled, comparison, precision=None) -> compare.Comparison:
     """compiled against eager within the allowed error of the compiled result's own check (its
     largest, where that check compared something of another shape: a gradient's directions), and
-    within a few ulp of the documented `precision` where the framework computes in one."""
+    within a few ulp of the documented `precision` where the framework computes in one; never
+    within less than one ulp of the dtype."""
     eager, compiled = np.asarray(eager), np.asarray(compiled)
     if eager.shape != compiled.shape:
         return compare.Comparison(False, f"shapes differ: eager {eager.shape}, compiled {compiled.shape}")
@@ -63,4 +64,8 @@ def _agreement(ctx, eager, compiled, comparison, precision=None) -> compare.Comp
     if precision is not None:
         allowed = np.maximum(allowed, compare.allowed_error(eager.astype(np.float64), precision,
                                                             tolerance=ctx.tolerance))
+    # never under one ulp of the result's dtype (a cast's, where the input's is judged): where the
+    # bound is narrower than its spacing, eager and compiled may be the two neighbours of the
+    # exact value, each within the bound of it
+    allowed = np.maximum(allowed, compare.ulp(eager.astype(np.float64), ctx.result_dtype))
     return compare.compare(eager.astype(np.float64), compiled, ctx.judged, allowed)

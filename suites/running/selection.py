@@ -109,8 +109,9 @@ def documents(spec, adapter: str, kind: str, generated: bool, mode: str, dtype: 
     for diff in spec.differences:
         if not differences.holds_for(diff, cls, mode) or diff.get("kind", "value") not in (check, "any"):
             continue
-        if diff.get("mode", "eager") != mode or dtype not in diff.get("dtypes", [dtype]):
+        named = differences.entry_mode(diff, cls, mode)  # the mode the entry must name (a variant: base_modes)
+        if diff.get("mode", "eager") != named or dtype not in diff.get("dtypes", [dtype]):
             continue
-        if diff.get("case") in cases or "case" not in diff and mode != "eager" and not generated:
+        if diff.get("case") in cases or "case" not in diff and named != "eager" and not generated:
             return True
     return False
