@@ -41,10 +41,15 @@ class Arithmetic:
         c = np.asarray(c, dtype=np.float64)
         return Tracked(c, np.where(c == np.round(c), 0.0, self.u * np.abs(c)), self)
 
+    def rounding(self, value) -> np.ndarray:
+        """The most one rounding of `value` to the dtype moves it: u |value|, and a smallest normal
+        where it is not 0 (a flush to zero, a subnormal's lost bits)."""
+        return self.u * np.abs(value) + self.tiny * (np.asarray(value) != 0)
+
     def rounded(self, value, carried) -> "Tracked":
         """The result `value`, whose operands' errors reach it as `carried`, once rounded."""
         value = np.asarray(value, dtype=np.float64)
-        return Tracked(value, carried + self.u * np.abs(value) + self.tiny * (value != 0), self)
+        return Tracked(value, carried + self.rounding(value), self)
 
 
 class Tracked:
@@ -99,8 +104,7 @@ class Tracked:
         value = self.value ** t
         with np.errstate(divide="ignore", invalid="ignore"):
             carried = np.where(self.error == 0, 0.0, t * np.abs(value) * self.error / np.abs(self.value))
-        return Tracked(value, carried + t * (self.arithmetic.u * np.abs(value) + self.arithmetic.tiny * (value != 0)),
-                       self.arithmetic)
+        return Tracked(value, carried + t * self.arithmetic.rounding(value), self.arithmetic)
 
     def sqrt(self):
         """sqrt(x + d) - sqrt(x) = d / (2 sqrt(x)) to first order, and never more than sqrt(d)
@@ -125,9 +129,7 @@ class Tracked:
         the sum of the magnitudes (the classical bound, in any order of addition); a sum of
         exact zeros is exact."""
         n, magnitude = max(self.value.size - 1, 0), np.abs(self.value).sum()
-        return Tracked(self.value.sum(), self.error.sum() + n * (self.arithmetic.u * magnitude
-                                                                 + self.arithmetic.tiny * (magnitude != 0)),
-                       self.arithmetic)
+        return Tracked(self.value.sum(), self.error.sum() + n * self.arithmetic.rounding(magnitude), self.arithmetic)
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         """np.sqrt, np.maximum and np.minimum, as the algorithms write them, and arithmetic with a NumPy
