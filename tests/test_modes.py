@@ -5,6 +5,7 @@ import json
 import pathlib
 import subprocess
 import sys
+import types
 
 import numpy as np
 
@@ -41,8 +42,9 @@ def test_a_wrong_compiler_is_caught_where_eager_passes(tmp_path):
 class FakeContext:
     """What modes.against_eager reads of a context."""
 
-    def __init__(self, mode="compiled"):
+    def __init__(self, mode="compiled", unspecified=None):
         self.mode, self.result_dtype, self.judged, self.tolerance = mode, "float32", "float32", {}
+        self.spec = types.SimpleNamespace(unspecified=unspecified)
 
     @property
     def eager(self):
@@ -84,6 +86,16 @@ def test_the_two_neighbours_of_the_exact_value_agree_where_the_bound_is_under_on
     cast = FakeContext()  # a cast from int64 to float32: the spacing is the result's
     cast.judged = "int64"
     assert modes.against_eager(cast, compiled_outcome([2.0**24], allowed=0.0), eager_check([2.0**24])).status == "pass"
+
+
+def test_modes_may_choose_differently_where_the_spec_leaves_the_values_unspecified():
+    """LiteRT's exported scatter of writes 1 and 0 to one index (CI at 237): 1, TensorFlow's eager
+    0; scatter-duplicates leaves which write lands unspecified, and each passed its properties."""
+    chosen = FakeContext(unspecified="which of several writes to one index wins")
+    assert modes.against_eager(chosen, compiled_outcome([1.0]), eager_check([0.0])).status == "pass"
+    assert modes.against_eager(FakeContext(), compiled_outcome([1.0]), eager_check([0.0])).status == "fail"
+    shapes = modes.against_eager(chosen, compiled_outcome([1.0]), eager_check([0.0, 1.0]))
+    assert shapes.status == "fail" and "shapes differ" in shapes.message
 
 
 def test_a_compiled_failure_says_whether_eager_passes():
