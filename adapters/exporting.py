@@ -16,3 +16,11 @@ def per_signature(export, fn):
         return programs[key](env)
     return run
 
+
+def refusal(exc) -> str:
+    """An MLIR-based converter's or runtime's own reason (its `error:` lines, without the MLIR
+    locations before them: LiteRT's converter, TensorFlow's XlaCallModule), or the exception's
+    first line."""
+    text = str(exc)
+    reasons = [line.rsplit("error: ", 1)[1] for line in text.splitlines() if "error: " in line]
+    return "; ".join(dict.fromkeys(reasons)) or (text.splitlines() or [""])[0]

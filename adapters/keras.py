@@ -20,8 +20,6 @@ from adapters.base import (
     Unsupported,
     dtypes_except,
     given,
-    index_coordinates,
-    leading_block,
     no_rounding_mode,
     own_code,
 )
@@ -33,6 +31,7 @@ from adapters.behaviours import (
     KERAS_TORCH_CORRELATE,
 )
 from adapters.jax import jax_vjp
+from adapters.keras_export import KerasExport
 from adapters.keras_idioms import KerasIdioms
 from adapters.keras_layers import KerasLayers, refuse_in_trace, unweighted
 from adapters.keras_optimizers import (
@@ -123,7 +122,8 @@ def configured_backend() -> str:
         return "tensorflow"
 
 
-class KerasAdapter(KerasLayers, KerasIdioms, KerasOptimizers, keras_initializers.KerasInitializers, Adapter):
+class KerasAdapter(KerasLayers, KerasIdioms, KerasOptimizers, KerasExport, keras_initializers.KerasInitializers,
+                   Adapter):
     # One name per backend (keras-tensorflow, keras-jax, keras-torch): frameworks differ by
     # backend, and so do the spec's documented differences and the report's columns.
     name = f"keras-{configured_backend()}"
@@ -349,30 +349,6 @@ class KerasAdapter(KerasLayers, KerasIdioms, KerasOptimizers, keras_initializers
         out = self.keras.utils.pad_sequences([self.to_numpy(s) for s in seqs], maxlen=max_len, padding=side,
                                              truncating=truncate, value=value)
         return self.ops.convert_to_tensor(out if batch_first else out.swapaxes(0, 1))
-
-    def _coordinates(self, index, axis):
-        """The full coordinates [..., rank] of every element of `index` along `axis`."""
-        ops, index = self.ops, self.ops.cast(index, "int64")
-        return index_coordinates(index, axis, lambda parts: ops.stack(parts, axis=-1),
-                                 lambda grid: ops.broadcast_to(ops.convert_to_tensor(grid, "int64"), index.shape))
-
-    def gather(self, x, axis, index):
-        return self.ops.take_along_axis(x, index, axis=axis)
-
-    def scatter(self, x, axis, index, src):
-        ops = self.ops
-        src = ops.full(tuple(index.shape), src, dtype=x.dtype) if isinstance(src, (int, float)) else \
-            src[leading_block(tuple(index.shape))]
-        return ops.scatter_update(x, *self._updates(index, axis, src))
-
-    def scatter_add(self, x, axis, index, src):
-        return self.ops.scatter_update(x, *self._updates(index, axis, src[leading_block(tuple(index.shape))]),
-                                       reduction="add")
-
-    def _updates(self, index, axis, src):
-        """keras.ops.scatter_update's documented form: coordinates [N, rank] and updates [N]."""
-        return (self.ops.reshape(self._coordinates(index, axis), (-1, len(index.shape))),
-                self.ops.reshape(src, (-1,)))
 
     def one_hot(self, indices, num_classes, dtype="int64"):
         return self.ops.one_hot(indices, num_classes, dtype=dtype)

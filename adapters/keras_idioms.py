@@ -1,8 +1,9 @@
-"""The Keras adapter's rounding, casts, sorting, contractions and indexing: keras.ops as Keras'
-users call them, on whichever backend. keras.ops.sort and argsort have no descending order
-(Keras' users flip the result: that is a port's own code, not the framework's answer);
-keras.ops.get_item is x[key], and keras.ops.scatter_update, with its reductions, the update."""
-from adapters.base import Unsupported, index_tensors, leading_block, scatter_reduction
+"""The Keras adapter's rounding, casts, sorting, contractions, indexing, gather and scatter:
+keras.ops as Keras' users call them, on whichever backend. keras.ops.sort and argsort have no
+descending order (Keras' users flip the result: that is a port's own code, not the framework's
+answer); keras.ops.get_item is x[key], and keras.ops.scatter_update, with its reductions, the
+update."""
+from adapters.base import Unsupported, index_coordinates, index_tensors, leading_block, scatter_reduction
 
 SCATTER_UPDATE = {"sum": "add", "prod": "mul", "amax": "max", "amin": "min"}  # scatter_reduce -> reduction=
 
@@ -82,3 +83,27 @@ class KerasIdioms:
 
     def scatter_nd(self, indices, updates, shape):
         return self.ops.scatter(indices, updates, shape)
+
+    def _coordinates(self, index, axis):
+        """The full coordinates [..., rank] of every element of `index` along `axis`."""
+        ops, index = self.ops, self.ops.cast(index, "int64")
+        return index_coordinates(index, axis, lambda parts: ops.stack(parts, axis=-1),
+                                 lambda grid: ops.broadcast_to(ops.convert_to_tensor(grid, "int64"), index.shape))
+
+    def gather(self, x, axis, index):
+        return self.ops.take_along_axis(x, index, axis=axis)
+
+    def scatter(self, x, axis, index, src):
+        ops = self.ops
+        src = ops.full(tuple(index.shape), src, dtype=x.dtype) if isinstance(src, (int, float)) else \
+            src[leading_block(tuple(index.shape))]
+        return ops.scatter_update(x, *self._updates(index, axis, src))
+
+    def scatter_add(self, x, axis, index, src):
+        return self.ops.scatter_update(x, *self._updates(index, axis, src[leading_block(tuple(index.shape))]),
+                                       reduction="add")
+
+    def _updates(self, index, axis, src):
+        """keras.ops.scatter_update's documented form: coordinates [N, rank] and updates [N]."""
+        return (self.ops.reshape(self._coordinates(index, axis), (-1, len(index.shape))),
+                self.ops.reshape(src, (-1,)))

@@ -169,3 +169,42 @@ def test_optimizer_steps_and_samples_are_not_exported_and_layers_are():
     assert "exported" in loaded["models/cnn"].program.modes
     assert "exported" not in loaded["optimizers/sgd-momentum-dampening0-weight-decay0"].program.modes
     assert loaded["initializers/uniform-defaults"].program.modes == ("eager",)
+
+
+KERAS_EXPORTED = """
+import keras
+import numpy as np
+from adapters.keras import KerasAdapter
+
+archives = type(keras.export.ExportArchive())  # the backend's own class
+written, write_out = [], archives.write_out
+archives.write_out = lambda archive, folder, **kw: written.append(folder) or write_out(archive, folder, **kw)
+ad = KerasAdapter()
+run = ad.export(lambda env: ad.matmul(env["a"], env["b"]) * env["scale"])
+a, b = np.arange(6.0).reshape(2, 3), np.arange(12.0).reshape(3, 4)
+env = {"a": ad.asarray(a, "float32", "cpu"), "b": ad.asarray(b, "float32", "cpu"), "scale": 2.0}
+out = run(env)
+run(env)
+run({**env, "a": ad.asarray(a[:1], "float32", "cpu")})
+print(type(out).__module__.split(".")[0], ad.dtype_of(out), np.abs(ad.to_numpy(out) - 2 * a @ b).max(), len(written))
+print("exported" in KerasAdapter.modes())
+"""
+
+
+@pytest.mark.parametrize("backend", ["jax", "tensorflow", "torch"])
+def test_keras_exports_through_a_saved_model_once_per_signature_on_tensorflow_and_jax(backend):
+    """keras.export.ExportArchive's SavedModel, written out and reloaded once per input signature;
+    its result comes back as the backend's tensor, exact on small integers. On torch
+    Keras' SavedModel export needs torch_xla: keras-torch has no exported mode."""
+    pytest.importorskip("keras")
+    pytest.importorskip(backend)
+    from tests.test_unsupported import keras_script
+    modes = "from adapters.keras import KerasAdapter\nprint(KerasAdapter.modes())"
+    code = KERAS_EXPORTED if backend != "torch" else modes
+    words = keras_script(code, backend)
+    if backend == "torch":
+        assert "'exported'" not in " ".join(words) and "'compiled'," in words
+        return
+    module, dtype, error, archives, has_mode = words[-5:]
+    assert module.startswith(backend)  # jaxlib's array, or TensorFlow's tensor
+    assert (dtype, float(error), int(archives), has_mode) == ("float32", 0.0, 2, "True")

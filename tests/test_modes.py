@@ -51,14 +51,14 @@ class FakeContext:
         return FakeContext("eager")
 
 
-def compiled_outcome(values, allowed=1e-6, status="pass", difference=None):
+def compiled_outcome(values, allowed=1e-6, status="pass", difference=None, dtype=np.float32):
     comparison = compare.Comparison(status == "pass", allowed=np.full(len(values), allowed))
-    return Outcome(status, "c", "judged", comparison, actual=np.array(values, dtype=np.float32),
+    return Outcome(status, "c", "judged", comparison, actual=np.array(values, dtype=dtype),
                    difference=difference)
 
 
-def eager_check(values, status="pass"):
-    return lambda ctx: Outcome(status, "c", "eager", actual=np.array(values, dtype=np.float32))
+def eager_check(values, status="pass", dtype=np.float32):
+    return lambda ctx: Outcome(status, "c", "eager", actual=np.array(values, dtype=dtype))
 
 
 def test_compiled_within_the_bound_of_eager_passes():
@@ -86,6 +86,15 @@ def test_the_two_neighbours_of_the_exact_value_agree_where_the_bound_is_under_on
     cast = FakeContext()  # a cast from int64 to float32: the spacing is the result's
     cast.judged = "int64"
     assert modes.against_eager(cast, compiled_outcome([2.0**24], allowed=0.0), eager_check([2.0**24])).status == "pass"
+    # keras-jax's exported int64 true division (float64), a neighbour of its eager result: compared
+    # in float64 within its ulp, not exactly as int64 (a case hypothesis found)
+    division = FakeContext()
+    division.judged, division.result_dtype = "int64", "float64"
+    eager, exported = 0.1764705882352941, 0.17647058823529413
+    assert np.nextafter(eager, 1.0) == exported
+    outcome = modes.against_eager(division, compiled_outcome([exported], allowed=0.0, dtype=np.float64),
+                                  eager_check([eager], dtype=np.float64))
+    assert outcome.status == "pass", outcome.message
 
 
 def test_modes_may_choose_differently_where_the_spec_leaves_the_values_unspecified():

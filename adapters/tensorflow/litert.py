@@ -6,7 +6,7 @@ with TensorFlow's documented differences; its own mode's are its own (docs/expor
 import importlib.util
 
 from adapters.base import Unsupported
-from adapters.exporting import per_signature
+from adapters.exporting import per_signature, refusal
 from adapters.tensorflow import TensorFlowAdapter
 
 
@@ -57,11 +57,3 @@ class LiteRTAdapter(TensorFlowAdapter):
             parts = tuple(tf.constant(out[f"output_{i}"]) for i in range(count))
             return parts if several else parts[0]
         return run
-
-
-def refusal(exc) -> str:
-    """The converter's own reason (its `error:` lines, without the MLIR locations before them), or
-    the exception's first line."""
-    text = str(exc)
-    reasons = [line.rsplit("error: ", 1)[1] for line in text.splitlines() if "error: " in line]
-    return "; ".join(dict.fromkeys(reasons)) or (text.splitlines() or [""])[0]

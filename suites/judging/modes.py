@@ -72,4 +72,6 @@ def _agreement(ctx, eager, compiled, comparison, precision=None) -> compare.Comp
     # bound is narrower than its spacing, eager and compiled may be the two neighbours of the
     # exact value, each within the bound of it
     allowed = np.maximum(allowed, compare.ulp(eager.astype(np.float64), ctx.result_dtype))
-    return compare.compare(eager.astype(np.float64), compiled, ctx.judged, allowed)
+    # in the result's dtype where the judged one is not a float (int64's true division: float64)
+    judged = ctx.judged if compare.is_float(ctx.judged) else ctx.result_dtype
+    return compare.compare(eager.astype(np.float64), compiled, judged, allowed)
