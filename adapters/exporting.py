@@ -17,6 +17,15 @@ def per_signature(export, fn):
     return run
 
 
+def positional(fn, env, is_tensor):
+    """(names, program): the names of env's tensors, in order, and fn as a program that takes
+    those tensors positionally, as an exporter traces one, with env's other values (Python
+    numbers) constants of it, as users bake one in."""
+    names = [k for k, v in env.items() if is_tensor(v)]
+    constants = {k: v for k, v in env.items() if k not in names}
+    return names, lambda *tensors: fn({**constants, **dict(zip(names, tensors))})
+
+
 def refusal(exc) -> str:
     """An MLIR-based converter's or runtime's own reason (its `error:` lines, without the MLIR
     locations before them: LiteRT's converter, TensorFlow's XlaCallModule), or the exception's

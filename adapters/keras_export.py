@@ -11,7 +11,7 @@ import tempfile
 import numpy as np
 
 from adapters.base import Unsupported
-from adapters.exporting import per_signature, refusal
+from adapters.exporting import per_signature, positional, refusal
 
 
 class KerasExport:
@@ -34,14 +34,12 @@ class KerasExport:
         except ImportError as exc:
             raise Unsupported(f"keras.export.ExportArchive needs TensorFlow: {exc}") from None
         keras = self.keras
-        names = [k for k, v in env.items() if keras.ops.is_tensor(v)]
-        constants = {k: v for k, v in env.items() if k not in names}
+        names, call = positional(fn, env, keras.ops.is_tensor)
         signature = [keras.InputSpec(shape=tuple(env[k].shape), dtype=self.dtype_of(env[k]), name=k) for k in names]
         archive = keras.export.ExportArchive()
         # on jax, is_static: the program has no variables of its own to carry (its weights are inputs)
         static = {"is_static": True} if self.backend == "jax" else {}
-        endpoint = archive.add_endpoint("serve", lambda *tensors: fn({**constants, **dict(zip(names, tensors))}),
-                                        input_signature=signature, **static)
+        endpoint = archive.add_endpoint("serve", call, input_signature=signature, **static)
         endpoint.get_concrete_function()
         folder = tempfile.mkdtemp(prefix="parity-keras-export-")
         try:

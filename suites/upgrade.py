@@ -37,8 +37,10 @@ REACHES = {
     "onnxscript": ("torch", "torch-onnx-float16"), "onnx": ("torch", "torch-onnx-float16"),
     "onnxconverter-common": ("torch-onnx-float16",),
     "jax": ("jax", "jax-32", "keras-jax"), "jaxlib": ("jax", "jax-32", "keras-jax"), "flax": ("jax", "jax-32"),
-    "tensorflow-cpu": ("tensorflow", "keras-tensorflow", "tensorflow-litert"),
-    "tensorflow": ("tensorflow", "keras-tensorflow", "tensorflow-litert"), "ai-edge-litert": ("tensorflow-litert",),
+    # TensorFlow serves keras-jax's exported programs too (Keras' ExportArchive: jax2tf, XlaCallModule)
+    "tensorflow-cpu": ("tensorflow", "keras-tensorflow", "tensorflow-litert", "keras-jax"),
+    "tensorflow": ("tensorflow", "keras-tensorflow", "tensorflow-litert", "keras-jax"),
+    "ai-edge-litert": ("tensorflow-litert",),
     "keras": ("keras-tensorflow", "keras-jax", "keras-torch"),
     "paddlepaddle": ("paddle",),
     "engine": ("engine",),

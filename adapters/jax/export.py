@@ -2,7 +2,7 @@
 convention, the bytes a user ships) and deserialized, then called, as a JAX program is saved for
 serving or for another process (docs/exporting.md)."""
 from adapters.base import Unsupported
-from adapters.exporting import per_signature
+from adapters.exporting import per_signature, positional
 
 
 class JaxExport:
@@ -17,9 +17,8 @@ class JaxExport:
         raises as it does under jax.jit; an op the exporter refuses (a custom call without a
         compatibility guarantee) is Unsupported, in its words."""
         jax = self.jax
-        names = [k for k, v in env.items() if isinstance(v, jax.Array)]
-        constants = {k: v for k, v in env.items() if k not in names}
-        program = jax.jit(lambda *arrays: fn({**constants, **dict(zip(names, arrays))}))
+        names, call = positional(fn, env, lambda v: isinstance(v, jax.Array))
+        program = jax.jit(call)
         shapes = [jax.ShapeDtypeStruct(env[k].shape, env[k].dtype) for k in names]
         program.trace(*shapes)  # the program's own errors (a shape mismatch) raise as under jax.jit
         try:

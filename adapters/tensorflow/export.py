@@ -6,7 +6,7 @@ import shutil
 import tempfile
 
 from adapters.base import Unsupported
-from adapters.exporting import per_signature
+from adapters.exporting import per_signature, positional
 
 
 class TensorFlowExport:
@@ -38,9 +38,8 @@ class TensorFlowExport:
         program), traced now, so that the program's own errors raise as under tf.function: what
         a SavedModel saves and LiteRT's converter converts."""
         tf = self.tf
-        names = [k for k, v in env.items() if tf.is_tensor(v)]
-        constants = {k: v for k, v in env.items() if k not in names}
+        names, call = positional(fn, env, tf.is_tensor)
         module = tf.Module()
-        module.serve = tf.function(lambda *tensors: fn({**constants, **dict(zip(names, tensors))}),
-                                   input_signature=[tf.TensorSpec(env[k].shape, env[k].dtype, name=k) for k in names])
+        module.serve = tf.function(call, input_signature=[tf.TensorSpec(env[k].shape, env[k].dtype, name=k)
+                                                          for k in names])
         return module, module.serve.get_concrete_function(), names

@@ -2,7 +2,7 @@
 of the program as an nn.Module, its ONNX model run by ONNX Runtime's CPU execution provider, as
 a PyTorch model is most often served outside Python (docs/exporting.md)."""
 from adapters.base import Unsupported
-from adapters.exporting import per_signature
+from adapters.exporting import per_signature, positional
 
 
 class TorchExport:
@@ -17,12 +17,11 @@ class TorchExport:
         the program itself raises as it does under torch.export; torch.export's refusals (a graph
         break, a data-dependent shape) are Unsupported, in its words."""
         torch = self.torch
-        names = [k for k, v in env.items() if isinstance(v, torch.Tensor)]
-        constants = {k: v for k, v in env.items() if k not in names}
+        names, call = positional(fn, env, lambda v: isinstance(v, torch.Tensor))
 
         class Program(torch.nn.Module):
             def forward(self, *tensors):
-                return fn({**constants, **dict(zip(names, tensors))})
+                return call(*tensors)
         try:
             return torch.export.export(Program().eval(), tuple(env[k] for k in names)), names
         except (torch._dynamo.exc.Unsupported, torch._dynamo.exc.UserError) as exc:
