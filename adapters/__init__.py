@@ -22,6 +22,7 @@ BUILTIN = {
     "jax": "adapters.jax:JaxAdapter",
     "tensorflow": "adapters.tensorflow:TensorFlowAdapter",
     "tensorflow-litert": "adapters.tensorflow.litert:LiteRTAdapter",  # the exported mode alone
+    "tensorflow-litert-float16": "adapters.tensorflow.litert_float16:LiteRTFloat16Adapter",  # the models alone
     "torch-onnx-float16": "adapters.torch.float16:OnnxFloat16Adapter",  # the exported mode alone
     "torch-export": "adapters.torch.exported_program:ExportedProgramAdapter",  # the exported mode alone
     "engine": "adapters.engine:EngineAdapter",
@@ -32,6 +33,7 @@ BUILTIN = {
 INSTALL = {name: f"pip install -r requirements/{name}.txt"
            for name in ("torch", "jax", "tensorflow", "keras", "paddle")} | {
     "tensorflow-litert": "pip install -r requirements/tensorflow.txt",
+    "tensorflow-litert-float16": "pip install -r requirements/tensorflow.txt",
     "torch-onnx-float16": "pip install -r requirements/torch.txt",
     "torch-export": "pip install -r requirements/torch.txt"}
 

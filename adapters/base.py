@@ -161,12 +161,12 @@ class Adapter:
         take and return the adapter's tensors."""
         self.unsupported("mixed")
 
-    def export(self, fn):
-        """fn exported as its users export a program for serving and run by the runtime that
-        serves it (torch.onnx.export to ONNX Runtime, jax.export serialized, a SavedModel
-        reloaded): the exported mode (docs/exporting.md), once per input signature
-        (adapters.exporting.per_signature). Calls take and return the adapter's tensors; what the
-        exporter or the runtime refuses raises Unsupported in its words."""
+    def export(self, fn, weights=()):
+        """fn exported as its users export a program and run by the runtime that serves it (ONNX
+        Runtime, jax.export deserialized, a SavedModel reloaded): the exported mode (docs/exporting.md),
+        once per input signature (adapters.exporting.per_signature); calls take and return the
+        adapter's tensors, and what the exporter or runtime refuses is Unsupported in its words. An
+        exporter that quantises bakes in the `weights` (names in env); the others take them as inputs."""
         self.unsupported("export")
 
     def compile_grad(self, fn, wrt: list):

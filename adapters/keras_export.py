@@ -21,7 +21,7 @@ class KerasExport:
     def modes(cls) -> tuple:
         return tuple(m for m in super().modes() if m != "exported" or cls.name != "keras-torch")
 
-    def export(self, fn):
+    def export(self, fn, weights=()):
         return per_signature(self.export_archive, fn)
 
     def export_archive(self, fn, env):

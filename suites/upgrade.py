@@ -38,9 +38,9 @@ REACHES = {
     "onnxconverter-common": ("torch-onnx-float16",),
     "jax": ("jax", "jax-32", "keras-jax"), "jaxlib": ("jax", "jax-32", "keras-jax"), "flax": ("jax", "jax-32"),
     # TensorFlow serves keras-jax's exported programs too (Keras' ExportArchive: jax2tf, XlaCallModule)
-    "tensorflow-cpu": ("tensorflow", "keras-tensorflow", "tensorflow-litert", "keras-jax"),
-    "tensorflow": ("tensorflow", "keras-tensorflow", "tensorflow-litert", "keras-jax"),
-    "ai-edge-litert": ("tensorflow-litert",),
+    "tensorflow-cpu": ("tensorflow", "keras-tensorflow", "tensorflow-litert", "tensorflow-litert-float16", "keras-jax"),
+    "tensorflow": ("tensorflow", "keras-tensorflow", "tensorflow-litert", "tensorflow-litert-float16", "keras-jax"),
+    "ai-edge-litert": ("tensorflow-litert", "tensorflow-litert-float16"),
     "keras": ("keras-tensorflow", "keras-jax", "keras-torch"),
     "paddlepaddle": ("paddle",),
     "engine": ("engine",),

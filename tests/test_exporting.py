@@ -8,9 +8,10 @@ import subprocess
 import sys
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
 
-from adapters.exporting import per_signature
+from adapters.exporting import per_signature, positional
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PERTURBED = ROOT / "tests" / "adapters" / "perturbed_export.py"
@@ -40,13 +41,28 @@ def test_a_program_is_exported_once_per_input_signature():
     assert len(exports) == 4
 
 
+def test_baked_weights_are_constants_of_the_program_and_their_values_join_its_signature():
+    exports = []
+
+    def export(fn, env):
+        names, call = positional(fn, env, lambda v: isinstance(v, Tensor), baked=("w",), constant=lambda v: -v)
+        exports.append(names)
+        return lambda env: call(*(env[k] for k in names))
+
+    run = per_signature(export, lambda env: (env["x"], env["w"]), baked=("w",))
+    x = Tensor((2,))
+    assert run({"x": x, "w": np.ones(2)})[0] is x and (run({"x": x, "w": np.ones(2)})[1] == -1).all()
+    assert exports == [["x"]]  # w is no input of the program, and the same values export once
+    assert (run({"x": x, "w": np.full(2, 3.0)})[1] == -3).all() and len(exports) == 2
+
+
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory):
     """One run of the suite, in a subprocess, for the tests below (a run's start costs more than its
     items): torch and a perturbed torch, eager and exported, and tensorflow-litert exported, on a
     product that passes, one that raises in the program itself, and cases the runtimes refuse;
-    torch-onnx-float16 on those and on the CNN, of which it runs the CNN alone; torch-export on a
-    MultiheadAttention.
+    torch-onnx-float16 on those and on the CNN, of which it runs the CNN alone, and
+    tensorflow-litert-float16 on the CNN; torch-export on a MultiheadAttention.
     Returns (the run, its records by adapter, spec id, dtype and mode)."""
     pytest.importorskip("onnxruntime")
     pytest.importorskip("ai_edge_litert")
@@ -54,10 +70,12 @@ def exported(tmp_path_factory):
     folder = tmp_path_factory.mktemp("exported")
     cmd = [sys.executable, "-m", "pytest", "specs/matmul.yaml", "specs/indexing.yaml", "specs/models.yaml",
            "specs/attention.yaml", "--adapter-path", str(PERTURBED),
-           "--adapter", "torch,perturbed-export,tensorflow-litert,torch-onnx-float16,torch-export",
+           "--adapter", "torch,perturbed-export,tensorflow-litert,torch-onnx-float16,torch-export,"
+           "tensorflow-litert-float16",
            "--mode", "eager,exported",
            "--dtype", "float32,int32,bfloat16,float64", "-k", "(batched-x-broadcast-vector or mismatched-contraction "
-           "or vector-x-vector or index-advanced-axes-together or cnn and float16 or multihead-docs and torch-export) "
+           "or vector-x-vector or index-advanced-axes-together or cnn and (float16 or litert) "
+           "or multihead-docs and torch-export) "
            "and not property and not gradient",
            "--results-dir", str(folder), "--hypothesis-profile=ci", "-p", "no:xdist", "-p", "no:cacheprovider",
            "-p", "no:randomly"]
@@ -110,6 +128,20 @@ def test_a_float16_export_of_a_model_is_judged_at_float16s_bound(exported):
     assert [p["name"] for p in half["parts"]] == ["conv", "bn", "relu", "pool", "fc", "loss"]
     assert all(p["ok"] for p in half["parts"])
     assert {s for (a, s, _, _) in by if a == "torch-onnx-float16"} == {"cnn"}
+
+
+def test_litert_float16_quantises_the_weights_it_bakes_in(exported):
+    """tensorflow-litert-float16 bakes the model's parameters in as constants, which the
+    converter's float16 quantisation then stores in float16: the float32 CNN's layers are off
+    float32's bound and within float16's (documented), where LiteRT without quantisation passes
+    at float32's; taken as inputs, as tensorflow-litert takes them, nothing would be quantised."""
+    by = exported[1]
+    half = by["tensorflow-litert-float16", "cnn", "float32", "exported"]
+    assert half["status"] == "documented", half["message"]
+    assert "; as float16: " in half["message"] and half["dtype"] == "float32"
+    assert all(p["ok"] for p in half["parts"])
+    assert by["tensorflow-litert", "cnn", "float32", "exported"]["status"] == "pass"
+    assert {s for (a, s, _, _) in by if a == "tensorflow-litert-float16"} == {"cnn"}
 
 
 def by_spec(records: dict, spec_id: str, adapter: str, mode: str) -> list:

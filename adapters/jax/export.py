@@ -8,7 +8,7 @@ from adapters.exporting import per_signature, positional
 class JaxExport:
     """The exported mode: Adapter.export."""
 
-    def export(self, fn):
+    def export(self, fn, weights=()):
         return per_signature(self.deserialized, fn)
 
     def deserialized(self, fn, env):

@@ -12,7 +12,7 @@ from adapters.exporting import per_signature, positional
 class TensorFlowExport:
     """The exported mode: Adapter.export."""
 
-    def export(self, fn):
+    def export(self, fn, weights=()):
         return per_signature(self.saved_model, fn)
 
     def saved_model(self, fn, env):
@@ -32,13 +32,14 @@ class TensorFlowExport:
             shutil.rmtree(folder, ignore_errors=True)
         return lambda env: loaded.serve(*(env[k] for k in names))
 
-    def serving_module(self, fn, env):
+    def serving_module(self, fn, env, baked=()):
         """(module, concrete function, tensor names): fn as a tf.Module's tf.function with an input
         signature of env's tensors, named as they are (Python numbers are constants of the
-        program), traced now, so that the program's own errors raise as under tf.function: what
-        a SavedModel saves and LiteRT's converter converts."""
+        program, and so are the tensors named in `baked`, as a trained model's weights are), traced
+        now, so that the program's own errors raise as under tf.function: what a SavedModel saves
+        and LiteRT's converter converts."""
         tf = self.tf
-        names, call = positional(fn, env, tf.is_tensor)
+        names, call = positional(fn, env, tf.is_tensor, baked, lambda value: tf.constant(value.numpy()))
         module = tf.Module()
         module.serve = tf.function(call, input_signature=[tf.TensorSpec(env[k].shape, env[k].dtype, name=k)
                                                           for k in names])

@@ -27,21 +27,30 @@ class LiteRTAdapter(TensorFlowAdapter):
         import ai_edge_litert
         return f"{self.tf.__version__} (LiteRT {ai_edge_litert.__version__})"
 
-    def export(self, fn):
-        return per_signature(self.litert_interpreter, fn)
+    def export(self, fn, weights=()):
+        baked = tuple(weights) if self.quantises else ()  # what a quantisation quantises: constants
+        return per_signature(lambda fn, env: self.litert_interpreter(fn, env, baked), fn, baked)
 
-    def litert_interpreter(self, fn, env):
-        """fn as a tf.function for env's tensors (Python numbers are constants of the program),
-        converted to a LiteRT model with the converter's defaults (built-in ops only, no
-        quantisation) and loaded by the LiteRT interpreter: run(env) -> fn's result. An error of
-        the program itself raises as under tf.function; an op the converter or the interpreter
-        refuses is Unsupported, in its words."""
+    # The converter's quantisation (tf.lite.Optimize), none here: a variant's that sets it
+    # (adapters/tensorflow/litert_float16.py) quantises the program's weights, baked in as constants.
+    quantises = False
+
+    def quantise(self, converter) -> None:
+        """Set the converter's options for a quantised model (none: the converter's defaults)."""
+
+    def litert_interpreter(self, fn, env, baked=()):
+        """fn as a tf.function for env's tensors (Python numbers are constants of the program, and
+        so are the tensors named in `baked`), converted to a LiteRT model with the converter's
+        defaults (built-in ops only) and the variant's quantisation, if any, and loaded by the
+        LiteRT interpreter: run(env) -> fn's result. An error of the program itself raises as under
+        tf.function; an op the converter or the interpreter refuses is Unsupported, in its words."""
         from ai_edge_litert.interpreter import Interpreter
         tf = self.tf
-        module, concrete, names = self.serving_module(fn, env)
+        module, concrete, names = self.serving_module(fn, env, baked)
         try:
-            model = tf.lite.TFLiteConverter.from_concrete_functions([concrete], module).convert()
-            runner = Interpreter(model_content=model).get_signature_runner()
+            converter = tf.lite.TFLiteConverter.from_concrete_functions([concrete], module)
+            self.quantise(converter)
+            runner = Interpreter(model_content=converter.convert()).get_signature_runner()
         except Exception as exc:  # the converter's or the interpreter's refusal, in its own words
             raise Unsupported(f"tf.lite.TFLiteConverter to LiteRT: {type(exc).__name__}: {refusal(exc)}") from None
         several = isinstance(concrete.structured_outputs, (tuple, list))

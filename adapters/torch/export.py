@@ -8,7 +8,7 @@ from adapters.exporting import per_signature, positional
 class TorchExport:
     """The exported mode: Adapter.export."""
 
-    def export(self, fn):
+    def export(self, fn, weights=()):
         return per_signature(self.onnx_session, fn)
 
     def exported_program(self, fn, env):

@@ -24,7 +24,7 @@ class ExportedProgramAdapter(TorchAdapter):
     def modes(cls):
         return ("exported",)
 
-    def export(self, fn):
+    def export(self, fn, weights=()):
         return per_signature(self.loaded_module, fn)
 
     def loaded_module(self, fn, env):

@@ -47,7 +47,8 @@ class Context:
         if key not in self.staged:
             fn = make()
             self.staged[key] = {"compiled": self.adapter.compile, "mixed": self.adapter.mixed,
-                                "exported": self.adapter.export}.get(self.mode, self.adapter.stage)(fn)
+                                "exported": lambda f: self.adapter.export(f, self.program.weight_names()),
+                                }.get(self.mode, self.adapter.stage)(fn)
         return self.staged[key]
 
     def reverse(self, key, forward, wrt: list):
