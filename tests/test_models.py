@@ -80,6 +80,31 @@ def test_the_bound_is_carried_from_layer_to_layer(tmp_path):
     assert drift[0] == pytest.approx(1e-3) and drift[1] > 0  # and the drift from the float64 model shows
 
 
+def test_the_specs_tolerance_is_the_allowance_of_the_layers_without_a_bound_alone(tmp_path):
+    """A spec's tolerance allows what its norm or loss layers have no bound for; a linear layer is
+    held to its own sum-product bound, so a tolerance of 0.1 does not hide a linear layer off by
+    1e-3 (it did while the tolerance was added to every layer), and still covers the tanh."""
+    spec = first_spec(tmp_path, TWO_LAYERS.replace("      examples:", "      tolerance: {float64: {atol: 0.1}}\n"
+                                                                    "      examples:"))
+
+    class OffLinear(EngineAdapter):
+        name = "off-linear"
+
+        def linear(self, x, weight, bias=None):
+            return super().linear(x, weight, bias) * (1 + 1e-3)
+
+    class OffTanh(EngineAdapter):
+        name = "off-tanh"
+
+        def tanh(self, x):
+            return super().tanh(x) + 1e-3
+
+    case = inputs.example(spec, spec.examples[0], "float64")
+    off_linear = judge.check_case(Context(spec, OffLinear(), "cpu", "float64"), "small", case)
+    assert off_linear.status == "fail" and "first layer out of its bound: lin;" in off_linear.message
+    assert judge.check_case(Context(spec, OffTanh(), "cpu", "float64"), "small", case).status == "pass"
+
+
 def test_the_loss_gradient_is_judged_per_parameter(tmp_path):
     spec = first_spec(tmp_path, TWO_LAYERS)
 

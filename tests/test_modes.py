@@ -45,6 +45,7 @@ class FakeContext:
     def __init__(self, mode="compiled", unspecified=None):
         self.mode, self.result_dtype, self.judged, self.tolerance = mode, "float32", "float32", {}
         self.spec = types.SimpleNamespace(unspecified=unspecified)
+        self.program = types.SimpleNamespace(tolerance_in_bound=False)  # an op's, not a model's
 
     @property
     def eager(self):
@@ -71,6 +72,18 @@ def test_compiled_beyond_the_bound_of_eager_fails_though_each_passes_the_referen
     outcome = modes.against_eager(FakeContext(), compiled_outcome([1.0, 2.0]), eager_check([1.0, 2.001]))
     assert outcome.status == "fail"
     assert outcome.message.startswith("compiled and eager differ beyond the bound (pass eager)")
+
+
+def test_a_models_modes_agree_within_each_layers_bound_and_the_specs_tolerance():
+    """A model's layers are judged on each mode's own earlier activations, which eager and
+    compiled round apart: their layers may part by what those carried, within the spec's
+    tolerance (the allowance of the layers without a bound); beyond it they fail."""
+    model = FakeContext()
+    model.program.tolerance_in_bound, model.tolerance = True, {"atol": 1e-4}
+    carried = modes.against_eager(model, compiled_outcome([1.0, 2.0]), eager_check([1.0, 2.0 + 5e-5]))
+    assert carried.status == "pass", carried.message
+    beyond = modes.against_eager(model, compiled_outcome([1.0, 2.0]), eager_check([1.0, 2.0 + 5e-4]))
+    assert beyond.status == "fail" and beyond.message.startswith("compiled and eager differ beyond the bound")
 
 
 def test_the_two_neighbours_of_the_exact_value_agree_where_the_bound_is_under_one_ulp():

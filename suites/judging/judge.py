@@ -103,7 +103,8 @@ def _judge(ctx, case, inputs, expect, raised, actual, actual_dtype, shapes) -> O
     if ctx.spec.unspecified:  # the values are the framework's choice: its shape, dtype and properties are not
         result = compare.layout(expected, actual, ctx.result_dtype, actual_dtype)
     else:
-        allowed = compare.allowed_error(expected, ctx.result_dtype, bound, ctx.tolerance)
+        tolerance = None if ctx.program.tolerance_in_bound else ctx.tolerance
+        allowed = compare.allowed_error(expected, ctx.result_dtype, bound, tolerance)
         result = compare.compare(expected, actual, ctx.result_dtype, allowed, actual_dtype)
         if shapes is not None and result.max_abs_err is not None:
             result.parts = _part_errors(ctx, expected, actual, allowed, shapes, drift)

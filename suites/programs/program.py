@@ -41,6 +41,9 @@ class Program:
     part_names: tuple = ()  # the names of a result's parts, for one that has several
     part_noun = "part"  # what a part is called in messages (a model's are layers)
     equals = None  # a metamorphic property's other program (Expression's), checked against the result
+    # Whether judged_against's bound holds the spec's tolerance already (a model's: for the layers
+    # without a bound of their own), else the judge adds it to every element's
+    tolerance_in_bound = False
 
     def derived(self, values: dict) -> dict:
         """name -> (shape, bound) of the inputs made from the spec rather than listed in its
