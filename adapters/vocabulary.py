@@ -100,7 +100,7 @@ _OPS = [
     Op("log", "x", "elementwise", "Natural logarithm.", unary),
     Op("tanh", "x", "elementwise", "Hyperbolic tangent.", unary),
     Op("sigmoid", "x", "elementwise", "1 / (1 + exp(-x)).", unary),
-    Op("relu", "x", "elementwise", "max(x, 0).", unary),
+    Op("relu", "x", "elementwise", "max(x, 0).", unary, bound="exact"),
     Op("abs", "x", "elementwise", "|x|.", unary, bound="exact"),
     Op("sqrt", "x", "elementwise", "Square root.", unary),
     Op("square", "x", "elementwise", "x * x.", unary, bound="square"),

@@ -83,9 +83,10 @@ def test_the_bound_is_carried_from_layer_to_layer(tmp_path):
 def test_the_specs_tolerance_is_the_allowance_of_the_layers_without_a_bound_alone(tmp_path):
     """A spec's tolerance allows what its norm or loss layers have no bound for; a linear layer is
     held to its own sum-product bound, so a tolerance of 0.1 does not hide a linear layer off by
-    1e-3 (it did while the tolerance was added to every layer), and still covers the tanh."""
-    spec = first_spec(tmp_path, TWO_LAYERS.replace("      examples:", "      tolerance: {float64: {atol: 0.1}}\n"
-                                                                    "      examples:"))
+    1e-3 (it did while the tolerance was added to every layer), and still covers the tanh; relu is
+    exact, so a leaky one (0.01 x below 0, within the tolerance here) fails."""
+    spec_text = TWO_LAYERS.replace("      examples:", "      tolerance: {float64: {atol: 0.1}}\n      examples:")
+    spec = first_spec(tmp_path, spec_text)
 
     class OffLinear(EngineAdapter):
         name = "off-linear"
@@ -99,10 +100,19 @@ def test_the_specs_tolerance_is_the_allowance_of_the_layers_without_a_bound_alon
         def tanh(self, x):
             return super().tanh(x) + 1e-3
 
+    class LeakyRelu(EngineAdapter):
+        name = "leaky-relu"
+
+        def relu(self, x):
+            return self.maximum(x, x * 0.01)
+
     case = inputs.example(spec, spec.examples[0], "float64")
     off_linear = judge.check_case(Context(spec, OffLinear(), "cpu", "float64"), "small", case)
     assert off_linear.status == "fail" and "first layer out of its bound: lin;" in off_linear.message
     assert judge.check_case(Context(spec, OffTanh(), "cpu", "float64"), "small", case).status == "pass"
+    relu = first_spec(tmp_path, spec_text.replace("tanh(lin)", "relu(lin)"), "relu.yaml")  # relu is exact
+    leaky = judge.check_case(Context(relu, LeakyRelu(), "cpu", "float64"), "small", case)
+    assert leaky.status == "fail" and "first layer out of its bound: act;" in leaky.message
 
 
 def test_the_loss_gradient_is_judged_per_parameter(tmp_path):
