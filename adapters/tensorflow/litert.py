@@ -28,15 +28,13 @@ class LiteRTAdapter(TensorFlowAdapter):
         return f"{self.tf.__version__} (LiteRT {ai_edge_litert.__version__})"
 
     def export(self, fn, weights=()):
-        baked = tuple(weights) if self.quantises else ()  # what a quantisation quantises: constants
+        baked = tuple(weights) if self.quantised_types is not None else ()  # what a quantisation quantises
         return per_signature(lambda fn, env: self.litert_interpreter(fn, env, baked), fn, baked)
 
-    # The converter's quantisation (tf.lite.Optimize), none here: a variant's that sets it
-    # (adapters/tensorflow/litert_float16.py) quantises the program's weights, baked in as constants.
-    quantises = False
-
-    def quantise(self, converter) -> None:
-        """Set the converter's options for a quantised model (none: the converter's defaults)."""
+    # The converter's post-training quantisation: None, none (the converter's defaults); else
+    # tf.lite.Optimize.DEFAULT with these target_spec.supported_types (("float16",): float16,
+    # adapters/tensorflow/litert_float16.py), of the program's weights, baked in as constants.
+    quantised_types: tuple | None = None
 
     def litert_interpreter(self, fn, env, baked=()):
         """fn as a tf.function for env's tensors (Python numbers are constants of the program, and
@@ -49,7 +47,9 @@ class LiteRTAdapter(TensorFlowAdapter):
         module, concrete, names = self.serving_module(fn, env, baked)
         try:
             converter = tf.lite.TFLiteConverter.from_concrete_functions([concrete], module)
-            self.quantise(converter)
+            if self.quantised_types is not None:
+                converter.optimizations = [tf.lite.Optimize.DEFAULT]
+                converter.target_spec.supported_types = [getattr(tf, t) for t in self.quantised_types]
             runner = Interpreter(model_content=converter.convert()).get_signature_runner()
         except Exception as exc:  # the converter's or the interpreter's refusal, in its own words
             raise Unsupported(f"tf.lite.TFLiteConverter to LiteRT: {type(exc).__name__}: {refusal(exc)}") from None

@@ -16,8 +16,4 @@ from adapters.tensorflow.litert import LiteRTAdapter
 class LiteRTFloat16Adapter(LiteRTAdapter):
     name = "tensorflow-litert-float16"
     areas = ("models",)  # a quantised model's accuracy, judged layer by layer
-    quantises = True
-
-    def quantise(self, converter) -> None:
-        converter.optimizations = [self.tf.lite.Optimize.DEFAULT]
-        converter.target_spec.supported_types = [self.tf.float16]
+    quantised_types = ("float16",)
