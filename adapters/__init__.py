@@ -23,6 +23,7 @@ BUILTIN = {
     "tensorflow": "adapters.tensorflow:TensorFlowAdapter",
     "tensorflow-litert": "adapters.tensorflow.litert:LiteRTAdapter",  # the exported mode alone
     "tensorflow-litert-float16": "adapters.tensorflow.litert_float16:LiteRTFloat16Adapter",  # the models alone
+    "tensorflow-litert-int8": "adapters.tensorflow.litert_int8:LiteRTInt8Adapter",  # the models alone
     "torch-onnx-float16": "adapters.torch.float16:OnnxFloat16Adapter",  # the exported mode alone
     "torch-export": "adapters.torch.exported_program:ExportedProgramAdapter",  # the exported mode alone
     "engine": "adapters.engine:EngineAdapter",
@@ -34,6 +35,7 @@ INSTALL = {name: f"pip install -r requirements/{name}.txt"
            for name in ("torch", "jax", "tensorflow", "keras", "paddle")} | {
     "tensorflow-litert": "pip install -r requirements/tensorflow.txt",
     "tensorflow-litert-float16": "pip install -r requirements/tensorflow.txt",
+    "tensorflow-litert-int8": "pip install -r requirements/tensorflow.txt",
     "torch-onnx-float16": "pip install -r requirements/torch.txt",
     "torch-export": "pip install -r requirements/torch.txt"}
 

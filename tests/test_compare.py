@@ -158,3 +158,49 @@ def test_a_bound_without_content_is_infinite_and_zero_terms_have_none():
     a = np.ones((1, 300))
     assert compare.error_bound(tree, {"a": a, "b": np.ones((300, 1))}, "bfloat16")[0, 0] == np.inf
     assert compare.error_bound(tree, {"a": 0 * a, "b": np.zeros((300, 1))}, "bfloat16")[0, 0] == 300 * 2.0 ** -126
+
+
+def quantised(x: np.ndarray, bits: int, axis=None, symmetric=True) -> np.ndarray:
+    """x quantised to `bits`-bit integers and back, as a runtime's kernels do: symmetric to
+    -(2^(b-1) - 1)..2^(b-1) - 1 with a scale of max|x| / that; asymmetric to -2^(b-1)..2^(b-1) - 1
+    with a scale of (max - min) / (2^b - 1) over a range that holds 0, and a rounded zero point;
+    per `axis` slice (each keeps it), or over the whole tensor."""
+    keep = tuple(i for i in range(x.ndim) if i != axis) if axis is not None else None
+    top = 2.0 ** (bits - 1) - 1
+    if symmetric:
+        scale = np.max(np.abs(x), axis=keep, keepdims=True) / top
+        scale = np.where(scale == 0, 1.0, scale)
+        return np.clip(np.round(x / scale), -top, top) * scale
+    high = np.maximum(np.max(x, axis=keep, keepdims=True), 0.0)
+    low = np.minimum(np.min(x, axis=keep, keepdims=True), 0.0)
+    scale = np.where(high > low, (high - low) / (2 * top + 1), 1.0)
+    zero = np.round(-top - 1 - low / scale)
+    return (np.clip(np.round(x / scale) + zero, -top - 1, top) - zero) * scale
+
+
+@given(st.integers(0, 2**32 - 1), st.booleans())
+def test_an_int8_quantisation_of_weights_and_activations_holds_to_the_bound_of_their_moves(seed, symmetric):
+    """A linear layer computed from its weights quantised to int8 per output channel and its
+    activations per row (symmetric, or asymmetric with a zero point, as LiteRT's dynamic-range
+    kernels do), in float32: within the quantisation bound; from int4's, beyond it."""
+    rng = np.random.default_rng(seed)
+    x, w, b = (compare.round_to(rng.standard_normal(s) * rng.uniform(0.1, 3), "float32")
+               for s in ((5, 16), (4, 16), (4,)))
+    env = {"x": x, "w": w, "b": b}
+    tree = expr.parse("linear(x, w, b)", set(env))
+    bound = compare.error_bound(tree, env, "float32", quantised=set(env))
+    assert np.all(bound > compare.error_bound(tree, env, "float32"))
+
+    def computed(bits):
+        moved_x = quantised(x, bits, axis=0, symmetric=symmetric).astype(np.float32)
+        return moved_x @ quantised(w, bits, axis=0).astype(np.float32).T + b.astype(np.float32)
+    assert compare.compare(x @ w.T + b, computed(8), "float32", bound).ok
+    assert not compare.compare(x @ w.T + b, computed(4), "float32", bound).ok
+
+
+def test_no_quantisation_bound_through_a_max_whose_magnitude_is_no_majorant():
+    """maximum's magnitude, max(|a|, |b|), does not grow with b's moves where |a| is larger:
+    maximum(-10, 0) moves with b, so no bound is given through it."""
+    env = {"a": np.array([-10.0]), "b": np.array([0.0])}
+    assert compare.error_bound(expr.parse("maximum(a, b)", set(env)), env, "float32", quantised={"b"}) is None
+    assert compare.error_bound(expr.parse("relu(a) + b", set(env)), env, "float32", quantised={"b"}) is not None

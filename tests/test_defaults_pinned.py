@@ -5,7 +5,7 @@ the framework's result but let the convention pass."""
 import pytest
 
 from adapters.reference import ReferenceAdapter
-from suites.judging.differences import regime
+from suites.judging.entries import regime
 from suites.loading.specs import load_path
 from suites.programs.context import Context
 from suites.running import items

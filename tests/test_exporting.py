@@ -62,16 +62,17 @@ def exported(tmp_path_factory):
     items): torch and a perturbed torch, eager and exported, and tensorflow-litert exported, on a
     product that passes, one that raises in the program itself, and cases the runtimes refuse;
     torch-onnx-float16 on those and on the CNN, of which it runs the CNN alone, and
-    tensorflow-litert-float16 on the CNN; torch-export on a MultiheadAttention.
+    tensorflow-litert-float16 and -int8 on the CNN; torch-export on a MultiheadAttention.
     Returns (the run, its records by adapter, spec id, dtype and mode)."""
     pytest.importorskip("onnxruntime")
     pytest.importorskip("ai_edge_litert")
+    pytest.importorskip("litert_quantizer")
     pytest.importorskip("onnxconverter_common")
     folder = tmp_path_factory.mktemp("exported")
     cmd = [sys.executable, "-m", "pytest", "specs/matmul.yaml", "specs/indexing.yaml", "specs/models.yaml",
            "specs/attention.yaml", "--adapter-path", str(PERTURBED),
            "--adapter", "torch,perturbed-export,tensorflow-litert,torch-onnx-float16,torch-export,"
-           "tensorflow-litert-float16",
+           "tensorflow-litert-float16,tensorflow-litert-int8",
            "--mode", "eager,exported",
            "--dtype", "float32,int32,bfloat16,float64", "-k", "(batched-x-broadcast-vector or mismatched-contraction "
            "or vector-x-vector or index-advanced-axes-together or cnn and (float16 or litert) "
@@ -130,18 +131,21 @@ def test_a_float16_export_of_a_model_is_judged_at_float16s_bound(exported):
     assert {s for (a, s, _, _) in by if a == "torch-onnx-float16"} == {"cnn"}
 
 
-def test_litert_float16_quantises_the_weights_it_bakes_in(exported):
-    """tensorflow-litert-float16 bakes the model's parameters in as constants, which the
-    converter's float16 quantisation then stores in float16: the float32 CNN's layers are off
-    float32's bound and within float16's (documented), where LiteRT without quantisation passes
-    at float32's; taken as inputs, as tensorflow-litert takes them, nothing would be quantised."""
+@pytest.mark.parametrize("adapter, judged", [("tensorflow-litert-float16", "; as float16: "),
+                                             ("tensorflow-litert-int8", "; as quantised to int8: ")])
+def test_litert_quantises_the_weights_it_bakes_in(exported, adapter, judged):
+    """tensorflow-litert-float16 and -int8 bake the model's parameters in as constants, which the
+    converter's float16 quantisation then stores in float16, and the LiteRT Quantizer's
+    dynamic-range recipe in int8: the float32 CNN's layers are off float32's bound and within
+    the quantisation's (documented), where LiteRT without quantisation passes at float32's;
+    taken as inputs, as tensorflow-litert takes them, nothing would be quantised."""
     by = exported[1]
-    half = by["tensorflow-litert-float16", "cnn", "float32", "exported"]
-    assert half["status"] == "documented", half["message"]
-    assert "; as float16: " in half["message"] and half["dtype"] == "float32"
-    assert all(p["ok"] for p in half["parts"])
+    quantised = by[adapter, "cnn", "float32", "exported"]
+    assert quantised["status"] == "documented", quantised["message"]
+    assert judged in quantised["message"] and quantised["dtype"] == "float32"
+    assert all(p["ok"] for p in quantised["parts"])
     assert by["tensorflow-litert", "cnn", "float32", "exported"]["status"] == "pass"
-    assert {s for (a, s, _, _) in by if a == "tensorflow-litert-float16"} == {"cnn"}
+    assert {s for (a, s, _, _) in by if a == adapter} == {"cnn"}
 
 
 def by_spec(records: dict, spec_id: str, adapter: str, mode: str) -> list:
@@ -162,7 +166,7 @@ class Variant:
 
 
 def test_a_variant_on_its_own_runtime_inherits_only_what_the_program_itself_does():
-    from suites.judging.differences import holds_for
+    from suites.judging.entries import holds_for
     kernel = {"adapter": "base", "regime": "special-value", "observed": {"value": [0]}}
     program = {"adapter": "base", "regime": "promotion", "observed": {"raises": True}}
     own = {"adapter": "base-litert", "regime": "special-value", "observed": {"value": [1]}}
@@ -181,7 +185,7 @@ def test_a_variant_on_its_bases_kernels_is_judged_by_the_bases_eager_entries_in_
     """torch-export's exported program calls torch's eager kernels: torch's entries of the eager
     mode hold in its exported mode; those of torch's own exported mode (ONNX Runtime's) and
     compiled mode (inductor's) do not; its own hold where they name its mode."""
-    from suites.judging.differences import find
+    from suites.judging.entries import find
 
     def found(*entries, mode="exported"):
         spec = SimpleNamespace(differences=list(entries))

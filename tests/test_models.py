@@ -17,6 +17,7 @@ from suites.programs import inputs, training
 from suites.programs.context import Context
 from suites.running.items import SpecItem
 from tests.spec_text import first_spec
+from tests.test_compare import quantised
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BROKEN = ROOT / "tests" / "adapters" / "broken_layers.py"
@@ -113,6 +114,48 @@ def test_the_specs_tolerance_is_the_allowance_of_the_layers_without_a_bound_alon
     relu = first_spec(tmp_path, spec_text.replace("tanh(lin)", "relu(lin)"), "relu.yaml")  # relu is exact
     leaky = judge.check_case(Context(relu, LeakyRelu(), "cpu", "float64"), "small", case)
     assert leaky.status == "fail" and "first layer out of its bound: act;" in leaky.message
+
+
+def test_a_runtimes_int8_quantisation_is_documented_within_the_bound_of_its_moves_alone(tmp_path):
+    """A runtime documented to quantise to int8 (observed quantised: int8, as LiteRT's
+    dynamic-range kernels do) is held, in a layer that reads weights, to the bound of its weights
+    and activations moved by half an int8 step: an int8 linear layer is documented, an int4 one
+    fails naming the layer, and a layer that reads no weights keeps its own bound."""
+    spec = first_spec(tmp_path, TWO_LAYERS.replace("      examples:", """      differences:
+        - adapter: int8-linear
+          observed: {quantised: int8}
+          note: weights per output channel and activations per row quantised to int8
+          source: https://github.com/google-ai-edge/LiteRT/tree/main/litert_quantizer
+        - adapter: int4-linear
+          observed: {quantised: int8}
+          note: documented as int8, quantising to int4
+          source: https://github.com/google-ai-edge/LiteRT/tree/main/litert_quantizer
+        - adapter: int8-off-tanh
+          observed: {quantised: int8}
+          note: int8 linear layer, and a tanh off by 1e-3
+          source: https://github.com/google-ai-edge/LiteRT/tree/main/litert_quantizer
+      examples:"""))
+
+    def quantising(name, bits):
+        class Quantising(EngineAdapter):
+            def linear(self, x, weight, bias=None):
+                moved = [self.asarray(quantised(self.to_numpy(t), bits, axis=0), "float64", "cpu") for t in (x, weight)]
+                return super().linear(*moved, bias)
+        Quantising.name = name
+        return Quantising
+
+    class Int8OffTanh(quantising("int8-off-tanh", 8)):
+        def tanh(self, x):
+            return super().tanh(x) + 1e-3
+
+    case = inputs.example(spec, spec.examples[0], "float64")
+    int8 = judge.check_case(Context(spec, quantising("int8-linear", 8)(), "cpu", "float64"), "small", case)
+    assert int8.status == "documented" and "as quantised to int8" in int8.message
+    int4 = judge.check_case(Context(spec, quantising("int4-linear", 4)(), "cpu", "float64"), "small", case)
+    assert int4.status == "fail" and "first layer out of its bound: lin;" in int4.message
+    off_tanh = judge.check_case(Context(spec, Int8OffTanh(), "cpu", "float64"), "small", case)
+    assert off_tanh.status == "fail" and "as quantised to int8" in off_tanh.message
+    assert [p["name"] for p in off_tanh.comparison.parts if not p["ok"]][0] == "act"
 
 
 def test_the_loss_gradient_is_judged_per_parameter(tmp_path):

@@ -14,7 +14,7 @@ from reports import upgrade
 from reports.build import build, read_records
 from reports.records import record, standing, versioned
 from suites import upgrade as driver
-from suites.judging import differences
+from suites.judging import entries
 from suites.loading.yamlfile import SpecError
 from suites.programs.context import Context
 from tests.spec_text import first_spec
@@ -147,12 +147,12 @@ class AtVersion(ReferenceAdapter):
 def test_a_difference_holds_for_the_versions_it_names(tmp_path):
     spec = first_spec(tmp_path, SPEC, "versions.yaml")
     adapter = AtVersion()
-    assert differences.find(Context(spec, adapter, "cpu", "float64"), "case")["note"] == "before"
+    assert entries.find(Context(spec, adapter, "cpu", "float64"), "case")["note"] == "before"
     adapter.release = "2.15.0"  # fixed in 2.15: the next entry (numpy's range) is the one that holds
-    assert differences.find(Context(spec, adapter, "cpu", "float64"), "case")["note"] == "numpy"
+    assert entries.find(Context(spec, adapter, "cpu", "float64"), "case")["note"] == "numpy"
     adapter.release = "in-house"
     with pytest.raises(ValueError, match="which is no release"):
-        differences.find(Context(spec, adapter, "cpu", "float64"), "case")
+        entries.find(Context(spec, adapter, "cpu", "float64"), "case")
 
 
 def test_a_version_range_that_is_not_one_is_refused_in_one_line(tmp_path):

@@ -28,13 +28,18 @@ class LiteRTAdapter(TensorFlowAdapter):
         return f"{self.tf.__version__} (LiteRT {ai_edge_litert.__version__})"
 
     def export(self, fn, weights=()):
-        baked = tuple(weights) if self.quantised_types is not None else ()  # what a quantisation quantises
+        quantises = self.quantised_types is not None or self.recipe is not None
+        baked = tuple(weights) if quantises else ()  # what a quantisation quantises: constants
         return per_signature(lambda fn, env: self.litert_interpreter(fn, env, baked), fn, baked)
 
     # The converter's post-training quantisation: None, none (the converter's defaults); else
     # tf.lite.Optimize.DEFAULT with these target_spec.supported_types (("float16",): float16,
     # adapters/tensorflow/litert_float16.py), of the program's weights, baked in as constants.
     quantised_types: tuple | None = None
+    # The LiteRT Quantizer's (litert-quantizer) recipe that quantises the converted model, by its
+    # name in litert_quantizer.recipe ("dynamic_wi8_afp32": adapters/tensorflow/litert_int8.py),
+    # the program's weights baked in as constants; None, none.
+    recipe: str | None = None
 
     def litert_interpreter(self, fn, env, baked=()):
         """fn as a tf.function for env's tensors (Python numbers are constants of the program, and
@@ -50,9 +55,14 @@ class LiteRTAdapter(TensorFlowAdapter):
             if self.quantised_types is not None:
                 converter.optimizations = [tf.lite.Optimize.DEFAULT]
                 converter.target_spec.supported_types = [getattr(tf, t) for t in self.quantised_types]
-            runner = Interpreter(model_content=converter.convert()).get_signature_runner()
-        except Exception as exc:  # the converter's or the interpreter's refusal, in its own words
+            model = converter.convert()
+        except Exception as exc:  # the converter's refusal, in its own words
             raise Unsupported(f"tf.lite.TFLiteConverter to LiteRT: {type(exc).__name__}: {refusal(exc)}") from None
+        try:
+            model = self.quantised(model) if self.recipe is not None else model
+            runner = Interpreter(model_content=bytes(model)).get_signature_runner()
+        except Exception as exc:  # the quantizer's or the interpreter's refusal, in its own words
+            raise Unsupported(f"LiteRT: {type(exc).__name__}: {refusal(exc)}") from None
         several = isinstance(concrete.structured_outputs, (tuple, list))
         count = len(concrete.structured_outputs) if several else 1
 
@@ -66,3 +76,10 @@ class LiteRTAdapter(TensorFlowAdapter):
             parts = tuple(tf.constant(out[f"output_{i}"]) for i in range(count))
             return parts if several else parts[0]
         return run
+
+    def quantised(self, model) -> bytearray:
+        """The converted model quantised by the LiteRT Quantizer with the variant's recipe, as its
+        guide shows (a Quantizer of the model and the recipe; quantize())."""
+        from litert_quantizer import quantizer, recipe
+        quantize = quantizer.Quantizer(model, getattr(recipe, self.recipe)())
+        return quantize.quantize(enable_progress_report=False).quantized_model

@@ -88,10 +88,14 @@ class _Unbounded(Exception):
     """A rule's op, with these options, is outside the sum-product family."""
 
 
-def sum_product_bound(tree, inputs: dict, behaviour=None, rounded=()):
+def sum_product_bound(tree, inputs: dict, behaviour=None, rounded=(), moved=None):
     """The Bound of `tree` on these float64 inputs, or None when it leaves the sum-product ops
     (an op without a rule, or a rule that returns None for the options given). The inputs named
     in `rounded` count one rounding each already: the framework may have used them unrounded.
+    Those in `moved` (name -> how far each element may have moved: a quantisation's step) have
+    their magnitudes widened by it: every rule's magnitude (but NOT_MAJORANTS') is a sum of
+    products of its operands', so the tree's widened magnitude less its own bounds what the
+    moves change (|f(x + d) - f(x)| <= M(|x| + |d|) - M(|x|) for such a polynomial M).
     With a documented behaviour (adapters/behaviours.py), its op's values and magnitudes are
     the model's of the operands' (bias_add: the same sum, broadcast another way), its roundings
     the op's own; with a framework's defaults, the op's rule with the parameters filled in."""
@@ -114,7 +118,8 @@ def sum_product_bound(tree, inputs: dict, behaviour=None, rounded=()):
         c = np.float64(c)
         return Bound(c, np.abs(c), 0)
 
-    env = {k: Bound(v, np.abs(v), int(k in rounded)) for k, v in inputs.items()}
+    moved = moved or {}
+    env = {k: Bound(v, np.abs(v) + moved.get(k, 0.0), int(k in rounded)) for k, v in inputs.items()}
     try:
         return expr.evaluate(tree, env, apply, constant)
     except _Unbounded:
@@ -128,18 +133,41 @@ def gamma(n: int, dtype: str) -> float:
     return nu / (1 - nu) if nu < 1 else np.inf
 
 
-def error_bound(tree, inputs: dict, dtype: str, behaviour=None, rounded=()):
+def error_bound(tree, inputs: dict, dtype: str, behaviour=None, rounded=(), quantised=()):
     """The allowed absolute error per element of `tree` evaluated in `dtype` on these (float64,
     exactly representable) inputs, or None when the tree leaves the sum-product ops; the inputs
-    named in `rounded` may have been used before their rounding to `dtype` (sum_product_bound)."""
+    named in `rounded` may have been used before their rounding to `dtype` (sum_product_bound),
+    those named in `quantised` after their quantisation to int8 (quantisation_moves)."""
     bound = sum_product_bound(tree, inputs, behaviour, rounded) if is_float(dtype) else None
     if bound is None:
         return None
     if bound.running is not None:
         # and the reference's own float64 rounding, as tight as the framework's, and one smallest
         # normal: where the reference rounds a result to 0, the framework's may be a subnormal
-        return bound.running(arithmetic(dtype)) + bound.running(arithmetic("float64")) + tiny(dtype)
-    return _times_magnitude(gamma(bound.n, dtype), bound.magnitude) + bound.n * tiny(dtype)
+        return None if quantised else (bound.running(arithmetic(dtype)) + bound.running(arithmetic("float64"))
+                                       + tiny(dtype))
+    change = 0.0  # what the quantisation's moves may change
+    if quantised:
+        if expr.ops_in(tree) & NOT_MAJORANTS:
+            return None
+        widened = sum_product_bound(tree, inputs, behaviour, rounded, quantisation_steps(inputs, quantised))
+        bound, change = widened, widened.magnitude - bound.magnitude
+    return _times_magnitude(gamma(bound.n, dtype), bound.magnitude) + bound.n * tiny(dtype) + change
+
+
+# Int8 quantisation (a runtime's weights quantised per channel, its activations per tensor or per
+# row, as LiteRT's dynamic-range kernels do): symmetric, to -127..127, a value moves by at most
+# half a step, max|x| / 254 of its channel, row or tensor; asymmetric, to -128..127 with a zero
+# point, by (max - min) / 510 <= max|x| / 255. So by max|x| / 254 of the whole tensor at most.
+INT8_STEPS = 254
+# The rules whose magnitude is no majorant of their op's change (a max of magnitudes: maximum(-10,
+# 0) moves by 1 where b does, its magnitude max(10, 0) does not): no quantisation bound through them.
+NOT_MAJORANTS = {"maximum", "minimum"}
+
+
+def quantisation_steps(inputs: dict, quantised) -> dict:
+    """How far quantisation may move each element of the inputs named: max|x| / INT8_STEPS."""
+    return {k: np.max(np.abs(inputs[k]), initial=0.0) / INT8_STEPS for k in quantised}
 
 
 def arithmetic(dtype: str) -> Arithmetic:

@@ -9,7 +9,7 @@ norm-wise for the rest, plus the difference quotient's own estimated error.
 import numpy as np
 
 from adapters.base import Unsupported
-from suites.judging import compare, differences, gradients, modes
+from suites.judging import compare, differences, entries, gradients, modes
 from suites.judging.outcome import NoGradient, Outcome, message_of, raised_outcome
 from suites.programs.program import widen
 
@@ -23,13 +23,13 @@ def check_gradient(ctx, case: str, inputs: dict, rng: np.random.Generator, per_i
     outcome = _gradient_outcome(ctx, case, inputs, rng, per_input)
     return modes.against_eager(ctx, outcome, lambda eager: _gradient_outcome(eager, case, inputs,
                                                                             _restored(rng, state), per_input),
-                               differences.documented_precision(ctx, case, "gradient"))
+                               entries.documented_precision(ctx, case, "gradient"))
 
 
 def _gradient_outcome(ctx, case, inputs, rng, per_input) -> Outcome:
     state = rng.bit_generator.state
     per_input = getattr(ctx.program, "per_input_gradients", False) if per_input is None else per_input
-    diff = differences.find(ctx, case, "gradient")
+    diff = entries.find(ctx, case, "gradient")
     outcome = _finite_difference_check(ctx, case, inputs, rng, per_input)
     if not diff or diff.get("every_spec") and "precision" not in diff["observed"]:
         # an adapter-wide entry other than a precision explains no gradient: the behaviours may
@@ -55,7 +55,7 @@ def _documented_gradient(ctx, case: str, inputs: dict, documented: dict) -> Outc
     wrt = ctx.spec.wrt
     out = np.asarray(ctx.oracle(inputs))
     cotangent = np.broadcast_to(np.asarray(documented.get("cotangent", 1.0), dtype=np.float64), out.shape)
-    diff = differences.find(ctx, case, "gradient")
+    diff = entries.find(ctx, case, "gradient")
     try:
         grads = ctx.program.pullback(ctx, ctx.tensors(inputs), wrt)(compare.round_to(cotangent, ctx.dtype))
     except Unsupported as exc:

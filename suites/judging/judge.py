@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from adapters.base import Unsupported
 from adapters.reference_initializers import Law
 from reports.records import PASSING
-from suites.judging import compare, differences, modes, properties, sampling
+from suites.judging import compare, differences, entries, modes, properties, sampling
 from suites.judging.outcome import CaseFailure, Outcome, message_of, one_line, raised_outcome
 from suites.programs.program import flatten, shapes_of, unflatten
 
@@ -29,7 +29,7 @@ def check_case(ctx, case: str, inputs: dict, expect: dict | None = None) -> Outc
     expect = expect or {}
     return modes.against_eager(ctx, _checked(ctx, case, inputs, expect),
                                lambda eager: _checked(eager, case, inputs, expect),
-                               differences.documented_precision(ctx, case, "value"))
+                               entries.documented_precision(ctx, case, "value"))
 
 
 def _checked(ctx, case: str, inputs: dict, expect: dict) -> Outcome:
@@ -43,7 +43,7 @@ def _checked(ctx, case: str, inputs: dict, expect: dict) -> Outcome:
     outcome = _judge(ctx, case, inputs, expect, raised, actual, actual_dtype, shapes)
     if outcome.status == "unsupported":  # an error in a dtype the adapter does not declare: nothing to observe
         return outcome
-    diff = differences.find(ctx, case)
+    diff = entries.find(ctx, case)
     # a behaviour's model judges against the reference alone: documented values belong to the
     # spec's own op, an expected error does not (a model computes where the framework should refuse)
     refuses = {"raises": True} if expect.get("raises") else {}
@@ -57,6 +57,9 @@ def _checked(ctx, case: str, inputs: dict, expect: dict) -> Outcome:
         outcome = differences.precision(ctx, outcome, diff, lambda judge, narrowed: _judge(
             judge, case, narrowed, refuses if judge.behaviour else expect, raised, actual,
             judge.result_dtype if actual_dtype == ctx.result_dtype else actual_dtype, shapes))
+    elif diff and "quantised" in diff["observed"]:
+        outcome = differences.quantised(ctx, outcome, diff, lambda judge: _judge(
+            judge, case, inputs, expect, raised, actual, actual_dtype, shapes))
     elif diff and "defaults" in diff["observed"]:
         outcome = differences.defaults(ctx, outcome, diff, modelled)
     elif diff:

@@ -24,7 +24,7 @@ from suites.judging.outcome import Outcome
 def against_eager(ctx, outcome: Outcome, check, precision: str | None = None) -> Outcome:
     """`outcome` of a check in ctx's mode; in the compiled and exported modes judged against
     `check(eager ctx)`, the same check run eagerly, and `precision` the one a documented
-    difference says the framework computes in (differences.documented_precision). Eager outcomes
+    difference says the framework computes in (entries.documented_precision). Eager outcomes
     come back as they are."""
     if ctx.mode not in AGAINST_EAGER or outcome.status == "unsupported":
         return outcome

@@ -13,7 +13,7 @@ import dataclasses
 import numpy as np
 
 import adapters
-from suites.judging import compare, differences
+from suites.judging import compare, entries
 from suites.judging.outcome import Outcome
 
 MIN_OTHERS = 2  # other frameworks that must agree: three in all
@@ -28,7 +28,7 @@ def questioned(ctx, outcome: Outcome, again, candidates) -> Outcome:
         return outcome
     others = []
     for other in _others(ctx, candidates):
-        if any(differences.find(other, outcome.case, kind, crashes=True) for kind in ("value", "gradient")):
+        if any(entries.find(other, outcome.case, kind, crashes=True) for kind in ("value", "gradient")):
             continue  # documented to kill the process: never run in this one
         result = again(other)
         if result.status == "unsupported":

@@ -66,6 +66,9 @@ def check_differences(entries: list, cases: set, where, drawn_cases: dict | None
         if precision is not None and (precision not in ("float16", "float32") or len(diff["observed"]) > 1):
             raise SpecError(f"{where(j, 'observed', 'precision')}: names the narrower dtype a framework computes in "
                             "(float16 or float32), and stands alone in observed")
+        if "quantised" in diff["observed"] and len(diff["observed"]) > 1:
+            raise SpecError(f"{where(j, 'observed', 'quantised')}: names the quantisation a runtime computes a "
+                            "model's layers with (int8), and stands alone in observed")
         if diff.get("regime") == "compiler" and diff.get("mode") not in ("compiled", "exported"):
             raise SpecError(f"{where(j, 'regime')}: compiler is what a framework's compiler or exporter alone does "
                             "(its eager run is right): the entry names mode: compiled or mode: exported")

@@ -25,6 +25,9 @@ class Context:
     # A documented difference's `precision` (a framework that computes float64 in float32):
     # results are then judged as results of that dtype. Inputs stay in the dtype under test.
     precision: str | None = None
+    # A documented difference's `quantised` (int8: a runtime's dynamic-range quantisation): a
+    # model's layers that read weights are judged with their operands moved by its steps.
+    quantised: str | None = None
     # An adapter's documented behaviour (adapters/behaviours.py): the reference then computes its
     # op with the behaviour's model.
     behaviour: object = None

@@ -255,3 +255,18 @@ def calls(node, ops) -> list:
     if isinstance(node, tuple):
         return [c for a in node for c in calls(a, ops)]
     return []
+
+
+def names_in(node) -> set:
+    """Every input name the tree reads (a Group's each)."""
+    if isinstance(node, Name):
+        return {node.id}
+    if isinstance(node, Group):
+        return set(node.names)
+    if isinstance(node, Key):
+        return names_in(node.parts)
+    if isinstance(node, Call):
+        return set().union(*(names_in(a) for a in operands(node)))
+    if isinstance(node, tuple):
+        return set().union(*(names_in(a) for a in node))
+    return set()

@@ -196,7 +196,9 @@ class Model(Program):
         its dtype's (a documented precision: ctx.precision), an activation is known only as
         rounded to it: the runtime may have fed the next layer the value before that rounding
         (ONNX Runtime's float16 models keep float32 between ops without float16 kernels), so a
-        layer's bound counts its earlier activations' own rounding."""
+        layer's bound counts its earlier activations' own rounding. Judged as a documented
+        quantisation computes (ctx.quantised: int8), a layer that reads weights is held to the
+        bound of its operands moved by the quantisation's steps (_quantised)."""
         mine = dict(zip(self.part_names, unflatten(actual, shapes)))
         env = {k: widen(v) for k, v in inputs.items()}
         apply, reference, bounds = caller(ctx.reference, "float64"), [], []
@@ -204,7 +206,8 @@ class Model(Program):
         for layer in self.layers:
             out = expr.evaluate(layer.tree, env, apply, wide_constant)
             values = out if len(layer.parts) > 1 else (out,)
-            bound = compare.error_bound(layer.tree, env, ctx.result_dtype, ctx.behaviour, carried)
+            bound = compare.error_bound(layer.tree, env, ctx.result_dtype, ctx.behaviour, carried,
+                                        self._quantised(layer, env) if ctx.quantised else ())
             for part, value in zip(layer.parts, values):
                 value = np.asarray(value)
                 reference.append(value)
@@ -218,6 +221,16 @@ class Model(Program):
         end_to_end = self._reference_env(inputs, ctx.reference)
         drift = [_largest_distance(mine[p], end_to_end[p]) for p in self.part_names]
         return tuple(reference), flatten([np.ravel(b) for b in bounds]), drift
+
+    def _quantised(self, layer, env: dict) -> set:
+        """The operands a dynamic-range quantisation moves in this layer: where it reads a weight
+        (a convolution's, a linear layer's), its float operands, weights and activations alike:
+        the runtime quantises the weights and the activations it multiplies them with (a bias it
+        may keep in float32: counted moved all the same, by max|bias| / 254)."""
+        names = expr.names_in(layer.tree)
+        if not names & set(self.weight_names()):
+            return set()
+        return {n for n in names if n in env and np.asarray(env[n]).dtype.kind == "f"}
 
     def error_bound(self, inputs: dict, dtype: str, behaviour=None):
         return None  # per layer, on the adapter's activations: judged_against

@@ -19,7 +19,7 @@ import pytest
 
 import adapters
 from reports.records import FAILING, PASSING, record
-from suites.judging import differences, gradcheck, judge, suspect
+from suites.judging import differences, entries, gradcheck, judge, suspect
 from suites.judging.outcome import Outcome
 from suites.programs import inputs, strategies, training
 from suites.programs.context import Context
@@ -187,7 +187,7 @@ class SpecItem(pytest.Item):
         process of its own where a difference documents that the case kills its process (an
         abort in native code), so that the item and the run go on."""
         kind = "gradient" if self.kind == "gradient" else "value"
-        diff = differences.find(ctx, example.name, kind, crashes=True)
+        diff = entries.find(ctx, example.name, kind, crashes=True)
         if not diff:
             return example_outcome(ctx, self.kind, example, self.seed, case)
         outcome, died = faults.isolated(example_in_process, self.config.getoption("adapter_path"), str(self.spec.file),
@@ -201,7 +201,7 @@ class SpecItem(pytest.Item):
     def _property(self, ctx):
         """The generated cases' values; in a process of their own where a difference documents
         that some draws kill the process."""
-        diff = differences.find(ctx, "hypothesis", "value", crashes=True)
+        diff = entries.find(ctx, "hypothesis", "value", crashes=True)
         if not diff:
             return [property_outcome(ctx, self.seed, self._strategy())]
         outcome, died = faults.isolated(property_in_process, self.config.getoption("adapter_path"),

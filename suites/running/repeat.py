@@ -31,7 +31,7 @@ import numpy as np
 
 from reports.records import REPEAT_CASES
 from suites.benchmarks import machine, workloads
-from suites.judging import compare, differences
+from suites.judging import compare, differences, entries
 from suites.judging.outcome import Outcome, one_line
 from suites.running import faults
 
@@ -180,7 +180,7 @@ def _under_switch(ctx, fresh: dict) -> Outcome:
     refused = [(name, error) for name, error in runs.items() if isinstance(error, str)]
     if refused:  # it ran without the switch: the switch refuses it (an op with no deterministic kernel)
         outcome = Outcome("fail", "switch", f"the {refused[0][0]} pass raises under {call}: {refused[0][1]}")
-        diff = differences.find(ctx, "switch", "repeat")
+        diff = entries.find(ctx, "switch", "repeat")
         return differences.repeat(outcome, diff, RuntimeError(refused[0][1])) if diff else outcome
     outcome = judged(ctx, "switch", runs, {p: c[1:] for p, c in runs.items()}, f"under {call}")
     unlike = [bitwise(fresh["plain"][p][0], c[0]) for p, c in runs.items() if not isinstance(fresh["plain"][p], str)]
@@ -220,5 +220,5 @@ def judged(ctx, condition: str, first: dict, other: dict, note: str = "") -> Out
             break
     if outcome.status == "pass":
         outcome.message = f"bitwise equal {note}".strip() + f" ({', '.join(first)})"
-    diff = differences.find(ctx, condition, "repeat")
+    diff = entries.find(ctx, condition, "repeat")
     return differences.repeat(outcome, diff, raised) if diff else outcome

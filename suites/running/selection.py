@@ -6,7 +6,7 @@ import zlib
 import numpy as np
 
 import adapters
-from suites.judging import differences
+from suites.judging import entries
 from suites.programs import inputs
 from suites.running import repeat
 
@@ -107,9 +107,9 @@ def documents(spec, adapter: str, kind: str, generated: bool, mode: str, dtype: 
     check = "gradient" if kind == "gradient" else "value"
     cases = {"hypothesis"} if generated else {e.name for e in spec.examples}
     for diff in spec.differences:
-        if not differences.holds_for(diff, cls, mode) or diff.get("kind", "value") not in (check, "any"):
+        if not entries.holds_for(diff, cls, mode) or diff.get("kind", "value") not in (check, "any"):
             continue
-        named = differences.entry_mode(diff, cls, mode)  # the mode the entry must name (a variant: base_modes)
+        named = entries.entry_mode(diff, cls, mode)  # the mode the entry must name (a variant: base_modes)
         if diff.get("mode", "eager") != named or dtype not in diff.get("dtypes", [dtype]):
             continue
         if diff.get("case") in cases or "case" not in diff and named != "eager" and not generated:
