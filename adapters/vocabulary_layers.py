@@ -87,7 +87,7 @@ LAYER_OPS = [
        "num_heads, T, S]), the softmax weights of each head.", mha_sample, parts=("output", "weights")),
     Op("max_pool2d", "x, kernel, stride=None, padding=0, ceil_mode=False", "layers",
        POOL + " The largest value of each window (padding never wins).",
-       lambda d: ([values(d, (1, 2, 4, 4)), 2], {"stride": 2})),
+       lambda d: ([values(d, (1, 2, 4, 4)), 2], {"stride": 2}), bound="selection"),
     Op("avg_pool2d", "x, kernel, stride=None, padding=0, ceil_mode=False, count_include_pad=True", "layers",
        POOL + " The mean of each window, divided by the window's size with its padding (count_include_pad) or "
        "by its elements inside x (count_include_pad=False, and always with 'same', as TensorFlow's SAME does); "
@@ -95,7 +95,7 @@ LAYER_OPS = [
        lambda d: ([values(d, (1, 2, 4, 4)), 2], {"stride": 2})),
     Op("max_pool1d", "x, kernel, stride=None, padding=0, ceil_mode=False", "layers",
        "max_pool2d over a height of 1: x [N, C, L], kernel, stride and padding ints.",
-       lambda d: ([values(d, (1, 2, 5)), 2], {"stride": 2})),
+       lambda d: ([values(d, (1, 2, 5)), 2], {"stride": 2}), bound="selection"),
     Op("avg_pool1d", "x, kernel, stride=None, padding=0, ceil_mode=False, count_include_pad=True", "layers",
        "avg_pool2d over a height of 1: x [N, C, L], kernel, stride and padding ints.",
        lambda d: ([values(d, (1, 2, 5)), 2], {"stride": 2})),

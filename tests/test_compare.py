@@ -204,3 +204,16 @@ def test_no_quantisation_bound_through_a_max_whose_magnitude_is_no_majorant():
     env = {"a": np.array([-10.0]), "b": np.array([0.0])}
     assert compare.error_bound(expr.parse("maximum(a, b)", set(env)), env, "float32", quantised={"b"}) is None
     assert compare.error_bound(expr.parse("relu(a) + b", set(env)), env, "float32", quantised={"b"}) is not None
+
+
+def test_a_max_pool_rounds_nothing_and_carries_its_windows_largest_error():
+    """A max pool selects one of its window's values: exact on inputs of the dtype (0 allowed,
+    an infinity elsewhere in the window included), and, on an input used before its rounding,
+    that rounding of the window's largest magnitude."""
+    x = np.array([[[[1.0, -np.inf, 0.5, 3.0], [0.5, -2.0, -4.0, 1.0]]]])
+    tree = expr.parse("max_pool2d(x, 2, stride=2)", {"x"})
+    assert np.array_equal(compare.error_bound(tree, {"x": x}, "float16"), np.zeros((1, 1, 1, 2)))
+    finite = np.where(np.isinf(x), 0.0, x)
+    rounded = compare.error_bound(tree, {"x": finite}, "float16", rounded={"x"})
+    largest = np.array([[[[2.0, 4.0]]]])  # and one smallest normal: the rounding may have flushed it
+    assert rounded == pytest.approx(compare.gamma(1, "float16") * largest + compare.tiny("float16"))

@@ -77,6 +77,15 @@ def _structural(op):
     return rule
 
 
+def _selection(op):
+    """max_pool1d, max_pool2d: each output is one of its window's values, unrounded, so it moves
+    by at most the largest error in its window: the op on the magnitudes, the window's largest."""
+    def rule(x, *params, **options):
+        return Bound(getattr(REFERENCE, op)(x.value, *params, **options),
+                     getattr(REFERENCE, op)(x.magnitude, *params, **options), x.n)
+    return rule
+
+
 def _joined(op):
     def rule(xs, axis):
         return Bound(getattr(REFERENCE, op)([x.value for x in xs], axis),
@@ -243,12 +252,12 @@ def _penalty(op):
 
 
 # The rule families that a vocabulary record's `bound` names; each makes the rule of one op.
-FAMILIES = {"sum": _sum, "product": _product, "square": _square, "exact": _exact, "matmul": _matmul,
-            "reduction": _reduction, "structural": _structural, "joined": _joined, "scatter_add": _scatter_add,
-            "conv": _conv, "linear": _linear, "cumsum": _cumsum, "contraction": _contraction,
-            "keyed": _keyed, "scatter_nd": _scatter_nd, "scatter_reduce": _scatter_reduce,
-            "sliding": _sliding, "optimizer": _optimizer, "clipping": _clipping,
-            "penalty": _penalty}
+FAMILIES = {"sum": _sum, "product": _product, "square": _square, "exact": _exact, "selection": _selection,
+            "matmul": _matmul, "reduction": _reduction, "structural": _structural, "joined": _joined,
+            "scatter_add": _scatter_add, "conv": _conv, "linear": _linear, "cumsum": _cumsum,
+            "contraction": _contraction, "keyed": _keyed, "scatter_nd": _scatter_nd,
+            "scatter_reduce": _scatter_reduce, "sliding": _sliding, "optimizer": _optimizer,
+            "clipping": _clipping, "penalty": _penalty}
 RULES = {op.name: FAMILIES[op.bound](op.name) for op in VOCABULARY.values() if op.bound}
 
 

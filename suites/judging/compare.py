@@ -137,7 +137,7 @@ def error_bound(tree, inputs: dict, dtype: str, behaviour=None, rounded=(), quan
     """The allowed absolute error per element of `tree` evaluated in `dtype` on these (float64,
     exactly representable) inputs, or None when the tree leaves the sum-product ops; the inputs
     named in `rounded` may have been used before their rounding to `dtype` (sum_product_bound),
-    those named in `quantised` after their quantisation to int8 (quantisation_moves)."""
+    those named in `quantised` after their quantisation to int8 (quantisation_steps)."""
     bound = sum_product_bound(tree, inputs, behaviour, rounded) if is_float(dtype) else None
     if bound is None:
         return None
@@ -162,7 +162,7 @@ def error_bound(tree, inputs: dict, dtype: str, behaviour=None, rounded=(), quan
 INT8_STEPS = 254
 # The rules whose magnitude is no majorant of their op's change (a max of magnitudes: maximum(-10,
 # 0) moves by 1 where b does, its magnitude max(10, 0) does not): no quantisation bound through them.
-NOT_MAJORANTS = {"maximum", "minimum"}
+NOT_MAJORANTS = {"maximum", "minimum", "max_pool1d", "max_pool2d"}
 
 
 def quantisation_steps(inputs: dict, quantised) -> dict:
@@ -193,9 +193,10 @@ def collective_bound(name: str, params: dict, shards: np.ndarray, dtype: str):
 
 def _times_magnitude(g: float, magnitude):
     """gamma_n |terms|, where gamma may be inf (n u >= 1: bfloat16 sums of 256 terms have no
-    bound) and a zero magnitude means every term was 0, so nothing was rounded."""
+    bound) and a zero magnitude means every term was 0, so nothing was rounded; gamma_0, no
+    rounding at all, is 0 whatever the magnitude (a max pool's window may hold an infinity)."""
     with np.errstate(invalid="ignore"):
-        return np.where(np.asarray(magnitude) == 0, 0.0, g * np.asarray(magnitude))
+        return np.where((np.asarray(magnitude) == 0) | (g == 0), 0.0, g * np.asarray(magnitude))
 
 
 def allowed_error(expected, dtype: str, bound=None, tolerance=None):
