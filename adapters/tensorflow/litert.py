@@ -3,6 +3,7 @@ the LiteRT interpreter (package ai-edge-litert, with its default XNNPACK delegat
 TensorFlow model is deployed on a phone or at the edge. A variant of the tensorflow adapter that
 runs the exported mode alone: the eager result its runtime's is judged beside is TensorFlow's,
 with TensorFlow's documented differences; its own mode's are its own (docs/exporting.md)."""
+import importlib.metadata
 import importlib.util
 
 from adapters.base import Unsupported
@@ -16,20 +17,23 @@ class LiteRTAdapter(TensorFlowAdapter):
     own_modes = ("exported",)  # LiteRT's kernels: TensorFlow's documented differences do not hold there
 
     @classmethod
-    def available(cls):
-        return all(importlib.util.find_spec(m) is not None for m in ("tensorflow", "ai_edge_litert"))
+    def available(cls):  # and the LiteRT Quantizer where a recipe needs it
+        needed = ("tensorflow", "ai_edge_litert") + (("litert_quantizer",) if cls.recipe is not None else ())
+        return all(importlib.util.find_spec(m) is not None for m in needed)
 
     @classmethod
     def modes(cls):
         return ("exported",)
 
-    def version(self):  # TensorFlow's (its eager side and the converter) and the runtime's: either changes what runs
+    def version(self):  # TensorFlow's (its eager side and the converter), the runtime's and a quantizer's
         import ai_edge_litert
-        return f"{self.tf.__version__} (LiteRT {ai_edge_litert.__version__})"
+        quantizer = (f", litert-quantizer {importlib.metadata.version('litert-quantizer')}"
+                     if self.recipe is not None else "")
+        return f"{self.tf.__version__} (LiteRT {ai_edge_litert.__version__}{quantizer})"
 
     def export(self, fn, weights=()):
         quantises = self.quantised_types is not None or self.recipe is not None
-        baked = tuple(weights) if quantises else ()  # what a quantisation quantises: constants
+        baked = tuple(weights) if quantises else ()  # what either quantisation quantises: constants
         return per_signature(lambda fn, env: self.litert_interpreter(fn, env, baked), fn, baked)
 
     # The converter's post-training quantisation: None, none (the converter's defaults); else

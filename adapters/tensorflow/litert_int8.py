@@ -10,20 +10,10 @@ float32 activations to int8 on the fly, multiplies in integers and returns float
 As tensorflow-litert-float16, it bakes the program's weights into the model as constants (the
 quantisation quantises constants only) and runs the models alone (`areas`), each layer judged at
 int8's bound where it reads a weight (litert_int8.differences.yaml)."""
-import importlib.metadata
-import importlib.util
-
 from adapters.tensorflow.litert import LiteRTAdapter
 
 
 class LiteRTInt8Adapter(LiteRTAdapter):
     name = "tensorflow-litert-int8"
     areas = ("models",)  # a quantised model's accuracy, judged layer by layer
-    recipe = "dynamic_wi8_afp32"
-
-    @classmethod
-    def available(cls):
-        return super().available() and importlib.util.find_spec("litert_quantizer") is not None
-
-    def version(self):  # the quantizer's too: a new release may quantise otherwise
-        return f"{super().version()[:-1]}, litert-quantizer {importlib.metadata.version('litert-quantizer')})"
+    recipe = "dynamic_wi8_afp32"  # available and version count the quantizer (LiteRTAdapter)

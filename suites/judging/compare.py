@@ -138,18 +138,17 @@ def error_bound(tree, inputs: dict, dtype: str, behaviour=None, rounded=(), quan
     exactly representable) inputs, or None when the tree leaves the sum-product ops; the inputs
     named in `rounded` may have been used before their rounding to `dtype` (sum_product_bound),
     those named in `quantised` after their quantisation to int8 (quantisation_steps)."""
+    if quantised and expr.ops_in(tree) & NOT_MAJORANTS:
+        return None
     bound = sum_product_bound(tree, inputs, behaviour, rounded) if is_float(dtype) else None
-    if bound is None:
+    if bound is None or quantised and bound.running is not None:
         return None
     if bound.running is not None:
         # and the reference's own float64 rounding, as tight as the framework's, and one smallest
         # normal: where the reference rounds a result to 0, the framework's may be a subnormal
-        return None if quantised else (bound.running(arithmetic(dtype)) + bound.running(arithmetic("float64"))
-                                       + tiny(dtype))
+        return bound.running(arithmetic(dtype)) + bound.running(arithmetic("float64")) + tiny(dtype)
     change = 0.0  # what the quantisation's moves may change
     if quantised:
-        if expr.ops_in(tree) & NOT_MAJORANTS:
-            return None
         widened = sum_product_bound(tree, inputs, behaviour, rounded, quantisation_steps(inputs, quantised))
         bound, change = widened, widened.magnitude - bound.magnitude
     return _times_magnitude(gamma(bound.n, dtype), bound.magnitude) + bound.n * tiny(dtype) + change

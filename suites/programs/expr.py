@@ -233,15 +233,24 @@ def operands(node: Call) -> tuple:
     return node.args + tuple(v for _, v in node.kwargs)
 
 
+def _nodes(node):
+    """Every node of the tree, itself first."""
+    yield node
+    children = (node.parts if isinstance(node, Key) else operands(node) if isinstance(node, Call) else
+                node if isinstance(node, tuple) else ())
+    for child in children:
+        yield from _nodes(child)
+
+
 def ops_in(node) -> set:
     """Every op the tree calls."""
-    if isinstance(node, Key):
-        return ops_in(node.parts)
-    if isinstance(node, Call):
-        return {node.op}.union(*(ops_in(a) for a in operands(node)))
-    if isinstance(node, tuple):
-        return set().union(*(ops_in(a) for a in node))
-    return set()
+    return {n.op for n in _nodes(node) if isinstance(n, Call)}
+
+
+def names_in(node) -> set:
+    """Every input name the tree reads (a Group's each)."""
+    return {name for n in _nodes(node) for name in ((n.id,) if isinstance(n, Name) else
+                                                    n.names if isinstance(n, Group) else ())}
 
 
 def calls(node, ops) -> list:
@@ -256,17 +265,3 @@ def calls(node, ops) -> list:
         return [c for a in node for c in calls(a, ops)]
     return []
 
-
-def names_in(node) -> set:
-    """Every input name the tree reads (a Group's each)."""
-    if isinstance(node, Name):
-        return {node.id}
-    if isinstance(node, Group):
-        return set(node.names)
-    if isinstance(node, Key):
-        return names_in(node.parts)
-    if isinstance(node, Call):
-        return set().union(*(names_in(a) for a in operands(node)))
-    if isinstance(node, tuple):
-        return set().union(*(names_in(a) for a in node))
-    return set()
