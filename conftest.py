@@ -25,7 +25,7 @@ import adapters
 from reports import cost
 from suites.loading import spec_differences
 from suites.loading.specs import SpecError, load_file, load_path, own_specs
-from suites.running import coverage, faults, results, shards
+from suites.running import changes, coverage, faults, results, shards
 
 ROOT = pathlib.Path(__file__).resolve().parent
 ANCHOR = ROOT / "suites" / "test_specs.py"
@@ -57,6 +57,12 @@ def pytest_addoption(parser):
                     help="run every explicit example in the eager mode and a share F (0 < F <= 1) of the other "
                          "items (generated checks, compiled items, training): at least one per area, adapter and "
                          "mode, chosen by the run's seed (default 1: every item)")
+    group.addoption("--changed-since", default=None, metavar="REV",
+                    help="run every item of the spec files and adapters that changed since the git revision REV, "
+                         "whatever --share; --share draws the rest (suites/running/changes.py)")
+    group.addoption("--changed-share", type=float, default=None, metavar="F",
+                    help="with --changed-since: the share of the rest where the judge or the runner changed "
+                         "(default: --share)")
     group.addoption("--shard", default=None, metavar="K/N",
                     help="run the K-th of N shards of the items (after --share), balanced by --shard-durations "
                          "(suites/running/shards.py); N shards' results folders merge into one run's report")
@@ -79,7 +85,7 @@ def pytest_addoption(parser):
 def pytest_configure(config):
     try:
         config.parity = _options(config)
-    except (SpecError, adapters.AdapterError, ValueError) as exc:  # ShardError is a ValueError
+    except (SpecError, adapters.AdapterError, ValueError) as exc:  # ShardError, ChangeError are ValueErrors
         pytest.exit(f"parity: {exc}", returncode=2)
 
 
@@ -123,6 +129,10 @@ def _options(config) -> SimpleNamespace:
     timeout = config.getoption("case_timeout")
     if timeout < 0:
         raise ValueError(f"--case-timeout takes seconds >= 0 (0: no limit). Received: {timeout:g}")
+    changed_share = config.getoption("changed_share")
+    if changed_share is not None and not 0 < changed_share <= 1:
+        raise ValueError(f"--changed-share takes a share 0 < F <= 1. Received: {changed_share:g}")
+    since = config.getoption("changed_since")
     shipped = functools.partial(spec_differences.shipped, chosen)
     shard = config.getoption("shard")
     durations = config.getoption("shard_durations")
@@ -135,6 +145,7 @@ def _options(config) -> SimpleNamespace:
         spec_files={path: shipped(load_file(path)) for path in _spec_files(config)},
         recorder=results.Recorder(folder, worker), environment=results.environment(),
         case_timeout=timeout, watch=faults.Watch(folder, worker, timeout), started=time.time(),
+        changes=since and changes.Changes(since, adapters.classes()),
     )
 
 
@@ -198,19 +209,29 @@ def pytest_handlecrashitem(crashitem, report, sched):
 
 
 def pytest_collection_modifyitems(config, items):
-    """--share: the explicit examples and a share of the rest (suites/running/items.py: shared); then
+    """--share: the explicit examples, every item --changed-since touches, and a share of the rest
+    (suites/running/selection.py: shared; --changed-share where the judge or runner changed); then
     --shard K/N: the K-th of N balanced parts of those (suites/running/shards.py)."""
     parity = getattr(config, "parity", None)
     if parity is None:
         return
-    kept = items
-    if config.getoption("share") < 1:
+    kept, share, changed = items, config.getoption("share"), parity.changes
+    if changed and changed.machinery and config.getoption("changed_share") is not None:
+        share = config.getoption("changed_share")
+    if share < 1:
         from suites.running.selection import shared
 
-        kept = shared(items, config.getoption("share"), parity.seed)[0]
+        kept = shared(items, share, parity.seed, keep=changed and changed.touches)[0]
+    selected = kept
     if parity.shard:
         index, count = parity.shard
         kept = shards.split(kept, count, parity.durations)[index - 1]
+    worker = getattr(config, "workerinput", {}).get("workerid")
+    if worker in (None, "gw0") and not config.getoption("collectonly"):  # xdist: its workers collect alike
+        from suites.running.selection import write_manifest
+
+        run = os.getppid() if worker else os.getpid()  # the pytest run: its controller's process
+        write_manifest(parity.results_dir, run, items, selected, kept, share, parity.seed, parity.shard, changed)
     if len(kept) < len(items):
         chosen = set(map(id, kept))
         config.hook.pytest_deselected(items=[i for i in items if id(i) not in chosen])
@@ -253,9 +274,10 @@ def pytest_sessionfinish(session):
 def pytest_report_header(config):
     """The run's seed: it draws the share and every generated case (--hypothesis-seed repeats it)."""
     parity = getattr(config, "parity", None)
-    if parity is not None:
-        return f"parity: seed {parity.seed} (--hypothesis-seed {parity.seed} runs the same items and cases)"
-    return None
+    if parity is None:
+        return None
+    seed = f"parity: seed {parity.seed} (--hypothesis-seed {parity.seed} runs the same items and cases)"
+    return [seed, parity.changes.summary()] if parity.changes else seed
 
 
 def pytest_terminal_summary(terminalreporter, config):

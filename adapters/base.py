@@ -50,20 +50,20 @@ class Adapter:
     # Documented behaviours of an op wherever a spec calls it, with NumPy models of them
     # (adapters/behaviours.py): a fail that a model explains is "documented".
     behaviours: tuple = ()
-    # The adapter this one runs in another configuration (jax-32 of jax): the differences the
-    # specs document for that one are this one's too, but in the modes it runs on a runtime of its
-    # own (own_modes: tensorflow-litert's exported mode), where only those of the traced program
-    # itself are, and as that one's base_modes[mode] runs (torch-export's exported mode: torch's
-    # eager kernels) where it runs the base's kernels otherwise (suites/judging/differences.py).
+    # The adapter this one runs in another configuration (jax-32 of jax): the specs' differences
+    # of that one are this one's, but in the modes it runs on a runtime of its own (own_modes:
+    # tensorflow-litert's exported mode) only those of the traced program itself, and as that one's
+    # base_modes[mode] runs (torch-export's exported mode: torch's eager kernels) where it runs the
+    # base's kernels otherwise (suites/judging/differences.py).
     variant_of: str | None = None
     own_modes: tuple = ()
     base_modes: dict = {}
     # The spec areas it runs (None: every one), for a variant judged where its bounds are built
     # only (torch-onnx-float16: the models, docs/exporting.md).
     areas: tuple | None = None
-    # Devices each process holds in a collective across processes on CPU (python -m
-    # suites.multihost): one where the runtime runs a rank per process (torch.distributed,
-    # MultiWorkerMirroredStrategy), more where a process may own several (XLA host devices).
+    # Devices each process holds in a collective across processes on CPU (python -m suites.multihost):
+    # one where the runtime runs a rank a process (torch.distributed, MultiWorkerMirroredStrategy),
+    # more where a process may own several (XLA host devices).
     process_devices: int = 1
     # False for an adapter that has no gradients by design (the reference: the finite-difference
     # oracle): its gradient and training items are not collected, rather than each recorded as
@@ -76,6 +76,10 @@ class Adapter:
     # every dtype, as eager): a compiler that kills the process where eager raises for want of a
     # kernel (paddle.jit.to_static). Such a call is unsupported, with this reason (suites/programs/program.py).
     compiled_declared_only: str | None = None
+    # The modes whose staged program compiles or exports once per input signature, whatever ran
+    # before (every export path: adapters.exporting.per_signature): one staged callable then serves
+    # every item of a program and dtype in a process (suites/programs/context.py, shared_stages).
+    shared_modes: tuple = ("exported",)
 
     @classmethod
     def available(cls) -> bool:
@@ -112,14 +116,13 @@ class Adapter:
         return "unknown"
 
     def environment(self) -> dict:
-        """The environment variables that select this adapter's configuration (Keras' backend,
-        jax-32's x64 left off), by name: recorded with its results, shown beside its version on the
-        report and put before a failure's rerun command. Empty by default."""
+        """The environment variables that select this adapter's configuration (Keras' backend, jax-32's
+        x64 off), by name: recorded with its results, shown beside its version on the report and put
+        before a failure's rerun command. Empty by default."""
         return {}
 
     def devices(self) -> list[str]:
-        """Where the adapter can run: "cpu" first, then GPUs as "cuda:0" or "gpu:0" (the suite's
-        --device cuda / gpu picks the first that is not the CPU)."""
+        """Where it can run: "cpu" first, then GPUs as "cuda:0" or "gpu:0" (--device cuda / gpu picks the first)."""
         return ["cpu"]
 
     def device_scope(self, device: str):
@@ -148,17 +151,15 @@ class Adapter:
 
     def compile(self, fn):
         """fn compiled by the framework's compiler as its users deploy it (torch.compile, jax.jit,
-        tf.function with jit_compile=True): the compiled mode of conformance runs and benchmarks;
-        calls take and return the adapter's tensors. An adapter that overrides it runs every
-        program in both modes (modes())."""
+        tf.function with jit_compile=True): the compiled mode of conformance runs and benchmarks; calls
+        take and return the adapter's tensors. An adapter that overrides it runs programs in both modes."""
         self.unsupported("compile")
 
     def mixed(self, fn):
-        """fn run under the framework's mixed-precision policy for bfloat16, as its users turn it
-        on over float32 parameters and inputs (torch.autocast("cpu", dtype=torch.bfloat16), Keras'
-        "mixed_bfloat16" dtype policy, flax's dtype=bfloat16 with float32 params,
-        paddle.amp.auto_cast(dtype="bfloat16")): the mixed mode (docs/mixed-precision.md). Calls
-        take and return the adapter's tensors."""
+        """fn under the framework's bfloat16 mixed-precision policy, as its users turn it on over
+        float32 parameters and inputs (torch.autocast("cpu", dtype=torch.bfloat16), Keras' "mixed_bfloat16",
+        flax's dtype=bfloat16 with float32 params, paddle.amp.auto_cast(dtype="bfloat16")): the mixed
+        mode (docs/mixed-precision.md). Calls take and return the adapter's tensors."""
         self.unsupported("mixed")
 
     def export(self, fn, weights=()):
@@ -180,10 +181,9 @@ class Adapter:
         benchmark harness also pins the process to that many CPUs before any framework loads)."""
 
     def deterministic(self) -> str | None:
-        """Turn on the framework's documented determinism switch for the rest of the process, as
-        its users turn it on (it may not turn off: tf.config.experimental.enable_op_determinism);
-        the call made, or None where the framework documents none that applies on this machine
-        (the repeat check's `switch` condition, docs/determinism.md)."""
+        """Turn on the framework's documented determinism switch for the rest of the process, as its
+        users do (it may not turn off: tf.config.experimental.enable_op_determinism); the call made, or
+        None where it documents none for this machine (the repeat check's `switch`, docs/determinism.md)."""
         return None
 
     def prepare_for_speed(self) -> None:

@@ -247,6 +247,30 @@ def read_coverage(files) -> dict:
     return {"ops": ops, "adapters": dict(sorted(columns.items()))}
 
 
+def read_selection(files) -> dict | None:
+    """What share of the suite the page holds, from the runs' selection-*.json (conftest.py writes
+    one per pytest run: suites/running/selection.py, write_manifest): items collected and kept, the
+    shares, seeds and --changed-since revisions, and the items a documented difference names that
+    the share dropped. A sharded run's shards collect the same items: counted once. None where no
+    run wrote one (results from before it)."""
+    runs = []
+    for file in files:
+        try:
+            runs.append(json.loads(file.read_text(encoding="utf-8")))
+        except ValueError:
+            continue
+    if not runs:
+        return None
+    sharded = {(r["collected"], r["share"], r["seed"], r["shard"].split("/")[1]): r["collected"]
+               for r in runs if r.get("shard")}  # the shards of one run: one collection
+    whole = sum(r["collected"] for r in runs if not r.get("shard")) + sum(sharded.values())
+    kept = sum(r["kept"] for r in runs)
+    return {"kept": kept, "collected": whole, "percent": 100 * kept / whole if whole else 100.0,
+            "shares": sorted({r["share"] for r in runs}), "seeds": sorted({r["seed"] for r in runs}),
+            "since": sorted({r["changed_since"] for r in runs if r.get("changed_since")}),
+            "lacking": sorted({i for r in runs for i in r.get("lacking", [])})}
+
+
 def build(inputs, output, baseline=None, history=(), upgraded_from=None) -> pathlib.Path:
     """Write OUTPUT/index.html from the results under `inputs`; with a `baseline` (an earlier
     run's folder or file) the page opens with what changed since it; with `history` (earlier runs'
@@ -286,6 +310,7 @@ def build(inputs, output, baseline=None, history=(), upgraded_from=None) -> path
         history=summary.history([(run_label(folder, rs), rs) for folder, rs, _ in past]
                                 + [(run_label(inputs[0], records), records)]) if past else [],
         coverage=read_coverage(_files(inputs, "coverage.json")),
+        selection=read_selection(_files(inputs, "selection-*.json")),
         script="\n".join((TEMPLATES / name).read_text(encoding="utf-8") for name in ("report.js", "port.js")),
         style=(TEMPLATES / "report.css").read_text(encoding="utf-8"),
         generated=datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),

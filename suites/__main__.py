@@ -15,6 +15,10 @@ N workers (default 2).
 python -m suites vocabulary [--write]: print docs/vocabulary.md as the vocabulary's records make
 it (adapters/vocabulary.py); --write writes it there.
 
+python -m suites regimes [PATH]: per spec area, how many of its generated specs' shape palettes
+reach each regime (empty and singleton axes, odd sizes, sizes past a kernel's block boundary:
+suites/programs/palette.py), and the regimes none reaches.
+
 python -m suites upgrade NAME==VERSION|NAME|engine@COMMIT [--adapter a,b] [--share F] [--seed N] [--bench]
 [--out DIR] [-- PYTEST ARGS]: the same items at the version in use and at another, each in an
 environment of its own, and the upgrade note between them (suites/upgrade.py, reports/upgrade.py).
@@ -32,6 +36,7 @@ from adapters import vocabulary
 from reports import cost
 from suites import upgrade
 from suites.loading.specs import SpecError, load_path, own_specs
+from suites.programs import palette
 from suites.running import coverage, shards
 
 VOCABULARY_DOC = pathlib.Path(__file__).resolve().parent.parent / "docs" / "vocabulary.md"
@@ -54,6 +59,8 @@ def main(argv=None, prog="python -m suites") -> int:
     estimate.add_argument("--workers", type=int, default=2, help="pytest-xdist workers of the run (default 2)")
     vocab = sub.add_parser("vocabulary", help="docs/vocabulary.md from the vocabulary's records")
     vocab.add_argument("--write", action="store_true", help=f"write {VOCABULARY_DOC} instead of printing it")
+    reg = sub.add_parser("regimes", help="which regimes each spec area's generated shapes reach")
+    reg.add_argument("path", nargs="?", default=own_specs(), help="a spec file or folder (default: Parity's specs)")
     upgrade.add_parser(sub)
     argv = sys.argv[1:] if argv is None else list(argv)
     cut = argv.index("--") if "--" in argv else len(argv)  # after it: the pytest arguments of `estimate`, `upgrade`
@@ -77,6 +84,12 @@ def main(argv=None, prog="python -m suites") -> int:
     except SpecError as exc:
         print(exc, file=sys.stderr)
         return 2
+    if args.command == "regimes":
+        print("| area | generated specs | regimes reached (specs) | not reached |\n|---|---|---|---|")
+        for area, count, reached, missing in palette.area_table(specs):
+            print(f"| {area} | {count} | {', '.join(f'{n} ({c})' for n, c in reached.items())} | "
+                  f"{', '.join(missing) or '-'} |")
+        return 0
     for file in sorted({s.file for s in specs}):
         print(f"{file}: {sum(s.file == file for s in specs)} specs ok")
     return 0

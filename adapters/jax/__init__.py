@@ -57,6 +57,7 @@ class JaxAdapter(JaxLayers, JaxOptimizers, JaxInitializers, JaxIdioms, JaxExport
     variant_of = None if X64 else "jax"
     module = "jax"
     process_devices = 2  # XLA host devices: a process holds several, as a GPU host holds its GPUs
+    shared_modes = ("compiled", "exported")  # jax.jit compiles once per input signature (shapes, dtypes)
     dtypes = {"*": DTYPES, "scatter_nd": (), "l2_penalty": (),
               **dict.fromkeys(("sub", "neg", "round", "sign", "softmax", "log_softmax", "scatter_add", "one_hot",
                                "index_add"), dtypes_except("bool")),

@@ -3,6 +3,7 @@ through (suites/judging/judge.py, suites/judging/gradcheck.py): it stages the pr
 says (eager, compiled, mixed), evaluates the reference, a documented behaviour's model in it where
 one judges the case, and the a-priori error bound; in the mixed mode it knows the class of
 precision the op is computed in (docs/mixed-precision.md)."""
+from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -10,6 +11,30 @@ import numpy as np
 from adapters.vocabulary import LOWERED
 from suites.judging import compare, mixed_bounds
 from suites.programs.program import ORACLE, Modelled, Program, flatten, unflatten
+
+SHARED_GROUPS = 64  # the (spec, adapter, device, dtype, mode) groups whose staged programs a process keeps
+_shared: OrderedDict = OrderedDict()
+
+
+def shared_stages(spec, adapter, device: str, dtype: str, mode: str) -> dict:
+    """The staged programs (Context.staged) that every item of this spec, adapter, device, dtype and
+    mode shares in this process, where the mode's program compiles or exports once per input
+    signature whatever ran before (Adapter.shared_modes: jax.jit, every export path): an example,
+    its property and its gradients then reuse one compilation per shape, and shapes repeat across
+    them (the palette, suites/programs/palette.py). Elsewhere a fresh dict, the item's own: a
+    compiler whose result depends on what it compiled before (torch.compile's automatic dynamic
+    shapes) compiles each item afresh, as a user's new process would. The most recent
+    SHARED_GROUPS groups are kept (an item's neighbours are its spec's other items); each entry
+    holds its spec and adapter, so the ids in its key name them while it is kept."""
+    if mode not in adapter.shared_modes:
+        return {}
+    key = (id(spec), id(adapter), device, dtype, mode)
+    if key not in _shared:
+        _shared[key] = (spec, adapter, {})
+        while len(_shared) > SHARED_GROUPS:
+            _shared.popitem(last=False)
+    _shared.move_to_end(key)
+    return _shared[key][2]
 
 
 @dataclass
@@ -44,9 +69,10 @@ class Context:
 
     def stage(self, key, make):
         """make() as the mode runs it (adapter.stage eager, adapter.compile compiled, adapter.mixed
-        mixed, adapter.export exported), made once per context: a compiler then reuses one
-        compilation for every case it can (a value and its property re-runs, Jacobian rows, shapes
-        a dynamic-shape compilation covers), an exporter one export per input signature."""
+        mixed, adapter.export exported), made once per context, or once per process where its
+        items share their staged programs (shared_stages): a compiler then reuses one compilation
+        for every case it can (a value and its property re-runs, Jacobian rows, shapes a
+        dynamic-shape compilation covers), an exporter one export per input signature."""
         if key not in self.staged:
             fn = make()
             self.staged[key] = {"compiled": self.adapter.compile, "mixed": self.adapter.mixed,

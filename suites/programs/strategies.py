@@ -2,19 +2,24 @@
 
 Shapes come from the spec's gufunc signature through
 hypothesis.extra.numpy.mutually_broadcastable_shapes (never a hand-written broadcasting
-generator). Every value is exactly representable in the dtype under test, so the float64
-reference sees exactly what the framework sees. Subnormal inputs are not drawn: XLA and
-TensorFlow flush them to zero on CPU by design, which is a separate question from an op's
-semantics.
+generator), their sides from the spec's palette of sizes, and each case's shapes from a few
+such shapes per rank chosen once per spec and run (suites/programs/palette.py), so that shapes
+repeat and what is compiled for one case serves the next. Every value is exactly representable
+in the dtype under test, so the float64 reference sees exactly what the framework sees.
+Subnormal inputs are not drawn: XLA and TensorFlow flush them to zero on CPU by design, which is
+a separate question from an op's semantics.
 """
 import math
+import re
+import zlib
 
+import hypothesis
 import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from suites.judging.compare import is_float, round_to
-from suites.programs import inputs
+from suites.programs import inputs, palette
 
 WIDTH = {"float16": 16, "bfloat16": 32, "float32": 32, "float64": 64}
 DEFAULT_MAX_SIZE = 4096
@@ -50,16 +55,15 @@ def _at_most(magnitude: float, dtype: str) -> float:
     return float(np.nextafter(m, storage(0)) if m > magnitude else m)
 
 
-def spec_inputs(spec, dtype: str, specials: bool = True):
-    """A strategy for one case of the spec: {arg name: exact array}, shapes from its gufunc
-    signature, values by its input rules (suites/programs/inputs.py); with the spec's special values
-    unless `specials` is False (finite differences need finite inputs)."""
+def spec_inputs(spec, dtype: str, specials: bool = True, seed: int = 0):
+    """A strategy for one case of the spec: {arg name: exact array}, shapes from its palette (the
+    run's `seed` chooses it) by its gufunc signature, values by its input rules
+    (suites/programs/inputs.py); with the spec's special values unless `specials` is False (finite
+    differences need finite inputs)."""
     hyp = spec.hypothesis
     max_size = hyp.get("max_size", DEFAULT_MAX_SIZE)
-    shapes = hnp.mutually_broadcastable_shapes(
-        signature=hyp["signature"], max_dims=hyp.get("max_dims", 3),
-        min_side=hyp.get("min_side", 1), max_side=hyp.get("max_side", 5),
-    ).filter(lambda s: all(math.prod(shape) <= max_size for shape in s.input_shapes))
+    shapes = palette_shapes(hyp["signature"], hyp.get("max_dims", 3), hyp.get("min_side", 1), hyp.get("max_side", 5)
+                            ).filter(lambda s: all(math.prod(shape) <= max_size for shape in s.input_shapes))
 
     rules = spec.input_rules
 
@@ -72,6 +76,7 @@ def spec_inputs(spec, dtype: str, specials: bool = True):
                    for name, o in rules.items() if o.get("unique"))
 
     shapes = shapes.filter(fits) if any(o.get("unique") for o in rules.values()) else shapes
+    shapes = st.sampled_from(shape_palette(spec, shapes, seed))
 
     @st.composite
     def case(draw):
@@ -80,6 +85,55 @@ def spec_inputs(spec, dtype: str, specials: bool = True):
         return inputs.generate(spec, drawn, dtype, Drawn(draw, magnitude, hyp.get("specials", ()) if specials else ()))
 
     return case()
+
+
+def palette_shapes(signature: str, max_dims: int, min_side: int, max_side: int):
+    """Shapes by the gufunc signature, every side from the spec's palette (suites/programs/palette.py):
+    hypothesis draws palette positions, each position becomes its size. A signature with a fixed
+    size ((b,1,t)) or an optional dimension ((m?,n)) draws its sides from [min_side, max_side] as
+    they are: which dims of a drawn shape the signature fixes is not told apart there."""
+    if any(d.isdigit() or d.endswith("?") for d in re.findall(r"[\w?]+", signature.split("->")[0])):
+        return hnp.mutually_broadcastable_shapes(signature=signature, max_dims=max_dims, min_side=min_side,
+                                                 max_side=max_side)
+    low, high = palette.positions(min_side, max_side)
+
+    def sized(drawn):
+        def resize(shape):
+            return tuple(palette.size(p, min_side, max_side) for p in shape)
+        return drawn._replace(input_shapes=tuple(map(resize, drawn.input_shapes)),
+                              result_shape=resize(drawn.result_shape))
+
+    return hnp.mutually_broadcastable_shapes(signature=signature, max_dims=max_dims, min_side=low,
+                                             max_side=high).map(sized)
+
+
+CANDIDATES = 40  # shapes drawn to choose a palette of SHAPES_PER_RANK shapes per rank from (more for more)
+_shape_palettes = {}  # (spec file, id, hypothesis block, seed, per rank) -> its palette: chosen once per process
+
+
+def shape_palette(spec, shapes, seed: int = 0) -> tuple:
+    """The spec's palette of whole shapes for the run of this seed (palette.covering: a few per rank
+    of the result, as many as the profile's examples call for, chosen to cover the most ranks,
+    sizes and broadcasting patterns) from draws of `shapes`, seeded by the spec's name and the run's
+    seed: every example, item, dtype and adapter of the run draws from the same few shapes, so what
+    a compiler or exporter made for one case serves the others (and a rerun of the same seed, from
+    the on-disk caches), while each commit's seed meets other shapes."""
+    per_rank = palette.per_rank(hypothesis.settings.default.max_examples)
+    key = (str(spec.file), spec.id, repr(spec.hypothesis), seed, per_rank)
+    if key not in _shape_palettes:
+        drawn = []
+
+        @hypothesis.seed(zlib.crc32(f"{spec.name}:{seed}".encode()))
+        @hypothesis.settings(max_examples=CANDIDATES * per_rank // palette.SHAPES_PER_RANK, database=None,
+                             derandomize=False, deadline=None, phases=[hypothesis.Phase.generate],
+                             suppress_health_check=list(hypothesis.HealthCheck))
+        @hypothesis.given(shapes)
+        def collect(candidate):
+            drawn.append(candidate)
+
+        collect()
+        _shape_palettes[key] = palette.covering(drawn, per_rank)
+    return _shape_palettes[key]
 
 
 class Drawn:

@@ -22,7 +22,7 @@ from reports.records import FAILING, PASSING, record
 from suites.judging import differences, entries, gradcheck, judge, suspect
 from suites.judging.outcome import Outcome
 from suites.programs import inputs, strategies, training
-from suites.programs.context import Context
+from suites.programs.context import Context, shared_stages
 from suites.running import faults, repeat, repro, results
 from suites.running.selection import documents, gradient_examples, item_dtypes, kinds_of
 
@@ -112,7 +112,9 @@ class SpecItem(pytest.Item):
         except adapters.AdapterError as exc:
             pytest.skip(str(exc))
         device = resolve_device(adapter, self.device)
-        ctx = Context(self.spec, adapter, device, self.dtype, self.mode)
+        shared = {} if self.kind in ("training", "repeat") else shared_stages(self.spec, adapter, device, self.dtype,
+                                                                              self.mode)
+        ctx = Context(self.spec, adapter, device, self.dtype, self.mode, shared)
         self.seed = zlib.crc32(f"{self.config.parity.seed}:{self.spec.name}:{self.kind}:{self.dtype}".encode())
         start = time.perf_counter()
         watch, identity = self.config.parity.watch, self.identity()
@@ -196,7 +198,7 @@ class SpecItem(pytest.Item):
         return differences.crashed(example.name, diff, outcome, died)
 
     def _strategy(self):
-        return strategy_of(self.spec, self.dtype, self.kind)
+        return strategy_of(self.spec, self.dtype, self.kind, self.config.parity.seed)
 
     def _property(self, ctx):
         """The generated cases' values; in a process of their own where a difference documents
@@ -206,7 +208,7 @@ class SpecItem(pytest.Item):
             return [property_outcome(ctx, self.seed, self._strategy())]
         outcome, died = faults.isolated(property_in_process, self.config.getoption("adapter_path"),
                                         str(self.spec.file), self.spec.name, self.adapter_name, ctx.device, self.dtype,
-                                        self.mode, self.seed, deadline=faults.CRASH_DEADLINE)
+                                        self.mode, self.seed, self.config.parity.seed, deadline=faults.CRASH_DEADLINE)
         return [differences.crashed("hypothesis", diff, outcome, died)]
 
     def _gradient(self, ctx):
@@ -369,12 +371,12 @@ def example_in_process(adapter_paths: list, spec_file: str, spec_name: str, kind
     return example_outcome(ctx, kind, example, seed)
 
 
-def strategy_of(spec, dtype: str, kind: str):
-    """The spec's hypothesis cases: shapes from a gufunc signature, or a collective's shards;
-    special values for the value check only (finite differences need finite inputs)."""
+def strategy_of(spec, dtype: str, kind: str, run_seed: int = 0):
+    """The spec's hypothesis cases: shapes from its palette for the run's seed, or a collective's
+    shards; special values for the value check only (finite differences need finite inputs)."""
     if spec.collective:
         return strategies.collective_shards(spec, dtype)
-    return strategies.spec_inputs(spec, dtype, specials=kind == "property")
+    return strategies.spec_inputs(spec, dtype, specials=kind == "property", seed=run_seed)
 
 
 def property_outcome(ctx, seed: int, strategy) -> Outcome:
@@ -382,11 +384,11 @@ def property_outcome(ctx, seed: int, strategy) -> Outcome:
 
 
 def property_in_process(adapter_paths: list, spec_file: str, spec_name: str, adapter_name: str, device: str,
-                        dtype: str, mode: str, seed: int) -> Outcome:
+                        dtype: str, mode: str, seed: int, run_seed: int) -> Outcome:
     """The generated cases' value check in an isolated process (what it raised left out: a
     framework's exception may not pickle)."""
     ctx = fresh_context(adapter_paths, spec_file, spec_name, adapter_name, device, dtype, mode)
-    outcome = property_outcome(ctx, seed, strategy_of(ctx.spec, dtype, "property"))
+    outcome = property_outcome(ctx, seed, strategy_of(ctx.spec, dtype, "property", run_seed))
     return dataclasses.replace(outcome, raised=None)
 
 

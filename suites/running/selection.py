@@ -1,6 +1,8 @@
 """Which items a spec yields and which of them a run keeps: the kinds of check and the dtypes
 they run in (suites/running/items.py collects them), what always runs, and the share of the rest that
 --share draws (conftest.py)."""
+import json
+import pathlib
 import zlib
 
 import numpy as np
@@ -76,16 +78,17 @@ def _finite(case: dict) -> bool:
     return all(np.isfinite(v).all() for v in case.values() if v.dtype.kind == "f")
 
 
-def shared(items: list, share: float, seed: int) -> tuple[list, list]:
-    """(kept, dropped): every item that is not a spec's and every item that always runs
-    (SpecItem.always: the explicit examples, their gradients, what a documented difference names);
+def shared(items: list, share: float, seed: int, keep=None) -> tuple[list, list]:
+    """(kept, dropped): every item that is not a spec's, every item that always runs
+    (SpecItem.always: the explicit examples, their gradients, what a documented difference names)
+    and every item `keep(item)` holds (--changed-since: suites/running/changes.py);
     of the others (generated checks, the compiled mode, training) a share in each (area, adapter,
     mode): with k = 1 / share, every k-th member in the order of a hash of its id, starting at
     the seed's place (at least one). The same seed keeps the same items; k successive seeds (the
     ci profile's: commits) keep every item exactly once."""
     groups, kept = {}, []
     for item in items:
-        if getattr(item, "always", True):  # an item that is not a spec's runs
+        if getattr(item, "always", True) or keep and keep(item):  # an item that is not a spec's runs
             kept.append(item)
         else:
             groups.setdefault((item.spec.area, item.adapter_name, item.mode), []).append(item)
@@ -115,3 +118,36 @@ def documents(spec, adapter: str, kind: str, generated: bool, mode: str, dtype: 
         if diff.get("case") in cases or "case" not in diff and named != "eager" and not generated:
             return True
     return False
+
+
+def write_manifest(folder, run: int, items: list, selected: list, kept: list, share: float, seed: int, shard=None,
+                   changed=None) -> None:
+    """selection-<run>.json beside a run's results (run: its pytest process' id): how many spec
+    items it collected, selected (by the share) and kept (its shard of them), with which share,
+    seed, shard and --changed-since, and the items the share dropped that a documented difference
+    of their kind names (a repeat or training entry: the share alone draws those), so that the page
+    says what share of the suite it holds and which documented behaviours it lacks
+    (reports/build.py: read_selection)."""
+    specs = [i for i in items if hasattr(i, "spec")]
+    if not specs:
+        return
+    chosen = set(map(id, selected))
+    dropped = [i for i in specs if id(i) not in chosen]
+    data = {"collected": len(specs), "kept": sum(hasattr(i, "spec") for i in kept), "share": share, "seed": seed,
+            "shard": shard and f"{shard[0]}/{shard[1]}", "changed_since": changed.rev if changed else None,
+            "lacking": sorted(i.nodeid for i in dropped if documented_kind(i.spec, i.adapter_name, i.kind, i.mode,
+                                                                           i.dtype))}
+    folder = pathlib.Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"selection-{run}.json").write_text(json.dumps(data, indent=1), encoding="utf-8")
+
+
+def documented_kind(spec, adapter: str, kind: str, mode: str, dtype: str) -> bool:
+    """Whether a documented difference of the spec names this kind of item (repeat or training)
+    for the adapter, mode and dtype: what `documents` leaves to the share."""
+    if kind not in ("repeat", "training"):
+        return False
+    cls = adapters.classes().get(adapter) or type("Absent", (), {"name": adapter})
+    return any(diff.get("kind") == kind and entries.holds_for(diff, cls, mode)
+               and diff.get("mode", "eager") == entries.entry_mode(diff, cls, mode)
+               and dtype in diff.get("dtypes", [dtype]) for diff in spec.differences)

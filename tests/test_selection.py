@@ -1,0 +1,28 @@
+"""Every run writes what it selected (selection-<run>.json), and the page says what share of the
+suite it holds and which documented items the share left out."""
+import json
+import subprocess
+import sys
+
+from reports import build
+from suites.running.changes import ROOT
+
+
+def test_the_page_says_how_many_of_the_collected_items_it_holds(tmp_path):
+    results = tmp_path / "results"
+    run = subprocess.run([sys.executable, "-m", "pytest", "specs/ste.yaml", "-n", "2", "--adapter", "reference,engine",
+                          "--hypothesis-profile=ci", "--share", "0.03", "--results-dir", str(results), "-p",
+                          "no:cacheprovider"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout[-2000:]
+    [manifest] = [json.loads(f.read_text()) for f in results.glob("selection-*.json")]  # one, though 2 workers
+    collected = subprocess.run([sys.executable, "-m", "pytest", "specs/ste.yaml", "--adapter", "reference,engine",
+                                "--collect-only", "-q", "-p", "no:cacheprovider"], cwd=ROOT, capture_output=True,
+                               text=True, timeout=600)
+    every = [line for line in collected.stdout.splitlines() if "::" in line]
+    ran = {json.loads(line)["test"] for line in (results / "results.jsonl").read_text().splitlines()}
+    assert manifest["collected"] == len(every) and manifest["kept"] == len(ran) < len(every)
+    assert manifest["share"] == 0.03 and manifest["changed_since"] is None
+    # the engine's repeat item of ste-round is named by the engine's own repeat entry ("*": threads)
+    assert set(manifest["lacking"]) <= set(every) - ran
+    page = build.build([results], tmp_path / "out").read_text()
+    assert f"{len(ran)} of the {len(every)} items its runs collected" in page
