@@ -105,17 +105,18 @@ def documents(spec, adapter: str, kind: str, generated: bool, mode: str, dtype: 
     adapter (or the framework it is a variant of), this kind of check and dtype, and the item's
     mode (eager where the entry names none: the eager item shows it), that names one of the
     item's cases ("hypothesis" for generated ones), or is compile-only for every case (the
-    compiled examples show it)."""
+    compiled examples show it); a repeat or training item, by any entry of its own kind."""
     cls = adapters.classes().get(adapter) or type("Absent", (), {"name": adapter})  # not installed
-    check = "gradient" if kind == "gradient" else "value"
+    whole = kind in ("repeat", "training")  # an entry of the kind names the item, whatever its case
+    kinds = (kind,) if whole else ("gradient" if kind == "gradient" else "value", "any")
     cases = {"hypothesis"} if generated else {e.name for e in spec.examples}
     for diff in spec.differences:
-        if not entries.holds_for(diff, cls, mode) or diff.get("kind", "value") not in (check, "any"):
+        if not entries.holds_for(diff, cls, mode) or diff.get("kind", "value") not in kinds:
             continue
         named = entries.entry_mode(diff, cls, mode)  # the mode the entry must name (a variant: base_modes)
         if diff.get("mode", "eager") != named or dtype not in diff.get("dtypes", [dtype]):
             continue
-        if diff.get("case") in cases or "case" not in diff and named != "eager" and not generated:
+        if whole or diff.get("case") in cases or "case" not in diff and named != "eager" and not generated:
             return True
     return False
 
@@ -135,19 +136,9 @@ def write_manifest(folder, run: int, items: list, selected: list, kept: list, sh
     dropped = [i for i in specs if id(i) not in chosen]
     data = {"collected": len(specs), "kept": sum(hasattr(i, "spec") for i in kept), "share": share, "seed": seed,
             "shard": shard and f"{shard[0]}/{shard[1]}", "changed_since": changed.rev if changed else None,
-            "lacking": sorted(i.nodeid for i in dropped if documented_kind(i.spec, i.adapter_name, i.kind, i.mode,
-                                                                           i.dtype))}
+            "lacking": sorted(i.nodeid for i in dropped if i.kind in ("repeat", "training") and
+                              documents(i.spec, i.adapter_name, i.kind, i.generated, i.mode, i.dtype))}
     folder = pathlib.Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / f"selection-{run}.json").write_text(json.dumps(data, indent=1), encoding="utf-8")
 
-
-def documented_kind(spec, adapter: str, kind: str, mode: str, dtype: str) -> bool:
-    """Whether a documented difference of the spec names this kind of item (repeat or training)
-    for the adapter, mode and dtype: what `documents` leaves to the share."""
-    if kind not in ("repeat", "training"):
-        return False
-    cls = adapters.classes().get(adapter) or type("Absent", (), {"name": adapter})
-    return any(diff.get("kind") == kind and entries.holds_for(diff, cls, mode)
-               and diff.get("mode", "eager") == entries.entry_mode(diff, cls, mode)
-               and dtype in diff.get("dtypes", [dtype]) for diff in spec.differences)
