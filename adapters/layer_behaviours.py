@@ -231,6 +231,28 @@ TF_L2_NORMALIZE = Behaviour(
     "torch.nn.functional.normalize bounds the norm: the same eps 1e-12 floors the norm at 1e-6, so shorter "
     "vectors come out shorter than 1; and its axis defaults to None, every axis at once",
     "https://www.tensorflow.org/api_docs/python/tf/math/l2_normalize")
+
+
+def litert_l2_normalization(x, axis=None, eps=1e-12):
+    """tf.math.l2_normalize converted to LiteRT: the converter fuses x * rsqrt(max(sum x^2, eps))
+    into L2_NORMALIZATION where eps < 1e-3 and the reduced axes' first is the last axis (or -1),
+    or they are every axis in order (L2NormalizeReduceAxis); that kernel normalises the last
+    axis alone, by max(norm, 1e-6). Any other axis stays TensorFlow's ops."""
+    x = np.asarray(x)
+    axes = list(range(x.ndim)) if axis is None else list(as_tuple(axis, 1))
+    if not (axes and (axes[0] in (x.ndim - 1, -1) or axes == list(range(x.ndim))) and eps < 1e-3):
+        return l2_normalize(x, axis, eps)
+    return x / np.maximum(np.sqrt(np.sum(np.square(x), axis=-1, keepdims=True)), 1e-6)
+
+
+LITERT_L2_NORMALIZATION = Behaviour(
+    "normalize", litert_l2_normalization,
+    "LiteRT's converter turns tf.math.l2_normalize over every axis (its default axis=None) into "
+    "L2_NORMALIZATION, which normalises the last axis alone ([[3, 4], [0, 5]] gives [[0.6, 0.8], [0, 1]] where "
+    "TensorFlow gives [[0.42, 0.57], [0, 0.71]]), and that kernel floors the norm at 1e-6 whatever epsilon "
+    "the program gives (adapters/tensorflow/repro/litert_float32_elementwise.py)",
+    "https://github.com/tensorflow/tensorflow/blob/v2.21.0/tensorflow/compiler/mlir/lite/transforms/optimize.cc",
+    "compiler", mode="exported")
 PADDLE_NORMALIZE_AXIS_ONE = framework_default(
     "normalize", {"axis": 1},
     "paddle.nn.functional.normalize defaults to axis=1 (as torch's dim=1), not the last axis as keras.ops.normalize",

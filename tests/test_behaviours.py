@@ -3,13 +3,16 @@ wherever a spec calls its op, and nothing else: a framework that differs otherwi
 import json
 
 import numpy as np
+import pytest
 
+import adapters
 from adapters.behaviours import (
     KERAS_PAD_SEQUENCES_DEFAULTS,
     TORCH_PAD_SEQUENCE_TIME_MAJOR,
     TORCH_SOFTMAX_IMPLICIT_DIM,
     bias_add,
 )
+from adapters.layer_behaviours import LITERT_L2_NORMALIZATION, l2_normalize
 from tests.test_wrong_adapter import ROOT, run_suite
 
 BIASED = ROOT / "tests" / "adapters" / "biased.py"
@@ -56,3 +59,21 @@ def test_a_framework_default_fills_in_only_what_the_call_leaves_out():
     assert np.all(TORCH_SOFTMAX_IMPLICIT_DIM.model(np.zeros((2, 1, 4))) == 0.5)
     assert np.all(TORCH_SOFTMAX_IMPLICIT_DIM.model(np.zeros((1, 4, 1, 2))) == 0.25)
     assert np.all(TORCH_SOFTMAX_IMPLICIT_DIM.model(np.zeros((2, 1, 4)), axis=-1) == 0.25)
+
+
+def test_litert_normalises_the_last_axis_where_tensorflow_normalises_every_axis():
+    """LiteRT's converter fuses tf.math.l2_normalize over every axis into L2_NORMALIZATION, whose
+    kernel normalises the last axis by max(norm, 1e-6) (tensorflow/lite/kernels/internal/reference/
+    l2normalization.h): the model, on the documented [[3, 4], [0, 5]] and on rows shorter than 1e-6
+    (the hypothesis case that found it), and LiteRT itself where it is installed."""
+    model = LITERT_L2_NORMALIZATION.model
+    assert np.allclose(model(np.array([[3.0, 4.0], [0.0, 5.0]])), [[0.6, 0.8], [0, 1]])
+    tiny = 2.0**-24
+    x = np.array([[[1.0, tiny], [tiny, tiny]], [[tiny, tiny], [tiny, tiny]]], np.float32)
+    expected = np.full(x.shape, tiny / 1e-6)  # each row [tiny, tiny] by its norm floored at 1e-6
+    expected[0, 0] = [1.0, tiny]  # the row [1, tiny] by its own norm, 1
+    assert np.allclose(model(x), expected, rtol=1e-6, atol=0)
+    assert np.allclose(model(x, axis=1), l2_normalize(x, axis=1))  # another axis: TensorFlow's own ops
+    litert = pytest.importorskip("ai_edge_litert") and adapters.get("tensorflow-litert")
+    exported = litert.export(lambda env: litert.normalize(env["x"]))
+    assert np.allclose(litert.to_numpy(exported({"x": litert.asarray(x, "float32", "cpu")})), model(x), rtol=1e-6)

@@ -246,3 +246,41 @@ def test_a_keras_conv_without_padding_compiles_once_for_one_shape():
     pytest.importorskip("torch")
     graphs, error = keras_script(KERAS_UNPADDED_CONV, "torch")[-2:]
     assert (int(graphs), float(error)) == (1, 0.0)
+
+
+def test_a_palette_whose_first_shapes_are_refused_keeps_the_item():
+    """At run seed 250 (the ci profile) the first shapes matmul/broadcast-shapes/property draws
+    have a vector left operand: three refused in a row made the item unsupported as a whole
+    before (CI at commit 250). Each refused shape is run once; every shape refused makes the
+    item unsupported."""
+    import zlib
+
+    import hypothesis
+
+    from suites.judging import judge
+    from suites.judging.outcome import Outcome
+    from suites.loading.specs import load_file
+    from suites.programs import strategies
+
+    spec = next(s for s in load_file(pathlib.Path("specs/matmul.yaml")) if s.id == "broadcast-shapes")
+    seed, runs = zlib.crc32(f"250:{spec.name}:property:float32".encode()), []  # the item's (SpecItem.runtest)
+
+    def refusing(vectors_only):
+        def check(inputs, _):
+            runs.append((inputs["a"].shape, inputs["b"].shape))
+            refused = inputs["a"].ndim == 1 or not vectors_only
+            return Outcome("unsupported" if refused else "pass", "hypothesis", "refused" if refused else "")
+        return check
+
+    profile = hypothesis.settings.get_current_profile_name()
+    hypothesis.settings.load_profile("ci")  # as CI ran it
+    try:
+        cases = strategies.spec_inputs(spec, "float32", seed=250)
+        shapes = strategies.shapes_drawn(spec, 250)
+        passed = judge.hypothesis_cases(seed, cases, refusing(True), shapes)
+        assert [len(a) for a, _ in runs[:3]] == [1, 1, 1] and passed.status == "pass", runs
+        runs.clear()
+        outcome = judge.hypothesis_cases(seed, cases, refusing(False), shapes)
+        assert outcome.status == "unsupported" and len(runs) == len(set(runs)) == shapes
+    finally:
+        hypothesis.settings.load_profile(profile)

@@ -8,6 +8,7 @@ import importlib.util
 
 from adapters.base import Unsupported
 from adapters.exporting import per_signature, refusal
+from adapters.layer_behaviours import LITERT_L2_NORMALIZATION
 from adapters.tensorflow import TensorFlowAdapter
 
 
@@ -15,6 +16,7 @@ class LiteRTAdapter(TensorFlowAdapter):
     name = "tensorflow-litert"
     variant_of = "tensorflow"  # its eager result, judged beside its runtime's, is TensorFlow's
     own_modes = ("exported",)  # LiteRT's kernels: TensorFlow's documented differences do not hold there
+    behaviours = (*TensorFlowAdapter.behaviours, LITERT_L2_NORMALIZATION)
 
     @classmethod
     def available(cls):  # and the LiteRT Quantizer where a recipe needs it

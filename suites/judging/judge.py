@@ -19,8 +19,9 @@ from suites.judging import compare, differences, entries, modes, properties, sam
 from suites.judging.outcome import CaseFailure, Outcome, message_of, one_line, raised_outcome
 from suites.programs.program import flatten, shapes_of, unflatten
 
-# Refused examples in a row, with none checked, that make a hypothesis item unsupported as a whole.
-REFUSED_AS_A_WHOLE = 3
+# With no example checked yet, a hypothesis item whose cases are not drawn from a known palette of
+# shapes is unsupported as a whole once this many distinct input shapes were refused.
+REFUSED_SHAPES_AS_A_WHOLE = 30
 
 
 def check_case(ctx, case: str, inputs: dict, expect: dict | None = None) -> Outcome:
@@ -148,6 +149,13 @@ def _part_errors(ctx, expected, actual, allowed, shapes, drift) -> list:
     return out
 
 
+def input_shapes(inputs: dict) -> tuple:
+    """A case's input shapes and dtypes, by argument: what a refusal (a kernel that cannot take a
+    shape) is about."""
+    return tuple((name, np.shape(value), str(getattr(value, "dtype", type(value).__name__)))
+                 for name, value in sorted(inputs.items()))
+
+
 def _part_index(ctx, flat_index: int, shapes) -> tuple:
     """A flat vector's index as (part name, index within the part)."""
     for name, shape in zip(ctx.part_names or range(len(shapes)), shapes):
@@ -174,15 +182,20 @@ def _metamorphic(ctx, case, inputs, actual, result) -> Outcome:
     return Outcome("pass", case, result.summary(), result, inputs)
 
 
-def hypothesis_cases(seed: int, strategy, check) -> Outcome:
+def hypothesis_cases(seed: int, strategy, check, shapes: int | None = None) -> Outcome:
     """Run `check(inputs, seed)` on hypothesis cases; a failure is shrunk and comes back as its
     Outcome; else one pass (with the largest errors seen) or the first documented outcome.
 
     An example the adapter refuses (Unsupported for these inputs: a shape a kernel cannot take)
     is rejected and hypothesis draws another, so one refused shape does not hide the rest of the
-    item. When the first examples are all refused, the op is refused as a whole: the item is
-    unsupported and stops drawing."""
+    item; a refusal holds for its input shapes, and a later draw of them is rejected without
+    running. With none checked, the item is unsupported as a whole once every one of the `shapes`
+    distinct shapes its cases draw from (the spec's palette, suites/programs/palette.py) was
+    refused, or REFUSED_SHAPES_AS_A_WHOLE where that is not known. (Three refused examples in a
+    row made it unsupported before: with a palette whose first shapes had a vector left operand,
+    an adapter refusing only those lost the whole item.)"""
     unsupported, documented, largest = [], [], {}
+    refused_shapes = set()
     checked = 0
 
     @hypothesis.seed(seed)
@@ -190,11 +203,15 @@ def hypothesis_cases(seed: int, strategy, check) -> Outcome:
     @hypothesis.given(strategy, st.integers(0, 2**32 - 1))
     def prop(inputs, seed):
         nonlocal checked
-        if not checked and len(unsupported) >= REFUSED_AS_A_WHOLE:
+        if not checked and len(refused_shapes) >= (shapes or REFUSED_SHAPES_AS_A_WHOLE):
             return
+        drawn = input_shapes(inputs)
+        if drawn in refused_shapes:
+            hypothesis.reject()
         outcome = check(inputs, seed)
         if outcome.status == "unsupported":
             unsupported.append(outcome)
+            refused_shapes.add(drawn)
             hypothesis.reject()
         checked += 1
         if outcome.status not in PASSING:
@@ -221,6 +238,7 @@ def hypothesis_cases(seed: int, strategy, check) -> Outcome:
     if documented:  # some generated inputs meet the spec's documented difference: say so
         return documented[0]
     errors = " ".join(f"{k}={v:.3g}" for k, v in largest.items())
-    refused = f"; {len(unsupported)} refused as unsupported ({unsupported[0].message})" if unsupported else ""
+    refused = (f"; {len(unsupported)} shapes refused as unsupported ({unsupported[0].message})"
+               if unsupported else "")
     return Outcome("pass", "hypothesis", f"{checked} examples" + (f"; largest {errors}" if errors else "") + refused,
                    compare.Comparison(True, **largest))

@@ -108,7 +108,7 @@ def palette_shapes(signature: str, max_dims: int, min_side: int, max_side: int):
 
 
 CANDIDATES = 40  # shapes drawn to choose a palette of SHAPES_PER_RANK shapes per rank from (more for more)
-_shape_palettes = {}  # (spec file, id, hypothesis block, seed, per rank) -> its palette: chosen once per process
+_shape_palettes = {}  # _palette_key -> the palette
 
 
 def shape_palette(spec, shapes, seed: int = 0) -> tuple:
@@ -118,9 +118,9 @@ def shape_palette(spec, shapes, seed: int = 0) -> tuple:
     seed: every example, item, dtype and adapter of the run draws from the same few shapes, so what
     a compiler or exporter made for one case serves the others (and a rerun of the same seed, from
     the on-disk caches), while each commit's seed meets other shapes."""
-    per_rank = palette.per_rank(hypothesis.settings.default.max_examples)
-    key = (str(spec.file), spec.id, repr(spec.hypothesis), seed, per_rank)
+    key = _palette_key(spec, seed)
     if key not in _shape_palettes:
+        per_rank = key[-1]
         drawn = []
 
         @hypothesis.seed(zlib.crc32(f"{spec.name}:{seed}".encode()))
@@ -134,6 +134,19 @@ def shape_palette(spec, shapes, seed: int = 0) -> tuple:
         collect()
         _shape_palettes[key] = palette.covering(drawn, per_rank)
     return _shape_palettes[key]
+
+
+def _palette_key(spec, seed: int) -> tuple:
+    """(spec file, id, hypothesis block, run seed, shapes per rank): a palette is chosen once per process."""
+    per_rank = palette.per_rank(hypothesis.settings.default.max_examples)
+    return str(spec.file), spec.id, repr(spec.hypothesis), seed, per_rank
+
+
+def shapes_drawn(spec, seed: int) -> int | None:
+    """How many distinct shapes the spec's cases of this run's seed draw from (its palette, once
+    spec_inputs made it); None where that is not known (a collective's shards)."""
+    chosen = _shape_palettes.get(_palette_key(spec, seed))
+    return None if chosen is None else len(chosen)
 
 
 class Drawn:

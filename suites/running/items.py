@@ -91,8 +91,7 @@ class SpecItem(pytest.Item):
     def __init__(self, *, spec, kind, generated, adapter_name, device, dtype, mode, **kwargs):
         super().__init__(**kwargs)
         self.spec, self.kind, self.adapter_name, self.device, self.dtype = spec, kind, adapter_name, device, dtype
-        self.generated, self.mode = generated, mode
-        self.seed = None
+        self.generated, self.mode, self.seed = generated, mode, None
 
     @property
     def always(self) -> bool:
@@ -197,15 +196,12 @@ class SpecItem(pytest.Item):
                                         self.mode, example.name, self.seed, deadline=faults.CRASH_DEADLINE)
         return differences.crashed(example.name, diff, outcome, died)
 
-    def _strategy(self):
-        return strategy_of(self.spec, self.dtype, self.kind, self.config.parity.seed)
-
     def _property(self, ctx):
         """The generated cases' values; in a process of their own where a difference documents
         that some draws kill the process."""
         diff = entries.find(ctx, "hypothesis", "value", crashes=True)
         if not diff:
-            return [property_outcome(ctx, self.seed, self._strategy())]
+            return [property_outcome(ctx, self.seed, self.config.parity.seed)]
         outcome, died = faults.isolated(property_in_process, self.config.getoption("adapter_path"),
                                         str(self.spec.file), self.spec.name, self.adapter_name, ctx.device, self.dtype,
                                         self.mode, self.seed, self.config.parity.seed, deadline=faults.CRASH_DEADLINE)
@@ -214,8 +210,9 @@ class SpecItem(pytest.Item):
     def _gradient(self, ctx):
         """The explicit examples' gradients (gradient_examples), or the generated cases'."""
         if self.generated:
-            return [judge.hypothesis_cases(self.seed, self._strategy(), lambda case, seed:
-                    gradcheck.check_gradient(ctx, "hypothesis", case, np.random.default_rng(seed)))]
+            cases, shapes = strategy_of(self.spec, self.dtype, self.kind, self.config.parity.seed)
+            return [judge.hypothesis_cases(self.seed, cases, lambda case, seed: gradcheck.check_gradient(
+                ctx, "hypothesis", case, np.random.default_rng(seed)), shapes)]
         return [self._example(ctx, example, inputs.example(self.spec, example, self.dtype))
                 for example, dtype in gradient_examples(self.spec) if dtype == self.dtype]
 
@@ -371,16 +368,19 @@ def example_in_process(adapter_paths: list, spec_file: str, spec_name: str, kind
     return example_outcome(ctx, kind, example, seed)
 
 
-def strategy_of(spec, dtype: str, kind: str, run_seed: int = 0):
-    """The spec's hypothesis cases: shapes from its palette for the run's seed, or a collective's
-    shards; special values for the value check only (finite differences need finite inputs)."""
+def strategy_of(spec, dtype: str, kind: str, run_seed: int = 0) -> tuple:
+    """The spec's hypothesis cases and how many distinct shapes they draw from (None where not
+    known): shapes from its palette for the run's seed, or a collective's shards; special values
+    for the value check only (finite differences need finite inputs)."""
     if spec.collective:
-        return strategies.collective_shards(spec, dtype)
-    return strategies.spec_inputs(spec, dtype, specials=kind == "property", seed=run_seed)
+        return strategies.collective_shards(spec, dtype), None
+    cases = strategies.spec_inputs(spec, dtype, specials=kind == "property", seed=run_seed)
+    return cases, strategies.shapes_drawn(spec, run_seed)
 
 
-def property_outcome(ctx, seed: int, strategy) -> Outcome:
-    return judge.hypothesis_cases(seed, strategy, lambda case, _: judge.check_case(ctx, "hypothesis", case))
+def property_outcome(ctx, seed: int, run_seed: int) -> Outcome:
+    cases, shapes = strategy_of(ctx.spec, ctx.dtype, "property", run_seed)
+    return judge.hypothesis_cases(seed, cases, lambda case, _: judge.check_case(ctx, "hypothesis", case), shapes)
 
 
 def property_in_process(adapter_paths: list, spec_file: str, spec_name: str, adapter_name: str, device: str,
@@ -388,7 +388,7 @@ def property_in_process(adapter_paths: list, spec_file: str, spec_name: str, ada
     """The generated cases' value check in an isolated process (what it raised left out: a
     framework's exception may not pickle)."""
     ctx = fresh_context(adapter_paths, spec_file, spec_name, adapter_name, device, dtype, mode)
-    outcome = property_outcome(ctx, seed, strategy_of(ctx.spec, dtype, "property", run_seed))
+    outcome = property_outcome(ctx, seed, run_seed)
     return dataclasses.replace(outcome, raised=None)
 
 

@@ -1,6 +1,6 @@
 """TensorFlow programs converted by tf.lite.TFLiteConverter (defaults) and run by the LiteRT
 interpreter (ai-edge-litert, its default XNNPACK delegate), against TensorFlow's eager result on
-the same float32 inputs: exp near the top of float32's range and of NaN, the maximum and minimum
+the same float32 inputs: exp near the top of float32's range and of NaN, log of +inf and of NaN, the maximum and minimum
 of a and b where a or b is NaN, the reciprocal square root of -0 and +0, a -inf filled in by
 tf.where, a cast to int32 of floats it cannot hold, a max pool over a window holding NaN,
 tf.math.l2_normalize with its default axis=None (the whole tensor's norm), and a convolution of an
@@ -22,6 +22,7 @@ def litert(function, *inputs):
 nan_first, nan_second = np.array([np.nan, 0.0], np.float32), np.array([0.0, np.nan], np.float32)
 cases = {
     "exp": (tf.exp, [np.array([88.0, 80.0, np.nan, -np.inf], np.float32)]),
+    "log": (tf.math.log, [np.array([np.inf, np.nan, -np.nan, 0.0, 1.0], np.float32)]),
     "maximum(a, b)": (tf.maximum, [nan_first, nan_second]),
     "minimum(a, b)": (tf.minimum, [nan_first, nan_second]),
     "rsqrt(x)": (tf.math.rsqrt, [np.array([-0.0, 0.0, 4.0], np.float32)]),
