@@ -12,6 +12,7 @@ suites/test_specs.py, with ids that start with the area (matmul/...) instead of 
 folder of specs named, --spec narrows it to the files it names.
 """
 import functools
+import json
 import os
 import pathlib
 import random
@@ -60,6 +61,9 @@ def pytest_addoption(parser):
     group.addoption("--changed-since", default=None, metavar="REV",
                     help="run every item of the spec files and adapters that changed since the git revision REV, "
                          "whatever --share; --share draws the rest (suites/running/changes.py)")
+    group.addoption("--changed-limit", type=int, default=None, metavar="N",
+                    help="with --changed-since: run at most N of the items the change touches beyond the share's "
+                         "(the changed spec files' first, drawn by the seed; default: every one)")
     group.addoption("--changed-share", type=float, default=None, metavar="F",
                     help="with --changed-since: the share of the rest where the judge or the runner changed "
                          "(default: --share)")
@@ -133,6 +137,9 @@ def _options(config) -> SimpleNamespace:
     if changed_share is not None and not 0 < changed_share <= 1:
         raise ValueError(f"--changed-share takes a share 0 < F <= 1. Received: {changed_share:g}")
     since = config.getoption("changed_since")
+    limit = config.getoption("changed_limit")
+    if limit is not None and (limit < 0 or not since):
+        raise ValueError(f"--changed-limit takes a count >= 0 with --changed-since. Received: {limit}")
     shipped = functools.partial(spec_differences.shipped, chosen)
     shard = config.getoption("shard")
     durations = config.getoption("shard_durations")
@@ -218,10 +225,15 @@ def pytest_collection_modifyitems(config, items):
     kept, share, changed = items, config.getoption("share"), parity.changes
     if changed and changed.machinery and config.getoption("changed_share") is not None:
         share = config.getoption("changed_share")
+    left = 0
     if share < 1:
         from suites.running.selection import shared
 
-        kept = shared(items, share, parity.seed, keep=changed and changed.touches)[0]
+        kept = shared(items, share, parity.seed)[0]
+        drawn = set(map(id, kept))
+        touched, left = changed.within(items, config.getoption("changed_limit"), parity.seed, drawn) if changed \
+            else (set(), 0)
+        kept = [i for i in items if id(i) in drawn or id(i) in touched]
     selected = kept
     if parity.shard:
         index, count = parity.shard
@@ -231,7 +243,7 @@ def pytest_collection_modifyitems(config, items):
         from suites.running.selection import write_manifest
 
         run = os.getppid() if worker else os.getpid()  # the pytest run: its controller's process
-        write_manifest(parity.results_dir, run, items, selected, kept, share, parity.seed, parity.shard, changed)
+        write_manifest(parity.results_dir, run, items, selected, kept, share, parity.seed, parity.shard, changed, left)
     if len(kept) < len(items):
         chosen = set(map(id, kept))
         config.hook.pytest_deselected(items=[i for i in items if id(i) not in chosen])
@@ -281,13 +293,20 @@ def pytest_report_header(config):
 
 
 def pytest_terminal_summary(terminalreporter, config):
-    """The run's cost by adapter, kind and mode (reports/cost.py), then where its results are."""
+    """The run's cost by adapter, kind and mode (reports/cost.py), what --changed-limit left to the
+    share, then where its results are."""
     rows = getattr(config, "_parity_cost", None)
     if rows:
         wall = time.time() - config.parity.started
         title = f"parity: cost of this run by adapter, kind and mode (item seconds; {wall:.0f} s of wall time)"
         for line in cost.lines(rows, title):
             terminalreporter.write_line(line)
+    parity = getattr(config, "parity", None)
+    manifest = parity and pathlib.Path(parity.results_dir) / f"selection-{os.getpid()}.json"  # this run's
+    left = json.loads(manifest.read_text(encoding="utf-8")).get("changed_left") if manifest and manifest.is_file() \
+        else 0
+    if left:
+        terminalreporter.write_line(f"parity: --changed-limit left {left} of the items the change touched to the share")
     merged = getattr(config, "_parity_merged", None)
     if merged:
         terminalreporter.write_line(f"parity: results in {merged}")

@@ -250,7 +250,8 @@ def read_coverage(files) -> dict:
 def read_selection(files) -> dict | None:
     """What share of the suite the page holds, from the runs' selection-*.json (conftest.py writes
     one per pytest run: suites/running/selection.py, write_manifest): items collected and kept, the
-    shares, seeds and --changed-since revisions, and the items a documented difference names that
+    shares, seeds and --changed-since revisions (and the touched items --changed-limit left to the
+    share), and the items a documented difference names that
     the share dropped. A sharded run's shards collect the same items: counted once. None where no
     run wrote one (results from before it)."""
     runs = []
@@ -268,6 +269,7 @@ def read_selection(files) -> dict | None:
     return {"kept": kept, "collected": whole, "percent": 100 * kept / whole if whole else 100.0,
             "shares": sorted({r["share"] for r in runs}), "seeds": sorted({r["seed"] for r in runs}),
             "since": sorted({r["changed_since"] for r in runs if r.get("changed_since")}),
+            "changed_left": sum(r.get("changed_left", 0) for r in runs),
             "lacking": sorted({i for r in runs for i in r.get("lacking", [])})}
 
 

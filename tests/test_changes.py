@@ -1,6 +1,10 @@
 """--changed-since REV: every item of a spec file or an adapter that changed runs whatever the
-share; the share draws the rest, and --changed-share where the judge or the runner changed."""
+share, up to --changed-limit; the share draws the rest, and --changed-share where the judge or the
+runner changed."""
+import json
+import os
 import subprocess
+from types import SimpleNamespace
 
 import pytest
 
@@ -45,6 +49,20 @@ def test_a_changed_adapter_module_runs_that_adapters_items_whole(monkeypatch, ba
     assert {i for i in following if "[reference-" in i} == {i for i in sampled if "[reference-" in i}
 
 
+def test_the_changed_limit_bounds_what_a_change_adds_changed_spec_files_first(monkeypatch, baseline):
+    """A change that touches more items than --changed-limit runs that many of them beyond the
+    share's own, the changed spec file's before the changed adapter's; the rest at the share."""
+    every, sampled = baseline
+    changed(monkeypatch, "specs/ste.yaml", "adapters/engine.py")
+    whole = ids([*RUN, "--changed-since", "HEAD"])
+    ste_extra = {i for i in whole - sampled if i.startswith("specs/ste.yaml")}
+    limit = len(ste_extra) + 2
+    bounded = ids([*RUN, "--changed-since", "HEAD", "--changed-limit", str(limit)])
+    assert sampled < bounded < whole and len(bounded - sampled) == limit
+    assert ste_extra <= bounded  # the spec file's items first, then 2 of the engine's
+    assert ids([*RUN, "--changed-since", "HEAD", "--changed-limit", "0"]) == sampled
+
+
 def test_a_change_to_the_judge_takes_the_changed_share_elsewhere(monkeypatch, baseline):
     every, sampled = baseline
     changed(monkeypatch, "suites/judging/compare.py")
@@ -81,3 +99,17 @@ def test_changed_files_are_the_diff_against_the_revision_and_untracked_files(tmp
     assert changes.changed_files("HEAD", tmp_path) == {"a.yaml", "new.py"}
     with pytest.raises(changes.ChangeError, match="--changed-since nosuchrev: .*nosuchrev"):
         changes.changed_files("nosuchrev", tmp_path)
+
+
+def test_a_run_says_what_the_changed_limit_left_to_the_share(tmp_path):
+    """The run's ending reads its own manifest (xdist's workers collect, so only the manifest
+    knows): a line naming the count, none where nothing was left."""
+    import conftest  # the project's root conftest.py, whose hook this is
+
+    lines = []
+    config = SimpleNamespace(parity=SimpleNamespace(results_dir=str(tmp_path)))
+    reporter = SimpleNamespace(write_line=lines.append)
+    for left in (7, 0):
+        (tmp_path / f"selection-{os.getpid()}.json").write_text(json.dumps({"changed_left": left}))
+        conftest.pytest_terminal_summary(reporter, config)
+    assert lines == ["parity: --changed-limit left 7 of the items the change touched to the share"]

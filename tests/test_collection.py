@@ -8,6 +8,8 @@ import subprocess
 import sys
 import textwrap
 
+from _pytest.mark import MARK_GEN as mark  # this module's own `pytest` runs the suites
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
@@ -30,6 +32,7 @@ def test_a_spec_file_is_a_test_file_and_its_ids_name_it():
     assert all(i.startswith("specs/matmul.yaml::") for i in ids)
 
 
+@mark.apart  # about 100 s: in test-apart (tox.ini)
 def test_every_collected_item_writes_a_record_and_checks_something(tmp_path):
     collected = pytest("specs", "--adapter", "reference", "--collect-only", "-q")
     ids = {line for line in collected.stdout.splitlines() if "::" in line}

@@ -85,6 +85,7 @@ def exported(tmp_path_factory):
     return run, {(r["adapter"], r["spec"].split("/")[1], r["dtype"], r["mode"]): r for r in records}
 
 
+@pytest.mark.apart  # the `exported` run: 66 s
 def test_a_perturbed_runtime_is_caught_where_eager_and_the_real_export_pass(exported):
     run, by = exported
     assert run.returncode == 1, run.stdout + run.stderr  # the perturbed runtime's items fail
@@ -97,6 +98,7 @@ def test_a_perturbed_runtime_is_caught_where_eager_and_the_real_export_pass(expo
     assert failing == {"perturbed-export"}, failing
 
 
+@pytest.mark.apart  # the `exported` run: 66 s
 def test_the_programs_own_error_raises_as_it_does_eagerly(exported):
     """matmul of mismatched contractions raises in the program itself, exported as eager: the spec
     expects the raise, so the exported item passes rather than reading as the exporter's refusal."""
@@ -104,6 +106,7 @@ def test_the_programs_own_error_raises_as_it_does_eagerly(exported):
     assert mismatched and {r["status"] for r in mismatched} == {"pass"}, [r["message"] for r in mismatched]
 
 
+@pytest.mark.apart  # the `exported` run: 66 s
 def test_what_the_runtime_refuses_is_unsupported_in_its_words(exported):
     """ONNX Runtime has no int32 GatherND, and its Python API no bfloat16; LiteRT's converter has
     no float64 ops: each item is unsupported with the runtime's, the API's or the converter's words."""
@@ -118,6 +121,7 @@ def test_what_the_runtime_refuses_is_unsupported_in_its_words(exported):
     assert litert["status"] == "unsupported" and "is neither a custom op nor a flex op" in litert["message"]
 
 
+@pytest.mark.apart  # the `exported` run: 66 s
 def test_a_float16_export_of_a_model_is_judged_at_float16s_bound(exported):
     """torch-onnx-float16 feeds a float32 model's inputs in float16 and returns float16: the
     float32 check fails on the dtype, and its documented precision judges each layer as float16's.
@@ -131,6 +135,7 @@ def test_a_float16_export_of_a_model_is_judged_at_float16s_bound(exported):
     assert {s for (a, s, _, _) in by if a == "torch-onnx-float16"} == {"cnn"}
 
 
+@pytest.mark.apart  # the `exported` run: 66 s
 @pytest.mark.parametrize("adapter, judged", [("tensorflow-litert-float16", "; as float16: "),
                                              ("tensorflow-litert-int8", "; as quantised to int8: ")])
 def test_litert_quantises_the_weights_it_bakes_in(exported, adapter, judged):
@@ -152,6 +157,7 @@ def by_spec(records: dict, spec_id: str, adapter: str, mode: str) -> list:
     return [r for (a, s, _, m), r in records.items() if (a, s, m) == (adapter, spec_id, mode)]
 
 
+@pytest.mark.apart  # the `exported` run: 66 s
 def test_torch_exports_own_program_of_a_multihead_attention_saves_and_passes(exported):
     """torch-export runs the program once before it exports it, so the weightless
     MultiheadAttention the torch adapter makes is made outside the exported program: made inside,

@@ -7,6 +7,8 @@ import pathlib
 import subprocess
 import sys
 
+import pytest
+
 from adapters import get
 from adapters.vocabulary import AUTOCAST, MIXED_OPS
 from suites.judging import differences
@@ -40,6 +42,7 @@ def test_a_mixed_mode_that_never_turns_its_policy_on_is_caught(tmp_path):
     assert "dtype float32, expected bfloat16" in mixed["message"], mixed["message"]
 
 
+@pytest.mark.apart  # about 60 s: in test-apart (tox.ini)
 def test_a_matmul_that_accumulates_in_bfloat16_is_caught(tmp_path):
     mixed = caught_in_mixed(tmp_path, "specs/matmul.yaml", "bfloat16-accumulating", "broadcast-shapes and not docs",
                             "hypothesis")

@@ -45,7 +45,8 @@ def free_port() -> int:
     return launch.free_ports(1)[0]
 
 
-@pytest.mark.parametrize("adapter, devices", [("torch", 1), ("jax", 2), ("tensorflow", 1)])
+@pytest.mark.parametrize("adapter, devices", [("torch", 1), ("jax", 2),
+                                              pytest.param("tensorflow", 1, marks=pytest.mark.apart)])  # 67 s
 def test_two_processes_agree_with_the_reference(tmp_path, adapter, devices):
     pytest.importorskip(FRAMEWORKS[adapter])
     dtypes = ["--dtype", "float32"] if adapter == "tensorflow" else []  # a fresh TF group per aborted case: time

@@ -1,6 +1,9 @@
 """--changed-since REV: a run that follows the change. Every item of a spec file that changed since
 REV, and every item of an adapter whose modules changed, runs whatever the share; the share draws
-the rest (conftest.py, suites/running/selection.py).
+the rest (conftest.py, suites/running/selection.py). --changed-limit N bounds what that adds, as a
+budget must: where the change touches more than N items the share would not run anyway, N of them
+run, the changed spec files' first, drawn by the run's seed, and the run says how many it left
+(a module that every framework's adapter imports touches thousands of items: hours on 2 cores).
 
 An adapter's modules are the files of the classes it is made of (its MRO but the Adapter base),
 the files of the adapters package that those import, one after another, its differences file, and
@@ -12,6 +15,7 @@ import ast
 import inspect
 import pathlib
 import subprocess
+import zlib
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
 # What every item goes through: a change here is no one spec's or adapter's.
@@ -98,7 +102,22 @@ class Changes:
 
     def touches(self, item) -> bool:
         """Whether the item's spec file or its adapter changed."""
-        return item.adapter_name in self.adapters or _relative(item.spec.file, self.root) in self.specs
+        return item.adapter_name in self.adapters or self.spec_changed(item)
+
+    def spec_changed(self, item) -> bool:
+        return _relative(item.spec.file, self.root) in self.specs
+
+    def within(self, items: list, limit: int | None, seed: int, drawn: set) -> tuple[set, int]:
+        """(ids of the touched items to run beyond `drawn`, the ids the share runs anyway; how many
+        touched items were left out): every one where `limit` is None or not reached; else `limit`
+        of them, those of changed spec files first, each group in the order of a hash of the seed
+        and the item's id."""
+        touched = [i for i in items if hasattr(i, "spec") and id(i) not in drawn and self.touches(i)]
+        if limit is None or len(touched) <= limit:
+            return set(map(id, touched)), 0
+        order = sorted(touched, key=lambda i: (not self.spec_changed(i), zlib.crc32(f"{seed}:{i.nodeid}".encode()),
+                                              i.nodeid))
+        return set(map(id, order[:limit])), len(touched) - limit
 
     def summary(self) -> str:
         """One line for the run's header."""

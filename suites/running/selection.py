@@ -78,17 +78,16 @@ def _finite(case: dict) -> bool:
     return all(np.isfinite(v).all() for v in case.values() if v.dtype.kind == "f")
 
 
-def shared(items: list, share: float, seed: int, keep=None) -> tuple[list, list]:
+def shared(items: list, share: float, seed: int) -> tuple[list, list]:
     """(kept, dropped): every item that is not a spec's, every item that always runs
-    (SpecItem.always: the explicit examples, their gradients, what a documented difference names)
-    and every item `keep(item)` holds (--changed-since: suites/running/changes.py);
+    (SpecItem.always: the explicit examples, their gradients, what a documented difference names);
     of the others (generated checks, the compiled mode, training) a share in each (area, adapter,
     mode): with k = 1 / share, every k-th member in the order of a hash of its id, starting at
     the seed's place (at least one). The same seed keeps the same items; k successive seeds (the
     ci profile's: commits) keep every item exactly once."""
     groups, kept = {}, []
     for item in items:
-        if getattr(item, "always", True) or keep and keep(item):  # an item that is not a spec's runs
+        if getattr(item, "always", True):  # an item that is not a spec's runs
             kept.append(item)
         else:
             groups.setdefault((item.spec.area, item.adapter_name, item.mode), []).append(item)
@@ -122,10 +121,11 @@ def documents(spec, adapter: str, kind: str, generated: bool, mode: str, dtype: 
 
 
 def write_manifest(folder, run: int, items: list, selected: list, kept: list, share: float, seed: int, shard=None,
-                   changed=None) -> None:
+                   changed=None, changed_left: int = 0) -> None:
     """selection-<run>.json beside a run's results (run: its pytest process' id): how many spec
     items it collected, selected (by the share) and kept (its shard of them), with which share,
-    seed, shard and --changed-since, and the items the share dropped that a documented difference
+    seed, shard and --changed-since (and how many items it touched that --changed-limit left to
+    the share), and the items the share dropped that a documented difference
     of their kind names (a repeat or training entry: the share alone draws those), so that the page
     says what share of the suite it holds and which documented behaviours it lacks
     (reports/build.py: read_selection)."""
@@ -136,6 +136,7 @@ def write_manifest(folder, run: int, items: list, selected: list, kept: list, sh
     dropped = [i for i in specs if id(i) not in chosen]
     data = {"collected": len(specs), "kept": sum(hasattr(i, "spec") for i in kept), "share": share, "seed": seed,
             "shard": shard and f"{shard[0]}/{shard[1]}", "changed_since": changed.rev if changed else None,
+            "changed_left": changed_left,
             "lacking": sorted(i.nodeid for i in dropped if i.kind in ("repeat", "training") and
                               documents(i.spec, i.adapter_name, i.kind, i.generated, i.mode, i.dtype))}
     folder = pathlib.Path(folder)
