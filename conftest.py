@@ -215,10 +215,13 @@ def pytest_handlecrashitem(crashitem, report, sched):
         report.longrepr = f"{record['test']}: {record['status']}: {record['message']}"
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
     """--share: the explicit examples, every item --changed-since touches, and a share of the rest
     (suites/running/selection.py: shared; --changed-share where the judge or runner changed); then
-    --shard K/N: the K-th of N balanced parts of those (suites/running/shards.py)."""
+    --shard K/N: the K-th of N balanced parts of those (suites/running/shards.py). Last, after -k
+    and -m: the share, --changed-limit's budget and the manifest are of the items the run asked
+    for, never of items -k drops anyway."""
     parity = getattr(config, "parity", None)
     if parity is None:
         return

@@ -31,13 +31,23 @@ gradients that appeared or vanished, ops supported or refused now, fixed failure
 moved within their bounds (closer to exact or further, in ulps against the reference), each by
 spec area, with its mode; then benchmark medians that moved beyond their noise. Exits 1 on a new
 failure or a documented difference no longer observed, 2 on bad input.
+
+python -m reports whole-run RESULTS... [--rerun RESULTS...] [--write]: a part of the whole suite's
+run (share 1: the adapters, modes and kinds these results hold) folded into the last whole run
+(reports/whole-run.json, reports/whole.py), whose rows of the same adapter, mode and kind it
+replaces: prints the status counts per adapter, mode and kind, and with --write keeps them (and
+docs/whole-run.md) for the page of every report built afterwards. --rerun: reruns of some of the
+part's items (its items that left no record, its failures after a mend), whose records stand
+over the part's and whose runs are not counted again among the items collected. Exits 2 on bad
+input (no records, a share under 1).
 """
 import argparse
+import json
 import sys
 
 from adapters.base import MODES
-from reports import changes, perf, port, summary, upgrade
-from reports.build import bench_files, build, read_records
+from reports import changes, perf, port, summary, upgrade, whole
+from reports.build import bench_files, build, files_of, read_records
 from reports.records import FAILING, standing
 
 
@@ -65,7 +75,15 @@ def main(argv=None, prog="python -m reports") -> int:
     p.add_argument("--mode", choices=MODES, default=None, help="one mode only (default: every mode)")
     p.add_argument("--model", default=None, metavar="SPEC",
                    help="a model spec (models/cnn): its cases and those of the ops, optimizers and defaults it meets")
+    w = sub.add_parser("whole-run", help="fold a share-1 run's results into the last whole run (reports/whole.py)")
+    w.add_argument("results", nargs="+", help="the part's results folders or .jsonl files")
+    w.add_argument("--rerun", nargs="+", default=[], metavar="RESULTS",
+                   help="reruns of some of the part's items: their records stand over the part's")
+    w.add_argument("--write", action="store_true",
+                   help="keep the merged run (reports/whole-run.json, docs/whole-run.md)")
     args = parser.parse_args(argv)
+    if args.command == "whole-run":
+        return _whole_run(args.results, args.rerun, args.write)
     if args.command in ("diff", "upgrade"):
         return _compare(args.command, *((args.base, args.new) if args.command == "diff" else (args.old, args.new)))
     if args.command == "port":
@@ -100,6 +118,28 @@ def _port(args) -> int:
     print("\n".join(port.lines(found, args.source, args.target, args.model)))
     return 1 if any(g["source"]["status"] in FAILING or g["target"]["status"] in FAILING
                     for rows in found.values() for g in rows) else 0
+
+
+def _whole_run(results: list, reruns: list, write: bool) -> int:
+    """`whole-run`: the part's status counts folded into the last whole run, printed (and kept)."""
+    try:
+        records = whole.with_reruns(read_records(results)[0], read_records(reruns)[0] if reruns else [])
+        selections = [json.loads(f.read_text(encoding="utf-8")) for f in files_of(results, "selection-*.json")]
+        if not records:
+            raise ValueError(f"no records in {' '.join(results)}")
+        new = whole.part(records, selections, files_of([*results, *reruns], "*.jsonl"))
+    except (FileNotFoundError, ValueError) as exc:
+        print(f"reports: {exc}", file=sys.stderr)
+        return 2
+    merged = whole.merge(whole.read(whole.WHOLE_RUN), new)
+    print(whole.table(merged))
+    lost = "" if new["collected"] is None else f", {new['collected'] - new['recorded']:,} of its items left no record"
+    print(f"this part: {new['recorded']:,} items at commit {new['commit']}, {new['date']}{lost}")
+    if write:
+        whole.WHOLE_RUN.write_text(json.dumps(merged, indent=1) + "\n", encoding="utf-8")
+        whole.WHOLE_RUN_PAGE.write_text(whole.page(merged), encoding="utf-8")
+        print(f"kept in {whole.WHOLE_RUN.name} and {whole.WHOLE_RUN_PAGE.name}")
+    return 0
 
 
 def _compare(command: str, base: str, new: str) -> int:

@@ -14,7 +14,7 @@ import pathlib
 import jinja2
 from markupsafe import Markup
 
-from reports import changes, cost, groups, models, perf, port, summary, upgrade
+from reports import changes, cost, groups, models, perf, port, summary, upgrade, whole
 from reports.records import (
     AGAINST_EAGER,
     FAILING,
@@ -34,7 +34,7 @@ TEMPLATES = pathlib.Path(__file__).resolve().parent / "templates"
 def read_records(inputs) -> tuple[list, int]:
     """Every record under the given folders / files, and the number of unreadable lines."""
     records, broken = [], 0
-    for file in _files(inputs, "*.jsonl"):
+    for file in files_of(inputs, "*.jsonl"):
         for line in file.read_text(encoding="utf-8", errors="replace").splitlines():
             if not line.strip():
                 continue
@@ -50,7 +50,8 @@ def read_records(inputs) -> tuple[list, int]:
     return records, broken
 
 
-def _files(inputs, pattern: str) -> list:
+def files_of(inputs, pattern: str) -> list:
+    """The files matching `pattern` under the given folders, and the given files that match it."""
     files = []
     for item in inputs:
         path = pathlib.Path(item)
@@ -65,7 +66,7 @@ def _files(inputs, pattern: str) -> list:
 
 def bench_files(inputs) -> list:
     """The benchmark JSON files under the inputs (every *.json but the coverage tables)."""
-    return [f for f in _files(inputs, "*.json") if f.name != "coverage.json"]
+    return [f for f in files_of(inputs, "*.json") if f.name != "coverage.json"]
 
 
 def area_of(record) -> str:
@@ -298,6 +299,7 @@ def build(inputs, output, baseline=None, history=(), upgraded_from=None) -> path
                         "base": str(upgraded_from)}
     records = versioned(records)  # an adapter at two versions: two columns
     conformance = summarize(records)
+    whole_run = whole.read()
     model_rows = models.summarize(records)
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
                              undefined=jinja2.StrictUndefined)
@@ -311,8 +313,9 @@ def build(inputs, output, baseline=None, history=(), upgraded_from=None) -> path
         overview=summary.adapters(records, performance, model_rows),
         history=summary.history([(run_label(folder, rs), rs) for folder, rs, _ in past]
                                 + [(run_label(inputs[0], records), records)]) if past else [],
-        coverage=read_coverage(_files(inputs, "coverage.json")),
-        selection=read_selection(_files(inputs, "selection-*.json")),
+        coverage=read_coverage(files_of(inputs, "coverage.json")),
+        selection=read_selection(files_of(inputs, "selection-*.json")),
+        whole=whole_run, whole_statuses=STATUSES, whole_missing=whole.missing(whole_run, records),
         script="\n".join((TEMPLATES / name).read_text(encoding="utf-8") for name in ("report.js", "port.js")),
         style=(TEMPLATES / "report.css").read_text(encoding="utf-8"),
         generated=datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),

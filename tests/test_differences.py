@@ -7,7 +7,7 @@ import pytest
 from adapters.reference import ReferenceAdapter
 from suites.judging import gradcheck, judge
 from suites.programs.context import Context
-from tests.adapters.narrow import CastBackMatmul, HalfMatmul, NarrowMatmul
+from tests.adapters.narrow import CastBackMatmul, FlushingTranspose, HalfMatmul, NarrowMatmul
 from tests.spec_text import first_spec
 
 SPEC = """\
@@ -300,3 +300,31 @@ def test_differs_documents_an_example_whose_values_are_drawn(tmp_path):
         first_spec(tmp_path, gradient.replace("{values: [0.1, -0.3]}}", "{values: [0.1, -0.3]}}\n"
                                               "      grad: {expect: {x: [1, 1]}}\n  gradient: {wrt: [x]}"),
                    "documented.yaml")
+
+
+FLUSHED = """\
+- id: flushed
+  expr: "transpose(x, (1, 0))"
+  args: [x]
+  dtypes: [float64]
+  examples:
+    - name: case
+      inputs: {x: {values: [[1.0e-45, 1.0]]}}
+  differences:
+    - adapter: flushing-transpose
+      dtypes: [float64]
+      kind: any
+      observed: {precision: float32}
+      note: computes float64 in float32, flushing subnormals
+      source: https://example.org/flushing
+"""
+
+
+def test_a_narrowed_input_that_float32_holds_as_a_subnormal_may_be_flushed(tmp_path):
+    # the whole run's one red at first (jax-32's max_pool1d of 1.4e-45 given in float64): the
+    # narrowing is the framework's first rounding, and flushing its subnormal loses one smallest normal
+    spec = first_spec(tmp_path, FLUSHED, "flushed.yaml")
+    outcome = judge.check_case(Context(spec, FlushingTranspose(), "cpu", "float64"), "case",
+                               {"x": np.array([[1.0e-45, 1.0]])})
+    assert outcome.status == "documented", outcome.message
+    assert "as float32: max_abs_err=1.4" in outcome.message

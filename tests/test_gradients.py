@@ -40,6 +40,15 @@ def test_magnitude_jacobian_bounds_the_derivative_at_zero():
     assert jac[0, 0] >= 2.0
 
 
+def test_magnitudes_keep_negative_indices_counting_from_the_end():
+    # x[i] with i = [-1]: the magnitude of row -1 (the last), where |i| = 1 would be out of range
+    m = lambda ins: np.abs(ins["x"])[ins["i"]]  # noqa: E731
+    inputs = {"x": np.array([[-3.0], [5.0]]), "i": np.array([-1])}
+    assert np.allclose(gradients.magnitude_jacobian(m, inputs, "x"), [[0.0, 1.0]])
+    assert np.allclose(gradients.magnitude_jacobian(m, {"x": np.array([[0.0]]), "i": np.array([-1])}, "x"), [[1.0]])
+    assert np.allclose(gradients.magnitude_directional(m, inputs, {"x": np.array([[1.0], [1.0]])}), [[1.0]])
+
+
 def test_noise_is_measured_where_terms_cancel():
     # 1e6 exp(x) - 1e6 cosh(x) = 1e6 sinh(x) rounds with the terms' ulp (about 2e-10), whatever the
     # result; an exactly computed function measures next to none

@@ -133,3 +133,28 @@ def test_a_signature_with_fixed_or_optional_dimensions_keeps_them(data):
     assert fixed.input_shapes[0][-2] == 1 and all(2 <= s <= 5 for s in fixed.input_shapes[1])
     optional = data.draw(strategies.palette_shapes("(m?,n),(n,p?)->(m?,p?)", 2, 1, 4))
     assert all(1 <= s <= 4 for shape in optional.input_shapes for s in shape)
+
+
+INDEXED = """\
+- id: set-rows
+  expr: "index_set(x[i], v)"
+  args: [x, i, v]
+  dtypes: [float32]
+  hypothesis:
+    signature: "(m,n),(k),(k,n)->(m,n)"
+    max_dims: 0
+    inputs: {i: {index_of: {arg: x, axis: 0}, unique: true, negative: true}}
+"""
+
+
+def test_generated_indices_count_from_the_end_too_where_the_rule_says(tmp_path):
+    from suites.programs.inputs import Seeded, generate
+
+    spec = spec_of(tmp_path, INDEXED)
+    drawn = [generate(spec, {"x": (5, 2), "i": (4,), "v": (4, 2)}, "float32", Seeded(f"t{n}"))["i"]
+             for n in range(20)]
+    assert all(((-5 <= i) & (i < 5)).all() for i in drawn)
+    assert all(len(set((i % 5).tolist())) == 4 for i in drawn)  # distinct rows, whichever way counted
+    assert any((i < 0).any() for i in drawn) and any((i >= 0).any() for i in drawn)
+    [(area, count, reached, missing)] = palette.area_table([spec])
+    assert reached["negative index"] == 1 and "negative index" not in missing

@@ -21,7 +21,7 @@ def test_matrix_counts_and_escaping(tmp_path):
     page = build([tmp_path], tmp_path / "out").read_text()
     assert "<script>alert" not in page
     assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in page
-    assert "1 pass" in page and "1 fail" in page and "1 documented" in page
+    assert ">1 pass<" in page and ">1 fail<" in page and ">1 documented<" in page
 
 
 def test_cut_off_line_is_skipped_and_noted(tmp_path):
@@ -218,7 +218,7 @@ def test_a_rerun_of_an_item_replaces_its_outcome(tmp_path):
                                                      record(status="pass", **{**item, "machine": "gpu-box"}),
                                                      record(kind="multihost", status="pass")]) + "\n")
     page = build([first, second], tmp_path / "out").read_text()
-    assert "4 pass" in page and "1 unsupported" not in page  # the re-run's pass replaced the first outcome
+    assert ">4 pass<" in page and ">1 unsupported<" not in page  # the re-run's pass replaced the first outcome
     kept = standing(read_records([first, second])[0])
     assert [(r["machine"], r["status"]) for r in kept if r.get("test")] == [("vm", "pass"), ("gpu-box", "pass")]
     assert len([r for r in kept if r["kind"] == "multihost"]) == 2

@@ -26,3 +26,18 @@ def test_the_page_says_how_many_of_the_collected_items_it_holds(tmp_path):
     assert set(manifest["lacking"]) <= set(every) - ran
     page = build.build([results], tmp_path / "out").read_text()
     assert f"{len(ran)} of the {len(every)} items its runs collected" in page
+
+
+def test_the_manifest_counts_what_k_leaves_and_nothing_it_drops(tmp_path):
+    # -k and -m narrow the run first: its manifest (the whole run's count of items that left no
+    # record, the page's share) and --changed-limit's budget are of the items the run asked for
+    results = tmp_path / "results"
+    run = subprocess.run([sys.executable, "-m", "pytest", "specs/ste.yaml", "--adapter", "reference,engine",
+                          "--mode", "eager", "-k", "not /repeat", "--hypothesis-profile=ci",
+                          "--results-dir", str(results), "-p", "no:cacheprovider"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout[-2000:]
+    [manifest] = [json.loads(f.read_text()) for f in results.glob("selection-*.json")]
+    ran = {json.loads(line)["test"] for line in (results / "results.jsonl").read_text().splitlines()}
+    assert not any("/repeat" in test for test in ran)
+    assert manifest["collected"] == manifest["kept"] == len(ran)

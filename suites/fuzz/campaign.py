@@ -62,9 +62,9 @@ class OutOfTime(BaseException):
 class Fuzzed(Expression):
     """A drawn program: an expression whose error bound adds its Monte Carlo sensitivity."""
 
-    def error_bound(self, inputs: dict, dtype: str, behaviour=None):
+    def error_bound(self, inputs: dict, dtype: str, behaviour=None, rounded=()):
         """The larger of the op's own bound (a few ulp where it has none) and the estimate."""
-        usual = super().error_bound(inputs, dtype, behaviour)
+        usual = super().error_bound(inputs, dtype, behaviour, rounded)
         if not compare.is_float(dtype):
             return usual
         exact, estimated = sensitivity(self.tree, {k: widen(v) for k, v in inputs.items()}, dtype, behaviour)

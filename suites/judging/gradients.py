@@ -51,9 +51,16 @@ def input_rounding(x: np.ndarray) -> np.ndarray:
     return EPS * (np.abs(x) + h) / h
 
 
+def at_magnitudes(inputs: dict) -> dict:
+    """The inputs where a magnitude expression is evaluated: |x| of each float input; integer
+    inputs as they are, for they index (x[i] with i = -1 counts from the end: |i| = 1 is another
+    row, or none), and their magnitudes are taken by the expression itself where they are values."""
+    return {k: np.abs(v) if np.asarray(v).dtype.kind in "fc" else v for k, v in inputs.items()}
+
+
 def magnitude_jacobian(m, inputs: dict, name: str) -> np.ndarray:
     """Forward-difference Jacobian of the magnitude expression `m` at |inputs|, w.r.t. `name`."""
-    at = {k: np.abs(v) for k, v in inputs.items()}
+    at = at_magnitudes(inputs)
     base = np.asarray(m(at)).ravel()
     h = step(at[name]).ravel()
     cols = [(np.asarray(m({**at, name: at[name] + h[i] * _basis(at[name], i)})).ravel() - base) / h[i]
@@ -63,7 +70,7 @@ def magnitude_jacobian(m, inputs: dict, name: str) -> np.ndarray:
 
 def magnitude_directional(m, inputs: dict, directions: dict) -> np.ndarray:
     """Forward difference of the magnitude expression at |inputs| along |directions|."""
-    at = {k: np.abs(v) for k, v in inputs.items()}
+    at = at_magnitudes(inputs)
     h = min(step(at[n]).min() for n in directions)
     moved = {k: (v + h * np.abs(directions[k]) if k in directions else v) for k, v in at.items()}
     return (np.asarray(m(moved)) - np.asarray(m(at))) / h

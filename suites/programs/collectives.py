@@ -35,7 +35,7 @@ class Collective(Program):
         outputs = reference.collective(self.name, [widen(s) for s in inputs["shards"]], **self.params)
         return np.stack(outputs[:1] if self.replicated else outputs)
 
-    def error_bound(self, inputs: dict, dtype: str, behaviour=None):
+    def error_bound(self, inputs: dict, dtype: str, behaviour=None, rounded=()):
         # a model of a collective moves data as the collective does (all_gather's layout): the same bound
         bound = compare.collective_bound(self.name, self.params, widen(inputs["shards"]), dtype)
         return bound[:1] if self.replicated and np.ndim(bound) else bound

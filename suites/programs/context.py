@@ -207,8 +207,12 @@ class Context:
 
     def error_bound(self, inputs: dict):
         """The a-priori error bound of this case (None where there is none), with a behaviour's
-        model in place of its op where there is one."""
-        return self.program.error_bound(inputs, self.result_dtype, self.behaviour)
+        model in place of its op where there is one. Under a documented `precision`, each float
+        input's narrowing is the framework's first rounding (compare.sum_product_bound's
+        `rounded`): a float64 input that float32 holds as a subnormal only may be flushed to 0 there
+        (XLA's CPU flush-to-zero: JAX by default, on a max pool that rounds nothing else)."""
+        rounded = [k for k, v in inputs.items() if np.asarray(v).dtype.kind == "f"] if self.precision else ()
+        return self.program.error_bound(inputs, self.result_dtype, self.behaviour, rounded)
 
     def sum_product(self, wide: dict):
         """The program's sum-product bound on these float64 inputs (None as for error_bound)."""

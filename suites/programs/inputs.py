@@ -2,7 +2,8 @@
 examples and benchmark workloads alike.
 
 The rules (a spec's `hypothesis.inputs`) say how an arg is made: `index_of` (valid indices into
-another arg's axis, `unique` along it), `min` / `max` (integers, `unique` in the whole arg; with
+another arg's axis, `unique` along it, `negative`: either way, as i or as i - size, where the op
+counts from the end), `min` / `max` (integers, `unique` in the whole arg; with
 `step`, the floats min * step .. max * step on that grid, where ties and bounds lie, its zeros of
 either sign), `dtype` (bool, say), and
 `at_least_one` (every last-axis row of a mask holds that value). The program adds its derived
@@ -25,7 +26,10 @@ def generate(spec, shapes: dict, dtype: str, source) -> dict:
         rule = rules.get(name, {})
         if "index_of" in rule:
             of = rule["index_of"]
-            values[name] = source.indices(shape, shapes[of["arg"]][of["axis"]], of["axis"], rule.get("unique", False))
+            size = shapes[of["arg"]][of["axis"]]
+            values[name] = source.indices(shape, size, of["axis"], rule.get("unique", False))
+            if rule.get("negative"):  # the same positions, some counted from the end
+                values[name] = np.where(source.integers(shape, 0, 1) == 1, values[name] - size, values[name])
         elif "min" in rule or "max" in rule:
             values[name] = _integers(source, shape, rule.get("min", 0), rule.get("max", 8), rule.get("unique", False))
             if "step" in rule:  # floats on a grid (ties, bounds): the integers times step, zeros of either sign

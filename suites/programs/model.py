@@ -232,7 +232,7 @@ class Model(Program):
             return set()
         return {n for n in names if n in env and np.asarray(env[n]).dtype.kind == "f"}
 
-    def error_bound(self, inputs: dict, dtype: str, behaviour=None):
+    def error_bound(self, inputs: dict, dtype: str, behaviour=None, rounded=()):
         return None  # per layer, on the adapter's activations: judged_against
 
     def sum_product(self, wide: dict):

@@ -25,6 +25,7 @@ import functools
 import math
 
 BLOCK_BOUNDARIES = (17, 257, 1025)  # one past 16, 256 and 1024: a vector's, a block's and a grid's tail
+NEGATIVE = "negative index"  # a regime of the values: generated indices that count from the end
 
 
 @functools.cache
@@ -63,18 +64,22 @@ def regimes(min_side: int, max_side: int, max_size: int) -> list:
 def area_table(specs) -> list:
     """Rows (area, generated specs, regime: how many of them reach it) for every area with
     generated shapes, then the regimes no spec of the area reaches: what `python -m suites
-    regimes` prints and docs/cost.md shows."""
-    names = ["empty", "singleton", "odd", *(f"past {b - 1}" for b in BLOCK_BOUNDARIES)]
+    regimes` prints and docs/cost.md shows; and "negative index" where a generated index counts
+    from the end too (an input rule's `negative`: suites/programs/inputs.py), never missing: the
+    ops of the other areas' indices (gather, scatter, embedding, a loss' targets) take [0, size)
+    only, which their out-of-range specs check."""
+    names = ["empty", "singleton", "odd", *(f"past {b - 1}" for b in BLOCK_BOUNDARIES), NEGATIVE]
     by_area = {}
     for spec in specs:
         hyp = spec.hypothesis
         if hyp and "signature" in hyp:
             reached = regimes(hyp.get("min_side", 1), hyp.get("max_side", 5), hyp.get("max_size", 4096))
-            by_area.setdefault(spec.area, []).append(reached)
+            rules = spec.input_rules.values()
+            by_area.setdefault(spec.area, []).append(reached + [NEGATIVE] * any(r.get("negative") for r in rules))
     rows = []
     for area, reached in sorted(by_area.items()):
         counts = {name: sum(name in r for r in reached) for name in names}
-        missing = [name for name in names if not counts[name]]
+        missing = [name for name in names if not counts[name] and name != NEGATIVE]
         rows.append((area, len(reached), {n: c for n, c in counts.items() if c}, missing))
     return rows
 

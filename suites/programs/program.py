@@ -190,8 +190,8 @@ class Expression(Program):
         exact = {k: widen(v) for k, v in inputs.items()}
         return expr.evaluate(tree or self.tree, exact, caller(reference, wide), wide_constant, fixed)
 
-    def error_bound(self, inputs: dict, dtype: str, behaviour=None):
-        return compare.error_bound(self.tree, {k: widen(v) for k, v in inputs.items()}, dtype, behaviour)
+    def error_bound(self, inputs: dict, dtype: str, behaviour=None, rounded=()):
+        return compare.error_bound(self.tree, {k: widen(v) for k, v in inputs.items()}, dtype, behaviour, rounded)
 
     def sum_product(self, wide: dict):
         """The sum-product Bound on these float64 inputs, or None where the tree leaves them."""

@@ -38,3 +38,16 @@ class HalfMatmul(CastBackMatmul):
     """float16 arithmetic (float64 out): beyond what a float32 precision difference allows."""
     name = "half-matmul"
     narrow = np.float16
+
+
+class FlushingTranspose(EngineAdapter):
+    """float64 computed in float32 by a runtime that flushes subnormals to zero (XLA's CPU, as JAX
+    runs by default): a transpose rounds nothing, but an input that float32 holds only as a
+    subnormal comes out 0."""
+    name = "flushing-transpose"
+
+    def transpose(self, x, axes):
+        narrow = x.data.astype(np.float32)
+        flushed = np.where(np.abs(narrow) < np.finfo(np.float32).tiny, np.float32(0), narrow)
+        return Tensor.record(np.transpose(flushed, axes), (x,), lambda g: (np.transpose(g, np.argsort(axes)),),
+                             "flushing-transpose")

@@ -1,11 +1,12 @@
 """TensorFlow programs converted by tf.lite.TFLiteConverter (defaults) and run by the LiteRT
 interpreter (ai-edge-litert, its default XNNPACK delegate), against TensorFlow's eager result on
 the same float32 inputs: exp near the top of float32's range and of NaN, log of +inf and of NaN,
-the maximum and minimum of a and b where a or b is NaN, the reciprocal square root of -0 and +0,
-a -inf filled in by tf.where, a cast to int32 of floats it cannot hold, a max pool over a window
-holding NaN, tf.math.l2_normalize with its default axis=None (the whole tensor's norm), a
-scatter-add into an infinity (the converter's SCATTER_ND, GATHER_ND, MUL, SUB and ADD give NaN
-there), and a convolution of an infinity (LiteRT gives float32's largest finite value)."""
+the maximum and minimum of a and b where a or b is NaN (of one shape, and broadcast), the
+reciprocal square root of -0 and +0, a -inf filled in by tf.where, a cast to int32 of floats it
+cannot hold, a max pool over a window holding NaN, tf.math.l2_normalize with its default
+axis=None (the whole tensor's norm), a scatter-add into an infinity (the converter's SCATTER_ND,
+GATHER_ND, MUL, SUB and ADD give NaN there), and a convolution of an infinity (LiteRT gives
+float32's largest finite value)."""
 import numpy as np
 import tensorflow as tf
 from ai_edge_litert.interpreter import Interpreter
@@ -26,6 +27,8 @@ cases = {
     "log": (tf.math.log, [np.array([np.inf, np.nan, -np.nan, 0.0, 1.0], np.float32)]),
     "maximum(a, b)": (tf.maximum, [nan_first, nan_second]),
     "minimum(a, b)": (tf.minimum, [nan_first, nan_second]),
+    "max + min, broadcast": (lambda a, b: tf.maximum(a, b) + tf.minimum(b, a),
+                             [np.zeros((1, 1), np.float32), np.full((1, 2), np.nan, np.float32)]),
     "rsqrt(x)": (tf.math.rsqrt, [np.array([-0.0, 0.0, 4.0], np.float32)]),
     "where(m, -inf, x)": (lambda m, x: tf.where(m > 0, -np.inf, x), [np.array([1.0, 0.0], np.float32),
                                                                      np.array([1.0, 2.0], np.float32)]),
