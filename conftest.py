@@ -246,7 +246,10 @@ def pytest_collection_modifyitems(config, items):
         from suites.running.selection import write_manifest
 
         run = os.getppid() if worker else os.getpid()  # the pytest run: its controller's process
-        write_manifest(parity.results_dir, run, items, selected, kept, share, parity.seed, parity.shard, changed, left)
+        paths = [os.path.relpath((config.invocation_params.dir / a.split("::")[0]).resolve(), config.rootpath)
+                 for a in config.args]
+        write_manifest(parity.results_dir, run, items, selected, kept, share, parity.seed, parity.shard, changed, left,
+                       paths, config.getoption("keyword"))
     if len(kept) < len(items):
         chosen = set(map(id, kept))
         config.hook.pytest_deselected(items=[i for i in items if id(i) not in chosen])

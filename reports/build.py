@@ -22,6 +22,7 @@ from reports.records import (
     REGIMES,
     STATUSES,
     column,
+    commit_of,
     key_of,
     mode_of,
     standing,
@@ -329,8 +330,7 @@ def build(inputs, output, baseline=None, history=(), upgraded_from=None) -> path
 
 def run_label(where, records) -> str:
     """A run's label on the history charts: the commit most of its records name, else its folder."""
-    commits = collections.Counter(str(r["commit"]) for r in records if r.get("commit"))
-    return commits.most_common(1)[0][0] if commits else pathlib.Path(str(where)).name
+    return commit_of(records) or pathlib.Path(str(where)).name
 
 
 def number(value, digits: int = 3) -> str:

@@ -4,6 +4,8 @@ The suites write records (suites/running/items.py for outcomes, suites/running/f
 timeouts) and the report reads them; both take the fields and statuses from here, and this
 module imports nothing of Parity's, so the report never imports suites/ or adapters/.
 """
+import collections
+
 # What became of a case, in the order the report lists them.
 STATUSES = ("pass", "documented", "suspect", "fail", "unsupported", "error", "crash", "timeout")
 # The modes whose results are judged against the eager one too (suites/judging/modes.py): the same
@@ -100,6 +102,12 @@ def standing(records: list) -> list:
         kept.pop(item, None)  # re-inserted last: the later record, in reading order
         kept[item] = r
     return list(kept.values())
+
+
+def commit_of(records: list) -> str | None:
+    """The commit most of a run's records name (None where none names one)."""
+    commits = collections.Counter(str(r["commit"]) for r in records if r.get("commit"))
+    return commits.most_common(1)[0][0] if commits else None
 
 
 def release(record: dict):

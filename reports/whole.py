@@ -15,10 +15,11 @@ import datetime
 import json
 import pathlib
 
-from reports.records import STATUSES, standing
+from reports.records import STATUSES, commit_of, standing
 
 WHOLE_RUN = pathlib.Path(__file__).with_name("whole-run.json")
 WHOLE_RUN_PAGE = pathlib.Path(__file__).resolve().parent.parent / "docs" / "whole-run.md"
+WHOLE_SUITE = ["specs"]  # what a part's runs must have collected from (their paths, relative to the project)
 # An item's status is its worst record's, worst last: a failure anywhere in an item is the item's,
 # and an item is unsupported only where nothing of it ran (as pytest skips it only then).
 SEVERITY = ("unsupported", "pass", "documented", "suspect", "fail", "error", "timeout", "crash")
@@ -32,7 +33,7 @@ def item_statuses(records: list) -> dict:
     for r in records:
         if not r.get("test"):
             continue
-        key = (r["adapter"], r.get("mode") or "eager", r["kind"], r["test"])
+        key = (*_key(r), r["test"])
         status = r["status"]
         if key not in worst or SEVERITY.index(status) > SEVERITY.index(worst[key]):
             worst[key] = status
@@ -61,17 +62,26 @@ def rows(records: list, commit: str, date: str) -> list:
 def part(records: list, selections: list, files: list) -> dict:
     """A part of the whole run from its records, its runs' selection manifests and its record
     files: the commit most records name, the day its last file was written, how many items its
-    runs collected (None where a run wrote no manifest) and how many left a record. Refuses a part
-    that is not whole (a share under 1), which would stand for items it never ran."""
+    runs collected and how many left a record, and the -k expressions they ran under. Refuses a
+    part that is not whole, which would stand for items it never ran: a share under 1, a run of
+    some spec files or items only (pytest's paths other than specs/), or a run without its manifest
+    (which says both). -k is kept, not refused: a part leaves out kinds that way (-k "not /repeat")."""
+    if not selections:
+        raise ValueError("these results hold no selection manifest (selection-*.json), which says what a run "
+                         "collected: a part must say it ran the whole suite")
     shares = {s.get("share") for s in selections}
     if shares - {1.0}:
         raise ValueError(f"a whole run is at share 1; these results are at share {sorted(shares)}")
-    commits = collections.Counter(str(r["commit"]) for r in records if r.get("commit"))
-    commit = commits.most_common(1)[0][0] if commits else "unknown"
+    partial = sorted({" ".join(s.get("paths") or ["(not recorded)"]) for s in selections
+                      if s.get("paths") != WHOLE_SUITE})
+    if partial:
+        raise ValueError(f"a whole run collects the whole spec folder (pytest specs); these results ran {partial}")
+    commit = commit_of(records) or "unknown"
     newest = max((f.stat().st_mtime for f in files), default=None)
     date = datetime.datetime.fromtimestamp(newest, datetime.UTC).strftime("%Y-%m-%d") if newest else "unknown"
-    collected = sum(s.get("collected", 0) for s in selections) if selections else None
+    collected = sum(s.get("collected", 0) for s in selections)
     return {"commit": commit, "date": date, "collected": collected,
+            "keywords": sorted({s.get("keyword") or "" for s in selections}),
             "recorded": len({test for *_, test in item_statuses(records)}),
             "rows": rows(records, commit, date)}
 
@@ -84,7 +94,7 @@ def merge(whole: dict | None, new: dict) -> dict:
     kept = {_key(r): r for r in whole["rows"]}
     kept.update({_key(r): {**r, "part": number} for r in new["rows"]})
     standing = {r["part"] for r in kept.values()}
-    summary = {"part": number, **{k: new[k] for k in ("commit", "date", "collected", "recorded")}}
+    summary = {"part": number, **{k: new[k] for k in ("commit", "date", "collected", "recorded", "keywords")}}
     return {"rows": [kept[k] for k in sorted(kept)],
             "parts": [p for p in whole["parts"] if p["part"] in standing] + [summary]}
 
@@ -119,8 +129,14 @@ def missing(whole: dict | None, records: list) -> list:
     """The adapters, modes and kinds a page's records hold that the last whole run has not run
     whole ("torch compiled repeat"), so that the page never lets the whole run stand for them."""
     ran = {_key(r) for r in (whole or {}).get("rows", [])}
-    held = {(r.get("adapter"), r.get("mode") or "eager", r.get("kind")) for r in records if r.get("test")}
+    held = {_key(r) for r in records if r.get("test")}
     return [" ".join(map(str, key)) for key in sorted(held - ran, key=str)]
+
+
+def _keywords(part: dict) -> str:
+    """The -k expressions a part's runs ran under, for its row ("-" where none, or not recorded)."""
+    said = [f"`{k}`" for k in part.get("keywords", []) if k]
+    return ", ".join(said) or "-"
 
 
 def table(whole: dict) -> str:
@@ -140,8 +156,8 @@ def page(whole: dict) -> str:
     shown = read_from(whole)
     totals = ", ".join(f"{n:,} {s}" for s, n in shown["totals"].items())
     parts = "\n".join(f'| {p["part"]} | {p["commit"]} | {p["date"]} | '
-                      f'{"-" if p["collected"] is None else format(p["collected"], ",")} | {p["recorded"]:,} |'
-                      for p in whole["parts"])
+                      f'{"-" if p["collected"] is None else format(p["collected"], ",")} | {p["recorded"]:,} | '
+                      f'{_keywords(p)} |' for p in whole["parts"])
     return f"""# The last whole run
 
 <!-- written by `python -m reports whole-run RESULTS --write` (reports/whole.py); do not edit -->
@@ -153,8 +169,8 @@ adapter, mode and kind again. How the parts were run, and what they cost: docs/c
 - items: {shown["items"]:,} ({totals})
 - items its parts collected that left no record: {shown["lost"]:,}
 
-| part | commit | date | items collected | items recorded |
-|---|---|---|---|---|
+| part | commit | date | items collected | items recorded | -k |
+|---|---|---|---|---|---|
 {parts}
 
 {table(whole)}

@@ -131,7 +131,7 @@ def test_an_underflowing_centered_rmsprop_step_has_a_finite_bound_that_holds():
 
 
 def test_expanded_float_values_name_the_spec_with_a_p_for_the_point():
-    ids = [s["id"] for s in expand({"id": "sgd", "expand": {"momentum": [0.0, 0.9], "nesterov": [True]}})]
+    ids = [s["id"] for s in expand({"id": "sgd", "expand": {"momentum": [0.0, 0.9], "nesterov": [True]}}, None)]
     assert ids == ["sgd-momentum0-nesterov", "sgd-momentum0p9-nesterov"]
 
 

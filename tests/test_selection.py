@@ -41,3 +41,5 @@ def test_the_manifest_counts_what_k_leaves_and_nothing_it_drops(tmp_path):
     ran = {json.loads(line)["test"] for line in (results / "results.jsonl").read_text().splitlines()}
     assert not any("/repeat" in test for test in ran)
     assert manifest["collected"] == manifest["kept"] == len(ran)
+    # what it ran from, so that a whole run's part is known to be one (reports/whole.py)
+    assert manifest["paths"] == ["specs/ste.yaml"] and manifest["keyword"] == "not /repeat"

@@ -1,4 +1,5 @@
 """The spec loader: every problem is one line naming file, line and key; exit code 2."""
+import itertools
 import pathlib
 import re
 import shutil
@@ -140,6 +141,64 @@ def test_expand_makes_one_spec_per_combination(tmp_path):
     assert [s.id for s in specs] == ["shapes-num-layers1-not-bidirectional", "shapes-num-layers1-bidirectional",
                                      "shapes-num-layers2-not-bidirectional", "shapes-num-layers2-bidirectional"]
     assert specs[3].params == {"num_layers": 2, "bidirectional": True}
+
+
+POOL_OPTIONS = """
+- id: options
+  op: avg_pool2d
+  args: [x]
+  params: {kernel: 3}
+  pairwise: {stride: [1, 2], padding: [0, 1], ceil_mode: [false, true], count_include_pad: [false, true]}
+  dtypes: [float64]
+  examples:
+    - name: small
+      inputs: {x: {shape: [1, 1, 5, 5]}}
+  differences:
+    - adapter: torch
+      params: {ceil_mode: true, padding: 1}
+      observed: {raises: true}
+      note: a difference of two options together
+      source: https://example.org
+"""
+
+
+def test_pairwise_makes_a_spec_per_row_that_meets_every_pair_of_values(tmp_path):
+    specs = load_file(write(tmp_path, POOL_OPTIONS))
+    grid = {"stride": [1, 2], "padding": [0, 1], "ceil_mode": [False, True], "count_include_pad": [False, True]}
+    assert 4 <= len(specs) < 16  # the full product is 16; a covering array of 4 two-valued params needs 5 or more
+    for a, b in itertools.combinations(grid, 2):
+        assert {(s.params[a], s.params[b]) for s in specs} == set(itertools.product(grid[a], grid[b]))
+    assert all(s.params["kernel"] == 3 for s in specs)
+    assert specs[0].id == "options-" + "-".join(["stride1", "padding0", "not-ceil-mode", "not-count-include-pad"])
+
+
+def test_a_differences_params_choose_the_specs_of_the_grid_it_holds_in(tmp_path):
+    specs = load_file(write(tmp_path, POOL_OPTIONS))
+    holding = [s for s in specs if s.differences]
+    assert holding and all(s.params["ceil_mode"] and s.params["padding"] == 1 for s in holding)
+    assert len(holding) == sum(s.params["ceil_mode"] and s.params["padding"] == 1 for s in specs)
+    assert all("params" not in d for s in holding for d in s.differences)
+
+
+@pytest.mark.parametrize("change, message", [
+    ("params: {ceil_mode: true, padding: 1}", None),
+    ("params: {ceil_mode: maybe}", "ceil_mode='maybe' is not a value of the spec's grid"),
+    ("params: {dilation: 2}", "dilation=2 is not a value"),
+])
+def test_a_differences_params_must_be_values_of_the_grid(tmp_path, change, message):
+    text = POOL_OPTIONS.replace("params: {ceil_mode: true, padding: 1}", change)
+    if message is None:
+        load_file(write(tmp_path, text))
+        return
+    with pytest.raises(SpecError, match=message):
+        load_file(write(tmp_path, text))
+
+
+def test_params_on_a_difference_need_a_grid_and_a_grid_is_expand_or_pairwise(tmp_path):
+    with pytest.raises(SpecError, match="this spec has none"):
+        load_file(write(tmp_path, "\n".join(line for line in POOL_OPTIONS.splitlines() if "pairwise" not in line)))
+    with pytest.raises(SpecError, match="expand .every combination. or pairwise .every pair., not both"):
+        load_file(write(tmp_path, POOL_OPTIONS.replace("  params: {kernel: 3}", "  expand: {kernel: [3]}")))
 
 
 def test_gru_specs_derive_one_state_and_three_gate_blocks(tmp_path):

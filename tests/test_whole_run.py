@@ -14,11 +14,12 @@ def record(test, status="pass", adapter="torch", mode="eager", commit="abc1234",
             "dtype": "float32", "mode": mode, "status": status, "message": "", "test": test, "commit": commit}
 
 
-def results(folder, records, collected, share=1.0):
+def results(folder, records, collected, share=1.0, paths=("specs",), keyword=""):
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
-    (folder / "selection-1.json").write_text(json.dumps({"collected": collected, "kept": collected, "share": share,
-                                                          "seed": 1, "shard": None}))
+    manifest = {"collected": collected, "kept": collected, "share": share, "seed": 1, "shard": None,
+                "paths": None if paths is None else list(paths), "keyword": keyword}
+    (folder / "selection-1.json").write_text(json.dumps({k: v for k, v in manifest.items() if v is not None}))
     return folder
 
 
@@ -62,6 +63,26 @@ def test_a_sample_is_refused_and_nothing_is_kept(tmp_path, kept, capsys):
     assert reports_main.main(["whole-run", str(sample), "--write"]) == 2
     assert "share 1" in capsys.readouterr().err and not kept.exists()
     assert reports_main.main(["whole-run", str(tmp_path / "nothing-here")]) == 2
+
+
+@pytest.mark.parametrize("paths, said", [
+    (["specs/conv.yaml", "specs/pooling.yaml"], "ran ['specs/conv.yaml specs/pooling.yaml']"),  # two files' items
+    (None, "(not recorded)"),  # a manifest from before runs said what they ran from
+])
+def test_a_run_of_some_spec_files_is_no_part_and_nothing_is_kept(tmp_path, kept, capsys, paths, said):
+    some = results(tmp_path / "some", [record("a")], collected=1, paths=paths)
+    assert reports_main.main(["whole-run", str(some), "--write"]) == 2
+    assert said in capsys.readouterr().err and not kept.exists()
+    bare = results(tmp_path / "bare", [record("a")], collected=1)
+    (bare / "selection-1.json").unlink()
+    assert reports_main.main(["whole-run", str(bare), "--write"]) == 2
+    assert "no selection manifest" in capsys.readouterr().err and not kept.exists()
+
+
+def test_a_part_keeps_the_k_its_runs_left_kinds_out_with(tmp_path, kept):
+    part = results(tmp_path / "part", [record("a")], collected=1, keyword="not /repeat")
+    assert reports_main.main(["whole-run", str(part), "--write"]) == 0
+    assert whole.read(kept)["parts"][0]["keywords"] == ["not /repeat"]
 
 
 def test_every_page_says_what_the_last_whole_run_showed_and_what_it_lacks(tmp_path, kept):

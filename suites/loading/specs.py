@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import jsonschema
 
+from suites.loading import pairwise
 from suites.loading.spec_differences import SCHEMA_PATH, check_differences, drawn
 from suites.loading.yamlfile import SpecError, line, read
 from suites.loading.yamlfile import where as locate
@@ -135,7 +136,7 @@ def load_file(path) -> list[Spec]:
     specs, seen = [], {}
     for i, entry in enumerate(data):
         where = lambda *keys: locate(path, node, [i, *keys])  # noqa: E731
-        for raw in expand(entry):
+        for raw in expand(entry, where):
             if raw["id"] in seen:
                 raise SpecError(f"{where('id')}: duplicate spec id {raw['id']!r} (first at line {seen[raw['id']]})")
             seen[raw["id"]] = line(node, [i])
@@ -143,19 +144,49 @@ def load_file(path) -> list[Spec]:
     return specs
 
 
-def expand(raw: dict) -> list[dict]:
-    """A spec with `expand: {param: [values]}` is one spec per combination of the values, its
-    params merged and its id suffixed: lstm-shapes-num-layers2-bidirectional-not-batch-first."""
-    grid = raw.get("expand")
+def expand(raw: dict, where) -> list[dict]:
+    """A spec with `expand: {param: [values]}` is one spec per combination of the values; with
+    `pairwise: {param: [values]}`, one per row of a covering array of every two params' values
+    (suites/loading/pairwise.py). Each has its params merged and its id suffixed:
+    lstm-shapes-num-layers2-bidirectional-not-batch-first; a difference entry that names `params`
+    holds in the specs of those params' values alone."""
+    if "expand" in raw and "pairwise" in raw:
+        raise SpecError(f"{where('pairwise')}: a spec takes expand (every combination) or pairwise (every pair), "
+                        "not both")
+    grid = raw.get("expand") or raw.get("pairwise") or {}
+    combinations = ([dict(zip(grid, values)) for values in itertools.product(*grid.values())]
+                    if "expand" in raw else pairwise.covering(grid) if grid else [])
+    _check_difference_params(raw.get("differences", []), grid, combinations, where)
     if not grid:
         return [raw]
-    specs = []
-    for values in itertools.product(*grid.values()):
-        combination = dict(zip(grid, values))
-        suffix = "-".join(_label(k, v) for k, v in combination.items())
-        rest = {k: v for k, v in raw.items() if k != "expand"}
-        specs.append({**rest, "id": f"{raw['id']}-{suffix}", "params": {**raw.get("params", {}), **combination}})
-    return specs
+    rest = {k: v for k, v in raw.items() if k not in ("expand", "pairwise")}
+    return [{**rest, "id": f"{raw['id']}-{'-'.join(_label(k, v) for k, v in combination.items())}",
+             "params": {**raw.get("params", {}), **combination}} for combination in combinations]
+
+
+def _check_difference_params(differences: list, grid: dict, combinations: list, where) -> None:
+    """A difference's `params` pick values of the spec's grid: each names a param of it, and the
+    entry must hold in at least one of its specs (else it documents nothing)."""
+    for j, diff in enumerate(differences):
+        chosen = diff.get("params")
+        if chosen is None:
+            continue
+        if not grid:
+            raise SpecError(f"{where('differences', j, 'params')}: params on a difference choose among the specs of "
+                            "an expand or pairwise grid; this spec has none")
+        for name, value in chosen.items():
+            if value not in grid.get(name, ()):
+                raise SpecError(f"{where('differences', j, 'params', name)}: {name}={value!r} is not a value of the "
+                                f"spec's grid {grid}")
+        if not any(all(c[name] == value for name, value in chosen.items()) for c in combinations):
+            raise SpecError(f"{where('differences', j, 'params')}: no spec of the grid has {chosen} (pairwise rows: "
+                            f"{combinations})")
+
+
+def _holding(differences: list, params: dict) -> list:
+    """The difference entries that hold for a spec of these params (those whose `params` match)."""
+    return [{k: v for k, v in diff.items() if k != "params"} for diff in differences
+            if all(params.get(name) == value for name, value in diff.get("params", {}).items())]
 
 
 def _label(key: str, value) -> str:
@@ -221,7 +252,8 @@ def _build(path, raw, node, i, where) -> Spec:
                 for e in raw.get("examples", [])]
     return Spec(path.stem, raw["id"], str(path), line(node, [i]), args, raw["dtypes"], made, examples,
                 raw.get("hypothesis"), raw.get("shards"), raw.get("gradient"), raw.get("tolerance", {}),
-                raw.get("result_dtype"), raw.get("properties", []), raw.get("differences", []),
+                raw.get("result_dtype"), raw.get("properties", []),
+                _holding(raw.get("differences", []), raw.get("params", {})),
                 raw.get("benchmark"), raw.get("op") or raw.get("expr") or raw.get("collective") or "model",
                 raw.get("equals"), raw.get("unspecified"))
 
@@ -270,7 +302,7 @@ def _collective(raw, where) -> Collective:
     """A collective spec has no expression: its one arg is the shards, stacked on a rank axis."""
     if raw["args"] != ["shards"]:
         raise SpecError(f"{where('args')}: a collective spec takes args: [shards] (shard r at index r)")
-    for key in ("expand", "equals", "hypothesis", *weighted.RECURRENT_STATES):
+    for key in ("expand", "pairwise", "equals", "hypothesis", *weighted.RECURRENT_STATES):
         if key in raw:
             raise SpecError(f"{where(key)}: not available for collectives (hypothesis goes under `shards`)")
     return Collective(raw["collective"], raw.get("params", {}), (raw.get("gradient") or {}).get("replicated", False))
@@ -278,7 +310,7 @@ def _collective(raw, where) -> Collective:
 
 def _model(raw, where) -> model.Model:
     """A model spec: its parameters derived from their shapes, its layers parsed in order."""
-    for key in ("params", "expand", "equals", *weighted.RECURRENT_STATES):
+    for key in ("params", "expand", "pairwise", "equals", *weighted.RECURRENT_STATES):
         if key in raw:
             raise SpecError(f"{where(key)}: not available for models (a layer's options go in its expression)")
     try:
@@ -299,7 +331,7 @@ def _recurrent(raw, where) -> weighted.Recurrent:
               ("bidirectional", "true or false", lambda v: isinstance(v, bool)),
               ("batch_first", "true or false", lambda v: isinstance(v, bool)))
     for name, kind, ok in checks:
-        if name in params and not ok(params[name]):  # given in params, or by an expand list
+        if name in params and not ok(params[name]):  # given in params, or by an expand or pairwise list
             raise SpecError(f"{where('params', name)}: {name} takes {kind}. Received: {params[name]!r}")
     return weighted.Recurrent.of(key, block["input_size"], block["hidden_size"], block.get("state", True), params)
 

@@ -121,11 +121,12 @@ def documents(spec, adapter: str, kind: str, generated: bool, mode: str, dtype: 
 
 
 def write_manifest(folder, run: int, items: list, selected: list, kept: list, share: float, seed: int, shard=None,
-                   changed=None, changed_left: int = 0) -> None:
+                   changed=None, changed_left: int = 0, paths=(), keyword: str = "") -> None:
     """selection-<run>.json beside a run's results (run: its pytest process' id): how many spec
-    items it collected, selected (by the share) and kept (its shard of them), with which share,
-    seed, shard and --changed-since (and how many items it touched that --changed-limit left to
-    the share), and the items the share dropped that a documented difference
+    items it collected, from which paths (relative to the project), under which -k, selected (by the share) and kept
+    (its shard of them), with which share, seed, shard and --changed-since (and how many items it
+    touched that --changed-limit left to the share), and the items the share dropped that a
+    documented difference
     of their kind names (a repeat or training entry: the share alone draws those), so that the page
     says what share of the suite it holds and which documented behaviours it lacks
     (reports/build.py: read_selection)."""
@@ -134,7 +135,8 @@ def write_manifest(folder, run: int, items: list, selected: list, kept: list, sh
         return
     chosen = set(map(id, selected))
     dropped = [i for i in specs if id(i) not in chosen]
-    data = {"collected": len(specs), "kept": sum(hasattr(i, "spec") for i in kept), "share": share, "seed": seed,
+    data = {"collected": len(specs), "paths": sorted(paths), "keyword": keyword,
+            "kept": sum(hasattr(i, "spec") for i in kept), "share": share, "seed": seed,
             "shard": shard and f"{shard[0]}/{shard[1]}", "changed_since": changed.rev if changed else None,
             "changed_left": changed_left,
             "lacking": sorted(i.nodeid for i in dropped if i.kind in ("repeat", "training") and
