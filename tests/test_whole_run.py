@@ -73,6 +73,9 @@ def test_a_run_of_some_spec_files_is_no_part_and_nothing_is_kept(tmp_path, kept,
     some = results(tmp_path / "some", [record("a")], collected=1, paths=paths)
     assert reports_main.main(["whole-run", str(some), "--write"]) == 2
     assert said in capsys.readouterr().err and not kept.exists()
+
+
+def test_results_without_a_manifest_are_no_part_and_nothing_is_kept(tmp_path, kept, capsys):
     bare = results(tmp_path / "bare", [record("a")], collected=1)
     (bare / "selection-1.json").unlink()
     assert reports_main.main(["whole-run", str(bare), "--write"]) == 2

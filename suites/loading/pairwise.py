@@ -39,4 +39,4 @@ def _pairs(row: dict) -> set:
 
 def _newly_covered(row: dict, k: int, v: int, uncovered: set) -> int:
     """How many uncovered pairs value v of param k makes with the values the row has so far."""
-    return sum(((min(j, k), row[j] if j < k else v, max(j, k), v if j < k else row[j]) in uncovered) for j in row)
+    return sum(((j, row[j], k, v) if j < k else (k, v, j, row[j])) in uncovered for j in row)

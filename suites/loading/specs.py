@@ -154,8 +154,10 @@ def expand(raw: dict, where) -> list[dict]:
         raise SpecError(f"{where('pairwise')}: a spec takes expand (every combination) or pairwise (every pair), "
                         "not both")
     grid = raw.get("expand") or raw.get("pairwise") or {}
-    combinations = ([dict(zip(grid, values)) for values in itertools.product(*grid.values())]
-                    if "expand" in raw else pairwise.covering(grid) if grid else [])
+    if "expand" in raw:
+        combinations = [dict(zip(grid, values)) for values in itertools.product(*grid.values())]
+    else:
+        combinations = pairwise.covering(grid) if grid else []
     _check_difference_params(raw.get("differences", []), grid, combinations, where)
     if not grid:
         return [raw]

@@ -123,10 +123,10 @@ def documents(spec, adapter: str, kind: str, generated: bool, mode: str, dtype: 
 def write_manifest(folder, run: int, items: list, selected: list, kept: list, share: float, seed: int, shard=None,
                    changed=None, changed_left: int = 0, paths=(), keyword: str = "") -> None:
     """selection-<run>.json beside a run's results (run: its pytest process' id): how many spec
-    items it collected, from which paths (relative to the project), under which -k, selected (by the share) and kept
-    (its shard of them), with which share, seed, shard and --changed-since (and how many items it
-    touched that --changed-limit left to the share), and the items the share dropped that a
-    documented difference
+    items it collected, from which paths (relative to the project) and under which -k, selected
+    (by the share) and kept (its shard of them), with which share, seed, shard and --changed-since
+    (and how many items it touched that --changed-limit left to the share), and the items the
+    share dropped that a documented difference
     of their kind names (a repeat or training entry: the share alone draws those), so that the page
     says what share of the suite it holds and which documented behaviours it lacks
     (reports/build.py: read_selection)."""
