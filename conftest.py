@@ -77,7 +77,7 @@ def pytest_addoption(parser):
                     help="where result JSON lines go (default: results/<timestamp>/)")
     group.addoption("--case-timeout", type=float, default=600.0, metavar="SECONDS",
                     help="an item without a result after this long is recorded as a timeout (0: no limit; "
-                         "default 600)")
+                         "default 600); a repeat check's item, after this long in any of its processes")
     group.addoption("--fuzz-minutes", type=float, default=None, metavar="M",
                     help="suites/fuzz: minutes of random programs in all (shared by its items; default: no fuzzing)")
     group.addoption("--threads", type=int, default=None,

@@ -170,6 +170,11 @@ class Adapter:
         exporter that quantises bakes in the `weights` (names in env); the others take them as inputs."""
         self.unsupported("export")
 
+    def fresh_compiler(self) -> None:
+        """The compiler's state as a fresh process has it, before a compiled item or workload makes its programs:
+        what it caches on code objects that every item runs (Parity's frames above a graph break) must not decide
+        how a later item compiles. Most compilers cache per function object, made anew per item: nothing to do."""
+
     def compile_grad(self, fn, wrt: list):
         """A compiled reverse pass, (args, cotangent) -> (value, gradients), as the framework's
         users compile a training step: here the whole step (jax.jit, tf.function); torch compiles

@@ -54,7 +54,7 @@ from adapters.layer_behaviours import (
     KERAS_TENSORFLOW_MULTIHEAD,
 )
 from adapters.tensorflow import refuse_corrupting_matmul, tape_vjp
-from adapters.torch import autograd_vjp
+from adapters.torch import autograd_vjp, fresh_dynamo
 from adapters.vocabulary import PAD_MODES
 
 # Measured with `python -m suites coverage --check` per backend (see docs/adding-an-adapter.md).
@@ -212,6 +212,10 @@ class KerasAdapter(KerasLayers, KerasIdioms, KerasOptimizers, KerasExport, keras
         import torch
 
         return torch.compile(own_code(fn))
+
+    def fresh_compiler(self):
+        if self.backend == "torch":  # jax.jit and tf.function cache per function object
+            fresh_dynamo()
 
     def matmul(self, a, b):
         if self.backend == "tensorflow":

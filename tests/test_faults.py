@@ -209,3 +209,25 @@ def test_a_worker_held_by_one_item_leaves_its_queue_to_the_others(tmp_path):
     after = sorted(i for i, t in done.items() if t > done[0])
     # the next item stays with the held worker: xdist runs an item once it knows the next
     assert len(done) == 200 and len(after) <= 1, after
+
+
+def test_renew_gives_the_next_case_the_whole_timeout(tmp_path):
+    """A repeat check's item runs its work in three processes, each compiling anew: the watch is
+    renewed before each, so --case-timeout bounds each, and still ends one that outlasts it."""
+    watch = faults.Watch(tmp_path, "gw0", 0.6)
+    watch.begin({"test": "a/repeat[x]"})
+    try:
+        time.sleep(0.4)
+        watch.renew()
+        time.sleep(0.4)  # 0.8 s into the item, 0.4 s into its second case
+        watch.renew()
+        started = time.monotonic()
+        try:
+            time.sleep(2)
+        except faults.CaseTimeout:
+            assert 0.5 < time.monotonic() - started < 1.5
+        else:
+            raise AssertionError("a case past the timeout was not ended")
+    finally:
+        watch.end()
+        watch.close()

@@ -280,3 +280,33 @@ def test_compiled_and_eager_agree_within_a_documented_narrower_precision():
     assert modes.against_eager(ctx, compiled(), eager(0.03979476271914767)).status == "fail"
     assert modes.against_eager(ctx, compiled(), eager(0.03979476271914767), precision="float32").status == "pass"
     assert modes.against_eager(ctx, compiled(), eager(0.0397951), precision="float32").status == "fail"
+
+
+def test_a_compiled_item_compiles_whatever_ran_before_it(tmp_path):
+    """torch.compile keeps at most 8 graphs per code object and runs the frame eagerly past that.
+    Where an op breaks the graph, the frames above it are Parity's own (Context.evaluate and what
+    it calls), run by every item of the process: ten compiled items of five ranks and two dtypes
+    overflowed them, and the last two ran eagerly, their wrong compiler unseen (they passed).
+    Each compiled item starts from a fresh compiler (Adapter.fresh_compiler)."""
+    specs = "".join(f"""
+- id: exp-rank-{rank}
+  doc: exp(88) = 1.6516362549940018e38, past float16's range
+  source: https://en.cppreference.com/w/c/numeric/math/exp
+  expr: "exp(x)"
+  args: [x]
+  dtypes: [float32, float64]
+  examples:
+    - name: edge
+      inputs: {{x: {{values: {nested(88.0, rank)}}}}}
+      expect: {{value: {nested(1.6516362549940018e38, rank)}}}
+""" for rank in range(1, 6))
+    (tmp_path / "exp.yaml").write_text(specs)
+    run = pytest_run(tmp_path, "suites", "--spec", str(tmp_path / "exp.yaml"), "--adapter-path", str(BROKEN),
+                     "--adapter", "graph-breaking-fast-math", "--mode", "compiled")
+    records = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
+    assert len(records) == 10, run.stdout + run.stderr
+    assert [r["spec"] for r in records if not r["message"].startswith("compiled only (eager pass)")] == []
+
+
+def nested(value, rank: int):
+    return value if rank == 0 else [nested(value, rank - 1)]

@@ -283,6 +283,9 @@ class TorchAdapter(TorchLayers, TorchOptimizers, TorchInitializers, TorchIdioms,
     def compile(self, fn):
         return self.torch.compile(own_code(fn))
 
+    def fresh_compiler(self):
+        fresh_dynamo()
+
     def mixed(self, fn):
         """fn under torch.autocast("cpu", dtype=torch.bfloat16), as torch's CPU mixed precision runs."""
         torch = self.torch
@@ -320,6 +323,19 @@ class TorchAdapter(TorchLayers, TorchOptimizers, TorchInitializers, TorchIdioms,
 
     def grad(self, fn, args, wrt, cotangent):
         return autograd_vjp(fn, args, wrt, cotangent)
+
+
+def fresh_dynamo():
+    """torch._dynamo.reset(): "as if you had started a fresh process". torch.compile caches a
+    frame's graphs on its code object, at most 8 (torch._dynamo.config.recompile_limit), and past
+    that runs the frame eagerly, silently but for a logged warning. A graph break makes the frames
+    above it frames of their own (Parity's Context.evaluate, Keras' layer code): every item of a
+    process runs them, so without a reset the ninth item to break the graph there ran eagerly
+    in the compiled mode (tests/test_modes.py). An item's top frame is its own code (own_code),
+    which no other item reuses; inductor's on-disk cache, which a reset keeps, serves the rest."""
+    import torch
+
+    torch._dynamo.reset()
 
 
 def autograd_vjp(fn, args, wrt, cotangent):

@@ -67,6 +67,15 @@ class Watch:
                 signal.setitimer(signal.ITIMER_REAL, self.timeout)
             faulthandler.dump_traceback_later(self.timeout + grace(self.timeout), exit=True, file=self._log)
 
+    def renew(self) -> None:
+        """The item's next case starts in a process of its own (the repeat check's conditions):
+        both timeouts armed again, so that --case-timeout bounds each such case, as it bounds an
+        item that runs one."""
+        if self.timeout:
+            if threading.current_thread() is threading.main_thread():
+                signal.setitimer(signal.ITIMER_REAL, self.timeout)
+            faulthandler.dump_traceback_later(self.timeout + grace(self.timeout), exit=True, file=self._log)
+
     def end(self) -> None:
         """After an item (however it ended): disarm, forget it."""
         if self.timeout:

@@ -113,6 +113,8 @@ class SpecItem(pytest.Item):
         device = resolve_device(adapter, self.device)
         shared = {} if self.kind in ("training", "repeat") else shared_stages(self.spec, adapter, device, self.dtype,
                                                                               self.mode)
+        if self.mode == "compiled":
+            adapter.fresh_compiler()  # whatever the process compiled before (Adapter.fresh_compiler)
         ctx = Context(self.spec, adapter, device, self.dtype, self.mode, shared)
         self.seed = zlib.crc32(f"{self.config.parity.seed}:{self.spec.name}:{self.kind}:{self.dtype}".encode())
         start = time.perf_counter()
@@ -226,7 +228,8 @@ class SpecItem(pytest.Item):
 
     def _repeat(self, ctx):
         """The spec's benchmark work run again under each condition, compared bit for bit."""
-        return repeat.outcomes(ctx, self.config.getoption("adapter_path"), str(self.spec.file))
+        return repeat.outcomes(ctx, self.config.getoption("adapter_path"), str(self.spec.file),
+                               self.config.parity.watch.renew)
 
     def _record(self, ctx, outcome, duration):
         passed, unsupported = outcome.status in PASSING, outcome.status == "unsupported"

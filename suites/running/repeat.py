@@ -147,14 +147,16 @@ def bitwise(first: list, other: list) -> compare.Comparison:
     return compare.Comparison(True, "bitwise equal")
 
 
-def outcomes(ctx, adapter_paths: list, spec_file: str) -> list:
-    """The item's outcome under each condition, in CONDITIONS' order."""
+def outcomes(ctx, adapter_paths: list, spec_file: str, next_case=lambda: None) -> list:
+    """The item's outcome under each condition, in CONDITIONS' order; next_case() before each fresh
+    process (the runner renews the item's --case-timeout: each process compiles the work anew)."""
     work = passes(ctx.spec, ctx.dtype, ctx.mode)
     first = results(work, ctx.adapter, ctx.device, runs=RUNS)
     out = [judged(ctx, "repeat", first, {p: c if isinstance(c, str) else c[1:] for p, c in first.items()})]
     if out[0].status == "unsupported":  # nothing ran here to compare with
         return [dataclasses.replace(out[0], case=c) for c in CONDITIONS]
     args = (adapter_paths, spec_file, ctx.spec.name, ctx.adapter.name, ctx.device, ctx.dtype, ctx.mode)
+    next_case()
     fresh = _fresh(*args, True)
     if isinstance(fresh, Outcome):
         return out + [dataclasses.replace(fresh, case=c) for c in ("process", "switch", "threads")]
@@ -167,6 +169,7 @@ def outcomes(ctx, adapter_paths: list, spec_file: str) -> list:
     cpus = len(machine.usable_cpus())
     if cpus < 2:
         return out + [Outcome("unsupported", "threads", "one usable CPU: no other thread count to compare")]
+    next_case()
     with one_thread():
         alone = _fresh(*args, False)
     out.append(alone if isinstance(alone, Outcome) else

@@ -32,3 +32,14 @@ def in_half(function):
 
     lowered.__name__ = f"{function.__name__}_in_half"
     return lowered
+
+
+class GraphBreakingFastMath(FastMathCompiler):
+    """The same wrong compiler, whose exp first breaks the graph, as a call dynamo cannot trace
+    does: the frames above the break (Parity's own Context.evaluate, which every item of a process
+    runs) then compile as frames of their own, where torch.compile keeps at most 8 entries."""
+    name = "graph-breaking-fast-math"
+
+    def exp(self, x):
+        self.torch._dynamo.graph_break()
+        return super().exp(x)
