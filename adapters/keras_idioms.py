@@ -3,7 +3,8 @@ keras.ops as Keras' users call them, on whichever backend. keras.ops.sort and ar
 descending order (Keras' users flip the result: that is a port's own code, not the framework's
 answer); keras.ops.get_item is x[key], and keras.ops.scatter_update, with its reductions, the
 update."""
-from adapters.base import Unsupported, index_coordinates, index_tensors, leading_block, scatter_reduction
+from adapters.base import Unsupported
+from adapters.indexing import index_coordinates, index_tensors, leading_block, scatter_reduction
 
 SCATTER_UPDATE = {"sum": "add", "prod": "mul", "amax": "max", "amin": "min"}  # scatter_reduce -> reduction=
 

@@ -13,17 +13,8 @@ import numpy as np
 
 from adapters import workers
 from adapters.attention_params import MULTIHEAD_OPS
-from adapters.base import (
-    DTYPES,
-    FLOATS,
-    Adapter,
-    Unsupported,
-    as_tuple,
-    conv_padding,
-    dtypes_except,
-    index_grids,
-    leading_block,
-)
+from adapters.base import DTYPES, FLOATS, Adapter, Unsupported, as_tuple, conv_padding, dtypes_except
+from adapters.indexing import index_grids, leading_block
 from adapters.initializers import INITIALIZER_DTYPES
 from adapters.jax.collectives import JAX_COLLECTIVES, collective_rank
 from adapters.jax.export import JaxExport

@@ -1,7 +1,8 @@
 """The jax adapter's rounding, casts, sorting, contractions and indexing: jax.numpy as its users
 call it (jnp.argsort is stable by default), jax.lax.top_k and batch_matmul, which jnp has no
 counterpart of, and x.at[key] for every update (set, add and the scatter reductions)."""
-from adapters.base import Unsupported, leading_block, scatter_reduction
+from adapters.base import Unsupported
+from adapters.indexing import leading_block, scatter_reduction
 
 AT_REDUCTIONS = {"sum": "add", "prod": "multiply", "amax": "max", "amin": "min"}  # scatter_reduce -> .at[]
 

@@ -2,7 +2,8 @@
 users call them: Paddle's own defaults (paddle.sort and paddle.argsort are not stable unless
 asked); x[key] = v on a clone (Tensor.__setitem__), and paddle.index_put(accumulate=True) for
 the update every repeat adds to."""
-from adapters.base import Unsupported, index_tensors
+from adapters.base import Unsupported
+from adapters.indexing import index_tensors
 
 
 class PaddleIdioms:

@@ -16,12 +16,11 @@ from adapters.base import (
     conv_padding,
     dtypes_except,
     given,
-    index_coordinates,
-    leading_block,
     lift_1d,
     no_rounding_mode,
 )
 from adapters.behaviours import KERAS_MASKED_SOFTMAX, TENSORFLOW_BOOL_MUL, TF_ALL_GATHER_CONCATENATES
+from adapters.indexing import index_coordinates, leading_block
 from adapters.initializers import Initializers
 from adapters.layer_behaviours import TF_GELU_FLOAT32_CONSTANTS, TF_L2_NORMALIZE, TF_PER_EXAMPLE_LOSS
 from adapters.operators import PythonOperators

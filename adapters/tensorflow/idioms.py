@@ -3,7 +3,8 @@ tf.sort and tf.argsort (direction= for descending; tf.argsort is not stable unle
 tf.math.top_k and tf.unique, with TensorFlow's defaults; x[key] is tf.Tensor's own __getitem__,
 and a tf.Tensor has no item assignment: its users write tf.tensor_scatter_nd_* with the index
 tensors stacked into coordinates."""
-from adapters.base import Unsupported, index_tensors, leading_block, scatter_reduction
+from adapters.base import Unsupported
+from adapters.indexing import index_tensors, leading_block, scatter_reduction
 
 SCATTER_ND = {"sum": "tensor_scatter_nd_add", "amax": "tensor_scatter_nd_max", "amin": "tensor_scatter_nd_min"}
 

@@ -2,7 +2,8 @@
 indexing, called as torch's users call them: torch's own defaults (torch.sort and torch.argsort
 are not stable unless asked: stable=False); x[key] = v on a clone (Tensor.__setitem__), and
 index_put(accumulate=True) for the update every repeat adds to."""
-from adapters.base import Unsupported, index_tensors
+from adapters.base import Unsupported
+from adapters.indexing import index_tensors
 
 
 class TorchIdioms:

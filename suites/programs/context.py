@@ -5,9 +5,11 @@ one judges the case, and the a-priori error bound; in the mixed mode it knows th
 precision the op is computed in (docs/mixed-precision.md)."""
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 import numpy as np
 
+import adapters
 from adapters.vocabulary import LOWERED
 from suites.judging import compare, mixed_bounds
 from suites.programs.program import ORACLE, Modelled, Program, flatten, unflatten
@@ -227,3 +229,17 @@ class Context:
         values they have at `inputs`."""
         fixed = {node: self.oracle(inputs, tree=node) for node in self.program.fixed_calls()}
         return lambda ins: self.oracle(ins, fixed)
+
+
+def fresh_context(adapter_paths: list, spec_file: str, spec_name: str, adapter_name: str, device: str, dtype: str,
+                   mode: str) -> Context:
+    """In an isolated process (suites/running/faults.isolated): the spec and adapter loaded afresh (the
+    adapter from its --adapter-path file where it has one), with the differences the adapter
+    ships, as the run judges it."""
+    from suites.loading.spec_differences import shipped
+    from suites.loading.specs import load_path
+
+    for path in adapter_paths:
+        adapters.load_path(path)
+    spec = next(s for s in shipped([adapter_name], load_path(Path(spec_file))) if s.name == spec_name)
+    return Context(spec, adapters.get(adapter_name), device, dtype, mode)

@@ -8,7 +8,6 @@ and the falsifying example), not as a traceback.
 """
 import dataclasses
 import itertools
-import pathlib
 import shlex
 import time
 import warnings
@@ -22,7 +21,7 @@ from reports.records import FAILING, PASSING, record
 from suites.judging import differences, entries, gradcheck, judge, suspect
 from suites.judging.outcome import Outcome
 from suites.programs import inputs, strategies, training
-from suites.programs.context import Context, shared_stages
+from suites.programs.context import Context, fresh_context, shared_stages
 from suites.running import faults, repeat, repro, results
 from suites.running.selection import documents, gradient_examples, item_dtypes, kinds_of
 
@@ -347,20 +346,6 @@ def check_again(spec, kind: str, case: str, values: dict, seed: int):
     if kind != "gradient":
         return lambda ctx: judge.check_case(ctx, case, values, example and example.expect)
     return gradient_check(case, values, example, seed)
-
-
-def fresh_context(adapter_paths: list, spec_file: str, spec_name: str, adapter_name: str, device: str, dtype: str,
-                   mode: str) -> Context:
-    """In an isolated process (suites/faults.isolated): the spec and adapter loaded afresh (the
-    adapter from its --adapter-path file where it has one), with the differences the adapter
-    ships, as the run judges it."""
-    from suites.loading.spec_differences import shipped
-    from suites.loading.specs import load_path
-
-    for path in adapter_paths:
-        adapters.load_path(path)
-    spec = next(s for s in shipped([adapter_name], load_path(pathlib.Path(spec_file))) if s.name == spec_name)
-    return Context(spec, adapters.get(adapter_name), device, dtype, mode)
 
 
 def example_in_process(adapter_paths: list, spec_file: str, spec_name: str, kind: str, adapter_name: str,

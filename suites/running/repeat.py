@@ -33,6 +33,7 @@ from reports.records import REPEAT_CASES
 from suites.benchmarks import machine, workloads
 from suites.judging import compare, differences, entries
 from suites.judging.outcome import Outcome, one_line
+from suites.programs.context import fresh_context
 from suites.running import faults
 
 RUNS = 3
@@ -95,8 +96,6 @@ def in_fresh_process(adapter_paths: list, spec_file: str, spec_name: str, adapte
                      dtype: str, mode: str, switch: bool) -> dict:
     """In an isolated process: {"plain": results}, and with `switch`, {"switch": results made
     and run after the adapter's determinism switch, "call": the switch's call} as well."""
-    from suites.running.items import fresh_context  # items imports this module
-
     ctx = fresh_context(adapter_paths, spec_file, spec_name, adapter_name, device, dtype, mode)
     work = passes(ctx.spec, dtype, mode)
     out = {"plain": results(work, ctx.adapter, device)}
