@@ -163,7 +163,8 @@ class Adapter:
     def export(self, fn, weights=()):
         """fn exported as its users export a program and run by the runtime that serves it (ONNX
         Runtime, jax.export deserialized, a SavedModel reloaded): the exported mode (docs/exporting.md),
-        once per input signature (adapters.exporting.per_signature); calls take and return the
+        once per input signature, or with dynamic shapes from a family's second shape where the
+        exporter has them (adapters.exporting.per_signature); calls take and return the
         adapter's tensors, and what the exporter or runtime refuses is Unsupported in its words. An
         exporter that quantises bakes in the `weights` (names in env); the others take them as inputs."""
         self.unsupported("export")

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from adapters.exporting import per_signature, positional
+from adapters.exporting import fits, per_signature, positional
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PERTURBED = ROOT / "tests" / "adapters" / "perturbed_export.py"
@@ -54,6 +54,103 @@ def test_baked_weights_are_constants_of_the_program_and_their_values_join_its_si
     assert run({"x": x, "w": np.ones(2)})[0] is x and (run({"x": x, "w": np.ones(2)})[1] == -1).all()
     assert exports == [["x"]]  # w is no input of the program, and the same values export once
     assert (run({"x": x, "w": np.full(2, 3.0)})[1] == -3).all() and len(exports) == 2
+
+
+def test_a_familys_second_shape_exports_once_with_dynamic_shapes_and_serves_the_rest():
+    """The first shape of a rank and dtype exports statically, the second with its sizes symbolic,
+    and that program serves every later shape it accepts; a shape it does not accept (a size the
+    exporter specialised) exports statically, as does every shape of a family whose dynamic
+    export failed."""
+    exports = []
+
+    def export(fn, env, dynamic=False):
+        exports.append((env["a"].shape, dynamic))
+        run = lambda env: ("dynamic" if dynamic else "static", env["a"].shape)  # noqa: E731
+        return (run, lambda env: env["a"].shape[0] > 1) if dynamic else run
+
+    run = per_signature(export, None, dynamic=True)
+    assert run({"a": Tensor((2, 3))}) == ("static", (2, 3))
+    assert run({"a": Tensor((4, 5))}) == ("dynamic", (4, 5))
+    assert run({"a": Tensor((6, 7))}) == ("dynamic", (6, 7))  # served, not exported
+    assert run({"a": Tensor((1, 7))}) == ("static", (1, 7))  # not accepted: a static export
+    assert run({"a": Tensor((2, 3), "float64")}) == ("static", (2, 3))  # another family
+    assert exports == [((2, 3), False), ((4, 5), True), ((1, 7), False), ((2, 3), False)]
+
+    def failing(fn, env, dynamic=False):
+        if dynamic:
+            raise RuntimeError("the exporter cannot keep this size symbolic")
+        return export(fn, env)
+
+    exports.clear()
+    run = per_signature(failing, None, dynamic=True)
+    assert [run({"a": Tensor((n, 3))})[0] for n in (2, 3, 4)] == ["static"] * 3
+    assert exports == [((2, 3), False), ((3, 3), False), ((4, 3), False)]  # one dynamic try
+
+
+def test_a_dynamic_exports_inputs_fit_where_symbols_agree_within_their_bounds():
+    pattern = [(2, "a", "b"), ("b", lambda sizes: sizes["a"] + 1)]
+    bounds = {"a": (2, 10), "b": (2, float("inf"))}
+    assert fits([(2, 3, 5), (5, 4)], pattern, bounds)
+    assert not fits([(3, 3, 5), (5, 4)], pattern, bounds)  # a static size differs
+    assert not fits([(2, 3, 5), (6, 4)], pattern, bounds)  # b is 5 and 6
+    assert not fits([(2, 3, 5), (5, 5)], pattern, bounds)  # the derived size is a + 1
+    assert not fits([(2, 11, 5), (5, 12)], pattern, bounds)  # a past its bound
+    assert not fits([(2, 3, 5)], pattern, bounds) and not fits([(2, 3), (5, 4)], pattern, bounds)
+
+
+def test_torchs_dynamic_export_serves_only_the_shapes_its_guards_admit():
+    """reshape(-1, 2) under torch.export's Dim.AUTO: the program records guards (an even size;
+    relations it met while tracing) and specialises size 1; a shape that fails them exports
+    statically, and every result is eager's, through ONNX Runtime and through torch.export's own
+    module alike."""
+    pytest.importorskip("onnxruntime")
+    torch = pytest.importorskip("torch")
+    from adapters.torch import TorchAdapter
+    from adapters.torch.exported_program import ExportedProgramAdapter
+    program = lambda env: (env["x"].reshape(-1, 2) * env["s"]).sum(0)  # noqa: E731
+    for adapter in (TorchAdapter(), ExportedProgramAdapter()):
+        made, export = [], adapter.exported_program
+        adapter.exported_program = lambda fn, env, dynamic=False: made.append((tuple(env["x"].shape), dynamic)) \
+            or export(fn, env, dynamic)
+        run = adapter.export(program)
+        for shape in [(3, 4), (5, 6), (9, 4), (7, 2), (1, 4)]:
+            x = torch.randn(*shape, dtype=torch.float64)
+            torch.testing.assert_close(run({"x": x, "s": 2.0}), program({"x": x, "s": 2.0}))
+        with pytest.raises(RuntimeError, match="invalid for input of size 9"):  # the program's own error
+            run({"x": torch.randn(3, 3, dtype=torch.float64), "s": 2.0})
+        # (9, 4) is served by the dynamic program; (7, 2) fails a guard it recorded (7 rows of 2
+        # make 7 pairs, as many as the rows: traced with 5 and 15 it assumed they differ)
+        assert made[:4] == [((3, 4), False), ((5, 6), True), ((7, 2), False), ((1, 4), False)], made
+        # a program that cannot trace with a symbolic size (it hashes one) exports each shape
+        # statically, its inputs left unmarked by the dynamic try (torch.export marks those it is given)
+        made.clear()
+        hashing = lambda env: env["x"] * {env["x"].shape[-1]: 2.0}[env["x"].shape[-1]]  # noqa: E731
+        run = adapter.export(hashing)
+        for shape in [(3, 4), (5, 6), (7, 8)]:
+            x = torch.randn(*shape, dtype=torch.float64)
+            torch.testing.assert_close(run({"x": x}), 2 * x)
+        assert made == [((3, 4), False), ((5, 6), True), ((5, 6), False), ((7, 8), False)], made
+
+
+def test_jaxs_dynamic_export_keeps_sizes_that_agree_agreeing():
+    """jax.export with one symbol per distinct size of 2 or more: a matmul traced at (5, 6) @ (6, 2)
+    serves (6, 6) @ (6, 9), whose contraction agrees again, and a shape with a size 1 (static) or
+    with a contraction of another size than the symbol's exports statically; every result is
+    jax.jit's."""
+    jax = pytest.importorskip("jax")
+    from adapters.jax import JaxAdapter
+    adapter, made = JaxAdapter(), []
+    deserialized = adapter.deserialized
+    adapter.deserialized = lambda fn, env, dynamic=False: made.append((env["x"].shape, dynamic)) \
+        or deserialized(fn, env, dynamic)
+    program = lambda env: env["x"] @ env["y"] * env["s"]  # noqa: E731
+    run = adapter.export(program)
+    rng = np.random.default_rng(0)
+    for x, y in [((3, 4), (4, 5)), ((5, 6), (6, 2)), ((6, 6), (6, 9)), ((4, 1), (1, 3)), ((2, 7), (7, 7))]:
+        env = {"x": jax.numpy.asarray(rng.standard_normal(x)), "y": jax.numpy.asarray(rng.standard_normal(y)), "s": 2.0}
+        jitted = jax.jit(lambda x, y: program({"x": x, "y": y, "s": 2.0}))
+        np.testing.assert_allclose(run(env), jitted(env["x"], env["y"]), rtol=1e-12)
+    assert made == [((3, 4), False), ((5, 6), True), ((4, 1), False)], made  # (2, 7) @ (7, 7): d5 is 2, d6 7, d2 7
 
 
 @pytest.fixture(scope="module")

@@ -25,16 +25,17 @@ class ExportedProgramAdapter(TorchAdapter):
         return ("exported",)
 
     def export(self, fn, weights=()):
-        return per_signature(self.loaded_module, fn)
+        return per_signature(self.loaded_module, fn, dynamic=True)
 
-    def loaded_module(self, fn, env):
+    def loaded_module(self, fn, env, dynamic=False):
         """fn run once eagerly, as a model runs before it is exported (what it makes once, a
         weightless_attention, is then made outside the program), then its ExportedProgram
         (TorchExport.exported_program) through torch.export.save and torch.export.load:
-        run(env) -> its module()'s result. What serialization refuses is Unsupported, in its words."""
+        run(env) -> its module()'s result (`dynamic`: (run, accepts), its sizes symbolic,
+        adapters.exporting.per_signature). What serialization refuses is Unsupported, in its words."""
         torch = self.torch
         fn(env)
-        program, names = self.exported_program(fn, env)
+        program, names = self.exported_program(fn, env, dynamic)
         try:
             saved = io.BytesIO()
             torch.export.save(program, saved)
@@ -45,7 +46,7 @@ class ExportedProgramAdapter(TorchAdapter):
 
         def run(env):
             return module(*(env[k] for k in names))
-        return run
+        return (run, self.accepts(program, names)) if dynamic else run
 
     def weightless_attention(self, *config):
         """One per configuration, made on its first call (the eager run before an export) and kept,

@@ -8,10 +8,11 @@ from adapters.torch import TorchAdapter
 class PerturbedExport(TorchAdapter):
     name = "perturbed-export"
 
-    def onnx_session(self, fn, env):
-        run, torch = super().onnx_session(fn, env), self.torch
+    def onnx_session(self, fn, env, dynamic=False):
+        served, torch = super().onnx_session(fn, env, dynamic), self.torch
+        run, accepts = served if dynamic else (served, None)
 
         def perturbed(env):
             scaled = lambda t: t * (1 + 1e-3) if t.is_floating_point() else t  # noqa: E731
             return torch.utils._pytree.tree_map(scaled, run(env))
-        return perturbed
+        return (perturbed, accepts) if dynamic else perturbed
