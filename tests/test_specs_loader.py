@@ -172,6 +172,32 @@ def test_pairwise_makes_a_spec_per_row_that_meets_every_pair_of_values(tmp_path)
     assert specs[0].id == "options-" + "-".join(["stride1", "padding0", "not-ceil-mode", "not-count-include-pad"])
 
 
+def test_a_grid_takes_none_and_lists_and_names_them_in_the_ids(tmp_path):
+    """axis None and axis (0, -1): ids of letters, digits and dashes, a list's items joined, a minus an m;
+    a difference's params pick the None row."""
+    text = """
+- id: sums
+  op: sum
+  args: [x]
+  pairwise: {axis: [null, 0, [0, -1]], keepdims: [false, true]}
+  dtypes: [float32]
+  examples:
+    - name: small
+      inputs: {x: {shape: [2, 3, 4]}}
+  differences:
+    - adapter: torch
+      params: {axis: null, keepdims: true}
+      observed: {shape: []}
+      note: a difference of the None row
+      source: https://example.org
+"""
+    specs = load_file(write(tmp_path, text))
+    assert [s.id for s in specs] == ["sums-axis-none-not-keepdims", "sums-axis-none-keepdims",
+                                     "sums-axis0-not-keepdims", "sums-axis0-keepdims",
+                                     "sums-axis0-m1-not-keepdims", "sums-axis0-m1-keepdims"]
+    assert [s.id for s in specs if s.differences] == ["sums-axis-none-keepdims"]
+
+
 def test_a_differences_params_choose_the_specs_of_the_grid_it_holds_in(tmp_path):
     specs = load_file(write(tmp_path, POOL_OPTIONS))
     holding = [s for s in specs if s.differences]

@@ -192,10 +192,15 @@ def _holding(differences: list, params: dict) -> list:
 
 
 def _label(key: str, value) -> str:
-    """not-bidirectional / bidirectional for booleans, num_layers2 / stride2 otherwise, a float's
-    point a p (momentum0p9: an id is letters, digits and dashes)."""
+    """not-bidirectional / bidirectional for booleans, axis-none for null, num_layers2 / stride2
+    otherwise, a float's point a p (momentum0p9), a list's items joined with a minus an m
+    (axis0-m1: an id is letters, digits and dashes)."""
     if isinstance(value, bool):
         return key.replace("_", "-") if value else f"not-{key.replace('_', '-')}"
+    if value is None:
+        return f"{key.replace('_', '-')}-none"
+    if isinstance(value, list):
+        return key.replace("_", "-") + "-".join(str(item).replace("-", "m") for item in value)
     return f"{key.replace('_', '-')}{f'{value:g}'.replace('.', 'p') if isinstance(value, float) else value}"
 
 
