@@ -76,14 +76,28 @@ def part(records: list, selections: list, files: list) -> dict:
                       if s.get("paths") != WHOLE_SUITE})
     if partial:
         raise ValueError(f"a whole run collects the whole spec folder (pytest specs); these results ran {partial}")
+    _whole_set_of_shards(selections)
     commit = commit_of(records) or "unknown"
     newest = max((f.stat().st_mtime for f in files), default=None)
     date = datetime.datetime.fromtimestamp(newest, datetime.UTC).strftime("%Y-%m-%d") if newest else "unknown"
-    collected = sum(s.get("collected", 0) for s in selections)
+    collected = sum(s.get("kept", 0) if s.get("shard") else s.get("collected", 0) for s in selections)
     return {"commit": commit, "date": date, "collected": collected,
             "keywords": sorted({s.get("keyword") or "" for s in selections}),
             "recorded": len({test for *_, test in item_statuses(records)}),
             "rows": rows(records, commit, date)}
+
+
+def _whole_set_of_shards(selections: list) -> None:
+    """A part run in shards (--shard K/N) is one only with every shard of it: a shard alone would
+    stand in its rows for the items the others ran. Each shard's run collects the whole suite and
+    keeps its own items, so the part's collected items are the shards' kept ones."""
+    shards = sorted({s["shard"] for s in selections if s.get("shard")})
+    if not shards:
+        return
+    counts = {shard.split("/")[1] for shard in shards}
+    if len(counts) > 1 or len(shards) != int(next(iter(counts))) or len(shards) != len(selections):
+        raise ValueError(f"a part run in shards takes every shard of one run together, each once; these results "
+                         f"hold {shards} of {len(selections)} runs")
 
 
 def merge(whole: dict | None, new: dict) -> dict:

@@ -14,11 +14,11 @@ def record(test, status="pass", adapter="torch", mode="eager", commit="abc1234",
             "dtype": "float32", "mode": mode, "status": status, "message": "", "test": test, "commit": commit}
 
 
-def results(folder, records, collected, share=1.0, paths=("specs",), keyword=""):
+def results(folder, records, collected, share=1.0, paths=("specs",), keyword="", shard=None, kept=None):
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
-    manifest = {"collected": collected, "kept": collected, "share": share, "seed": 1, "shard": None,
-                "paths": None if paths is None else list(paths), "keyword": keyword}
+    manifest = {"collected": collected, "kept": collected if kept is None else kept, "share": share, "seed": 1,
+                "shard": shard, "paths": None if paths is None else list(paths), "keyword": keyword}
     (folder / "selection-1.json").write_text(json.dumps({k: v for k, v in manifest.items() if v is not None}))
     return folder
 
@@ -80,6 +80,22 @@ def test_results_without_a_manifest_are_no_part_and_nothing_is_kept(tmp_path, ke
     (bare / "selection-1.json").unlink()
     assert reports_main.main(["whole-run", str(bare), "--write"]) == 2
     assert "no selection manifest" in capsys.readouterr().err and not kept.exists()
+
+
+def test_a_part_run_in_shards_is_one_only_with_every_shard(tmp_path, kept, capsys):
+    """Each shard's run collects all 3 items and keeps its own: the part is the two shards together,
+    its collected items their kept ones; a shard alone, or shards of two runs, is no part."""
+    one = results(tmp_path / "s1", [record("a"), record("b")], collected=3, shard="1/2", kept=2)
+    two = results(tmp_path / "s2", [record("c", "documented")], collected=3, shard="2/2", kept=1)
+    assert reports_main.main(["whole-run", str(one), "--write"]) == 2
+    assert "every shard of one run together" in capsys.readouterr().err and not kept.exists()
+    other = results(tmp_path / "o", [record("c")], collected=3, shard="2/3", kept=1)
+    assert reports_main.main(["whole-run", str(one), str(other), "--write"]) == 2 and not kept.exists()
+    assert reports_main.main(["whole-run", str(one), str(two), "--write"]) == 0
+    assert "3 items" in capsys.readouterr().out
+    shown = whole.read(kept)
+    assert shown["parts"][0]["collected"] == 3 and shown["lost"] == 0
+    assert shown["totals"] == {"pass": 2, "documented": 1}
 
 
 def test_a_part_keeps_the_k_its_runs_left_kinds_out_with(tmp_path, kept):
