@@ -110,8 +110,8 @@ def test_torchs_dynamic_export_serves_only_the_shapes_its_guards_admit():
     program = lambda env: (env["x"].reshape(-1, 2) * env["s"]).sum(0)  # noqa: E731
     for adapter in (TorchAdapter(), ExportedProgramAdapter()):
         made, export = [], adapter.exported_program
-        adapter.exported_program = lambda fn, env, dynamic=False: made.append((tuple(env["x"].shape), dynamic)) \
-            or export(fn, env, dynamic)
+        adapter.exported_program = lambda fn, env, dynamic=False: made.append(
+            (tuple(env["x"].shape) if "x" in env else None, dynamic)) or export(fn, env, dynamic)
         run = adapter.export(program)
         for shape in [(3, 4), (5, 6), (9, 4), (7, 2), (1, 4)]:
             x = torch.randn(*shape, dtype=torch.float64)
@@ -130,6 +130,14 @@ def test_torchs_dynamic_export_serves_only_the_shapes_its_guards_admit():
             x = torch.randn(*shape, dtype=torch.float64)
             torch.testing.assert_close(run({"x": x}), 2 * x)
         assert made == [((3, 4), False), ((5, 6), True), ((5, 6), False), ((7, 8), False)], made
+        # pad_sequence traced with the second sequence the longer: torch's decomposition (which the
+        # ONNX model is made from) guards on it, and the ONNX model, which keeps no guards, would pad
+        # to the second's length where the first is longer: that shape exports statically
+        padded = lambda env: torch.nn.utils.rnn.pad_sequence([env["a"], env["b"]], batch_first=True).sum(1)  # noqa: E731
+        run = adapter.export(padded)
+        for a, b in [(1, 1), (2, 5), (3, 6), (5, 2)]:
+            env = {"a": torch.ones(a, dtype=torch.int64), "b": torch.zeros(b, dtype=torch.int64)}
+            torch.testing.assert_close(run(env), padded(env))
 
 
 def test_jaxs_dynamic_export_keeps_sizes_that_agree_agreeing():

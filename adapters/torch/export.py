@@ -41,7 +41,8 @@ class TorchExport:
         (static, symbolic within its range constraints, or derived from others) and pass the
         shape guards torch.export recorded while tracing (reshape(-1, 2): an even size), as its
         module() checks them before it runs. The ONNX model keeps the symbolic sizes and not the
-        guards, so a shape the guards refuse exports statically, as torch.export asks."""
+        guards (those of torch's decompositions too, which the ONNX path runs: pad_sequence's
+        longest sequence), so a shape the guards refuse exports statically, as torch.export asks."""
         from torch.utils._sympy.numbers import int_oo
         placeholders = {node.name: node for node in program.graph.nodes if node.op == "placeholder"}
         pattern = [tuple(_size(d) for d in placeholders[name].meta["val"].shape)
@@ -98,7 +99,9 @@ class TorchExport:
                     raise  # not a kernel's refusal of a dtype, found when it runs
                 raise Unsupported(f"ONNX Runtime: {exc}") from None
             return torch.utils._pytree.tree_unflatten(outputs, structure)
-        return (run, self.accepts(program, names)) if dynamic else run
+        # the program the ONNX model was made from (torch's decompositions add guards of their own:
+        # pad_sequence's longest sequence) says which shapes it serves
+        return (run, self.accepts(exported.exported_program, names)) if dynamic else run
 
     def served(self, model):
         """The ONNX model (a ModelProto) as the runtime is given it: as exported (a variant converts
