@@ -50,17 +50,20 @@ class TorchExport:
         bounds = {str(symbol): (int(r.lower), math.inf if r.upper == int_oo else int(r.upper))
                   for symbol, r in program.range_constraints.items()}
         guards = getattr(program.module(), "_guards_fn", None)
+        if guards is None and getattr(program, "_guards_code", None):
+            return lambda env: False  # guards this torch gives no way to check: the program serves no other shape
 
         def accepts(env):
             tensors = [env[k] for k in names]
             if not fits([tuple(t.shape) for t in tensors], pattern, bounds):
                 return False
             try:
-                guards(*tensors)
+                if guards is not None:
+                    guards(*tensors)
             except AssertionError:
                 return False
             return True
-        return accepts if guards is not None or not getattr(program, "_guards_code", None) else lambda env: False
+        return accepts
 
     def onnx_session(self, fn, env, dynamic=False):
         """fn's ExportedProgram converted by torch.onnx.export and loaded by
