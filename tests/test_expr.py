@@ -36,6 +36,20 @@ def test_a_keyword_may_take_a_tensor():
     assert evaluate("masked_softmax(a, mask=m)", a=a, m=m)[0, 1] == 0.0
 
 
+def test_the_op_form_names_its_args_where_a_param_comes_before_them():
+    """A grid over scatter_reduce's axis (a param before index and src in its signature) calls
+    it with every arg by name; args in order otherwise; an arg that names no parameter is refused."""
+    x, index, src = np.zeros((2, 2)), np.array([[1, 0], [1, 1]]), np.array([[1.0, 2.0], [3.0, 4.0]])
+    tree = expr.call("scatter_reduce", ["x", "index", "src"], {"axis": -2, "reduce": "sum"})
+    assert tree.args == () and [k for k, _ in tree.kwargs][:3] == ["x", "index", "src"]
+    value = expr.evaluate(tree, {"x": x, "index": index, "src": src},
+                          lambda op, a, k: getattr(REF, op)(*a, **k), np.float64)
+    assert value.tolist() == [[0.0, 2.0], [4.0, 4.0]]
+    assert expr.call("sum", ["x"], {"axis": 0}).args == (expr.Name("x"),)
+    with pytest.raises(expr.ExprError, match="which i is not"):
+        expr.call("scatter_reduce", ["x", "i", "src"], {"axis": 0, "reduce": "sum"})
+
+
 def test_one_comparison_is_a_mask_made_from_values():
     a = np.array([-1.0, 0.0, 2.0])
     assert expr.parse("a > 0", {"a"}) == expr.Call("greater", (expr.Name("a"), expr.Const(0)), ())

@@ -284,3 +284,16 @@ def test_a_palette_whose_first_shapes_are_refused_keeps_the_item():
         assert outcome.status == "unsupported" and len(runs) == len(set(runs)) == shapes
     finally:
         hypothesis.settings.load_profile(profile)
+
+
+def test_cases_that_cannot_be_drawn_are_an_error_of_their_own():
+    """A spec whose input rules hypothesis cannot satisfy (a unique rule over more elements than
+    its buffer holds: sorting's options grid with 8,193 distinct values did) draws no case: the
+    item says so as an error, where it crashed with an IndexError looking for a refusal."""
+    import hypothesis.strategies as st
+
+    from suites.judging import judge
+
+    ran = []
+    outcome = judge.hypothesis_cases(1, st.integers().filter(lambda _: False), lambda *case: ran.append(case), 3)
+    assert not ran and outcome.status == "error" and "no generated case was drawn" in outcome.message

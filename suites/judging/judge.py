@@ -233,8 +233,12 @@ def hypothesis_cases(seed: int, strategy, check, shapes: int | None = None) -> O
         return failure.outcome
     except hypothesis.errors.Unsatisfiable:  # a small input space, every example of it refused
         pass
-    if not checked:
+    if not checked and unsupported:
         return unsupported[0]
+    if not checked:  # no input could be drawn at all: a spec whose rules hypothesis cannot satisfy
+        return Outcome("error", "hypothesis", "no generated case was drawn: hypothesis found no input that the spec's "
+                       "shapes and input rules allow (a unique rule over more elements than its range, "
+                       "or more than hypothesis' buffer holds)")
     if documented:  # some generated inputs meet the spec's documented difference: say so
         return documented[0]
     errors = " ".join(f"{k}={v:.3g}" for k, v in largest.items())

@@ -14,7 +14,7 @@ import ast
 from dataclasses import dataclass
 
 from adapters.base import OPS
-from adapters.vocabulary import having
+from adapters.vocabulary import VOCABULARY, having
 
 MAX_DEPTH = 32
 BINARY = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.Pow: "pow"}
@@ -78,10 +78,20 @@ def parse(text: str, names) -> object:
 
 
 def call(op: str, names, params: dict) -> Call:
-    """The tree of a spec's `op` form: op(arg, ..., **params)."""
+    """The tree of a spec's `op` form: op(arg, ..., **params), the args in order; where a param
+    comes before an arg's place in the op's signature (scatter_reduce's axis before index and src,
+    a grid over it), every arg by its name, which must then be one of the op's parameters."""
     if op not in OPS:
         raise ExprError(f"unknown op {op!r}; valid ops: {', '.join(sorted(OPS))}")
-    return Call(op, tuple(Name(n) for n in names), tuple((k, Const(constant(v))) for k, v in params.items()))
+    consts = tuple((k, Const(constant(v))) for k, v in params.items())
+    order = [p for p in VOCABULARY[op].parameters.parameters if p != "self"]
+    if not any(p in order[:len(names)] for p in params):
+        return Call(op, tuple(Name(n) for n in names), consts)
+    unknown = [n for n in names if n not in order]
+    if unknown:
+        raise ExprError(f"{op}'s params {sorted(params)} come before its arguments' places: name the args after "
+                        f"its parameters ({', '.join(order)}), which {', '.join(unknown)} is not")
+    return Call(op, (), tuple((n, Name(n)) for n in names) + consts)
 
 
 def constant(v):
