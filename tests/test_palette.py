@@ -158,3 +158,41 @@ def test_generated_indices_count_from_the_end_too_where_the_rule_says(tmp_path):
     assert any((i < 0).any() for i in drawn) and any((i >= 0).any() for i in drawn)
     [(area, count, reached, missing)] = palette.area_table([spec])
     assert reached["negative index"] == 1 and "negative index" not in missing
+
+
+KEPT = """\
+- id: kept-rows
+  op: cross_entropy
+  args: [x, t]
+  params: {ignore_index: 0}
+  dtypes: [float32]
+  hypothesis:
+    signature: "(n,c),(n)->()"
+    max_dims: 0
+    inputs: {t: {index_of: {arg: x, axis: 1}, dtype: int64, not_all: 0}}
+"""
+
+
+def test_indices_not_all_of_the_ignored_class_keep_a_row_and_draw_two_classes_or_more(tmp_path):
+    """`not_all: 0`: a batch of targets is never class 0 alone (a mean over no kept rows is 0 / 0),
+    whatever the source draws, and the class axis is drawn 2 long or more to leave another."""
+    from suites.programs.inputs import Seeded, generate
+
+    spec = spec_of(tmp_path, KEPT)
+
+    class Zeros(Seeded):  # a source that draws class 0 for every row
+        def indices(self, shape, size, axis, unique):
+            return np.zeros(shape, np.int64)
+
+    for n, c in [(1, 2), (4, 3), (7, 5)]:
+        t = generate(spec, {"x": (n, c), "t": (n,)}, "float32", Zeros(f"z{n}"))["t"]
+        assert (t != 0).any() and ((0 <= t) & (t < c)).all(), t
+    drawn = [generate(spec, {"x": (6, 4), "t": (6,)}, "float32", Seeded(f"k{n}"))["t"] for n in range(20)]
+    assert all((t != 0).any() for t in drawn) and any((t == 0).any() for t in drawn)
+
+    @settings(max_examples=30, deadline=None, database=None)
+    @given(strategies.spec_inputs(spec, "float32"))
+    def check(case):
+        assert case["x"].shape[1] >= 2 and (case["t"] != 0).any()
+
+    check()

@@ -198,6 +198,31 @@ def test_a_grid_takes_none_and_lists_and_names_them_in_the_ids(tmp_path):
     assert [s.id for s in specs if s.differences] == ["sums-axis-none-keepdims"]
 
 
+def test_a_grid_of_nested_lists_names_them_flattened_and_passes_them_whole(tmp_path):
+    """pad_width, a (before, after) per axis: its numbers in the id, the nested list in params."""
+    text = """
+- id: pads
+  op: pad
+  args: [x]
+  pairwise: {mode: [constant, reflect], pad_width: [[[0, 0], [1, 2]], [[2, 1], [0, 0]]]}
+  dtypes: [float32]
+  examples:
+    - name: small
+      inputs: {x: {shape: [3, 4]}}
+  differences:
+    - adapter: torch
+      params: {mode: reflect, pad_width: [[2, 1], [0, 0]]}
+      observed: {raises: true}
+      note: a difference of one row
+      source: https://example.org
+"""
+    specs = load_file(write(tmp_path, text))
+    assert [s.id for s in specs] == ["pads-modeconstant-pad-width0-0-1-2", "pads-modeconstant-pad-width2-1-0-0",
+                                     "pads-modereflect-pad-width0-0-1-2", "pads-modereflect-pad-width2-1-0-0"]
+    assert specs[1].params["pad_width"] == [[2, 1], [0, 0]]
+    assert [s.id for s in specs if s.differences] == ["pads-modereflect-pad-width2-1-0-0"]
+
+
 def test_a_differences_params_choose_the_specs_of_the_grid_it_holds_in(tmp_path):
     specs = load_file(write(tmp_path, POOL_OPTIONS))
     holding = [s for s in specs if s.differences]

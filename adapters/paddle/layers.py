@@ -45,10 +45,11 @@ class PaddleLayers:
     def embedding(self, indices, weight, padding_idx=None):
         return self.F.embedding(indices, weight, padding_idx)
 
-    def cross_entropy(self, logits, target, reduction="mean", label_smoothing=0.0, ignore_index=-100):
+    def cross_entropy(self, logits, target, reduction="mean", label_smoothing=0.0, ignore_index=None):
         soft = target.dtype == logits.dtype  # probabilities, not class indices
-        return self.F.cross_entropy(logits, target, ignore_index=ignore_index, reduction=reduction,
-                                    soft_label=soft, label_smoothing=label_smoothing)
+        # no class ignored is Paddle's default ignore_index, -100 (no class index is negative)
+        return self.F.cross_entropy(logits, target, ignore_index=-100 if ignore_index is None else ignore_index,
+                                    reduction=reduction, soft_label=soft, label_smoothing=label_smoothing)
 
     def dot_product_attention(self, q, k, v, mask=None, bias=None, causal=False, scale=None):
         if mask is not None and bias is not None:

@@ -37,8 +37,10 @@ class TorchLayers:
     def embedding(self, indices, weight, padding_idx=None):
         return self.torch.nn.functional.embedding(indices, weight, padding_idx)
 
-    def cross_entropy(self, logits, target, reduction="mean", label_smoothing=0.0, ignore_index=-100):
-        return self.torch.nn.functional.cross_entropy(logits, target, ignore_index=ignore_index, reduction=reduction,
+    def cross_entropy(self, logits, target, reduction="mean", label_smoothing=0.0, ignore_index=None):
+        # no class ignored is torch's default ignore_index, -100 (no class index is negative)
+        return self.torch.nn.functional.cross_entropy(logits, target, ignore_index=-100 if ignore_index is None
+                                                      else ignore_index, reduction=reduction,
                                                       label_smoothing=label_smoothing)
 
     def dot_product_attention(self, q, k, v, mask=None, bias=None, causal=False, scale=None):

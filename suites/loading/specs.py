@@ -194,13 +194,15 @@ def _holding(differences: list, params: dict) -> list:
 def _label(key: str, value) -> str:
     """not-bidirectional / bidirectional for booleans, axis-none for null, num_layers2 / stride2
     otherwise, a float's point a p (momentum0p9), a list's items joined with a minus an m
-    (axis0-m1: an id is letters, digits and dashes)."""
+    (axis0-m1: an id is letters, digits and dashes), a list of lists' items flattened
+    (pad_width ((0, 0), (2, 1)): pad-width0-0-2-1)."""
     if isinstance(value, bool):
         return key.replace("_", "-") if value else f"not-{key.replace('_', '-')}"
     if value is None:
         return f"{key.replace('_', '-')}-none"
     if isinstance(value, list):
-        return key.replace("_", "-") + "-".join(str(item).replace("-", "m") for item in value)
+        items = [i for item in value for i in (item if isinstance(item, list) else [item])]
+        return key.replace("_", "-") + "-".join(str(item).replace("-", "m") for item in items)
     return f"{key.replace('_', '-')}{f'{value:g}'.replace('.', 'p') if isinstance(value, float) else value}"
 
 

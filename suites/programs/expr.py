@@ -95,8 +95,8 @@ def call(op: str, names, params: dict) -> Call:
 
 
 def constant(v):
-    """A spec param as a constant: lists become tuples (hashable, like parsed tuples)."""
-    return tuple(v) if isinstance(v, list) else v
+    """A spec param as a constant: lists, nested too, become tuples (hashable, like parsed tuples)."""
+    return tuple(constant(item) for item in v) if isinstance(v, list) else v
 
 
 def _convert(node, names, depth):

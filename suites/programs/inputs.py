@@ -2,11 +2,11 @@
 examples and benchmark workloads alike.
 
 The rules (a spec's `hypothesis.inputs`) say how an arg is made: `index_of` (valid indices into
-another arg's axis, `unique` along it, `negative`: either way, as i or as i - size, where the op
-counts from the end), `min` / `max` (integers, `unique` in the whole arg; with
-`step`, the floats min * step .. max * step on that grid, where ties and bounds lie, its zeros of
-either sign), `dtype` (bool, say), and
-`at_least_one` (every last-axis row of a mask holds that value). The program adds its derived
+another arg's axis, `unique` along it, `not_all`: not every one this index, `negative`: either
+way, as i or as i - size, where the op counts from the end), `min` / `max` (integers, `unique` in
+the whole arg; with `step`, the floats min * step .. max * step on that grid, where ties and
+bounds lie, its zeros of either sign), `dtype` (bool, say), and `at_least_one` (every last-axis
+row of a mask holds that value). The program adds its derived
 inputs (an LSTM's state and weights). Where the values come from is a Source: hypothesis draws
 (suites/programs/strategies.py), or a seeded NumPy generator (examples and benchmarks).
 """
@@ -28,6 +28,8 @@ def generate(spec, shapes: dict, dtype: str, source) -> dict:
             of = rule["index_of"]
             size = shapes[of["arg"]][of["axis"]]
             values[name] = source.indices(shape, size, of["axis"], rule.get("unique", False))
+            if "not_all" in rule:
+                values[name] = not_all(values[name], rule["not_all"], size)
             if rule.get("negative"):  # the same positions, some counted from the end
                 values[name] = np.where(source.integers(shape, 0, 1) == 1, values[name] - size, values[name])
         elif "min" in rule or "max" in rule:
@@ -60,6 +62,19 @@ def add_derived(spec, values: dict, dtype: str, source) -> dict:
         if name not in values:
             values[name] = source.uniform(dtype, shape, bound)
     return values
+
+
+def not_all(indices: np.ndarray, value: int, size: int) -> np.ndarray:
+    """The indices with the last one moved off `value` (to the next index along the axis) where
+    every one is `value`: a loss' ignored class never takes every row, whose mean is 0 / 0
+    (cross-entropy-all-ignored asks that apart). The axis needs two indices at least."""
+    if indices.size == 0 or not (indices == value).all():
+        return indices
+    if size < 2:
+        raise ValueError(f"not_all: indices into an axis of {size} cannot avoid {value}; give it 2 or more")
+    indices = indices.copy()
+    indices.flat[-1] = (value + 1) % size
+    return indices
 
 
 def with_one(mask: np.ndarray, value: bool) -> np.ndarray:

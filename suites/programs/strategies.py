@@ -69,13 +69,15 @@ def spec_inputs(spec, dtype: str, specials: bool = True, seed: int = 0):
 
     def fits(s):
         """Unique indices along an axis need no more index entries than the axis has; unique
-        values in [min, max] no more elements than the range holds."""
+        values in [min, max] no more elements than the range holds; indices not all of one value
+        (`not_all`) an axis of two or more to draw another from."""
         sizes = dict(zip(spec.args, s.input_shapes))
         return all(sizes[name][o["index_of"]["axis"]] <= sizes[o["index_of"]["arg"]][o["index_of"]["axis"]]
                    if "index_of" in o else math.prod(sizes[name]) <= o.get("max", 8) - o.get("min", 0) + 1
-                   for name, o in rules.items() if o.get("unique"))
+                   for name, o in rules.items() if o.get("unique")) and \
+            all(sizes[o["index_of"]["arg"]][o["index_of"]["axis"]] >= 2 for o in rules.values() if "not_all" in o)
 
-    shapes = shapes.filter(fits) if any(o.get("unique") for o in rules.values()) else shapes
+    shapes = shapes.filter(fits) if any(o.get("unique") or "not_all" in o for o in rules.values()) else shapes
     shapes = st.sampled_from(shape_palette(spec, shapes, seed))
 
     @st.composite
