@@ -280,7 +280,9 @@ def pytest_sessionfinish(session):
     parity.watch.close()
     parity.recorder.close()
     if not hasattr(session.config, "workerinput"):
-        session.config._parity_cost = cost.table(cost.item_seconds(results.read_parts(parity.results_dir)))
+        records = results.read_parts(parity.results_dir)
+        session.config._parity_cost = cost.table(cost.item_seconds(records))
+        session.config._parity_recorded = {r.get("test") for r in records}
         if pathlib.Path(parity.results_dir).is_dir():
             installed = adapters.classes()
             coverage.write(parity.results_dir, {n: installed[n] for n in parity.adapters if n in installed})
@@ -316,3 +318,8 @@ def pytest_terminal_summary(terminalreporter, config):
     merged = getattr(config, "_parity_merged", None)
     if merged:
         terminalreporter.write_line(f"parity: results in {merged}")
+    lost = results.unrecorded([r.nodeid for r in getattr(terminalreporter, "stats", {}).get("failed", [])],
+                              getattr(config, "_parity_recorded", set()))
+    if lost:
+        terminalreporter.write_line(f"parity: {len(lost)} failed item(s) left no record, so no page shows them: "
+                                    f"{', '.join(lost)}", red=True)

@@ -30,6 +30,7 @@ from reports.records import (
 )
 
 TEMPLATES = pathlib.Path(__file__).resolve().parent / "templates"
+PAGE_MESSAGE = 2_000  # characters of a record's message on the page; the whole stays in the record
 
 
 def read_records(inputs) -> tuple[list, int]:
@@ -181,11 +182,21 @@ def spec_data(records) -> dict:
     return {"specs": out, "messages": list(messages)}
 
 
+def on_page(text) -> str:
+    """A record's message as the page shows it: its first PAGE_MESSAGE characters and how many
+    more the record holds (a traceback of megabytes would otherwise weigh the page down, in each
+    place that shows it)."""
+    text = str(text)
+    if len(text) <= PAGE_MESSAGE:
+        return text
+    return f"{text[:PAGE_MESSAGE]}… ({len(text) - PAGE_MESSAGE:,} characters more in the record)"
+
+
 def _cell(r, messages: dict) -> list | None:
     if r is None:
         return None
     text = {"pass": "", "documented": (r.get("difference") or {}).get("note")}.get(r["status"], r.get("message"))
-    index = messages.setdefault(str(text), len(messages)) if text else -1
+    index = messages.setdefault(on_page(text), len(messages)) if text else -1
     return [STATUSES.index(r["status"]), errors(r), index]
 
 
@@ -249,6 +260,14 @@ def read_coverage(files) -> dict:
     return {"ops": ops, "adapters": dict(sorted(columns.items()))}
 
 
+def with_lost(selection: dict | None, records: list) -> dict | None:
+    """The selection with how many of the items its runs kept left no record: a failure that no
+    record holds is not on the page, so the page says how many there are."""
+    if selection is None:
+        return None
+    return {**selection, "lost": max(selection["kept"] - len({r.get("test") for r in records if r.get("test")}), 0)}
+
+
 def read_selection(files) -> dict | None:
     """What share of the suite the page holds, from the runs' selection-*.json (conftest.py writes
     one per pytest run: suites/running/selection.py, write_manifest): items collected and kept, the
@@ -305,6 +324,7 @@ def build(inputs, output, baseline=None, history=(), upgraded_from=None) -> path
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
                              undefined=jinja2.StrictUndefined)
     env.filters["num"] = number
+    env.filters["on_page"] = on_page
     env.globals["errors"] = errors
     html = env.get_template("index.html").render(
         statuses=STATUSES, records=records, broken=broken, broken_bench=broken_bench, **conformance,
@@ -315,7 +335,7 @@ def build(inputs, output, baseline=None, history=(), upgraded_from=None) -> path
         history=summary.history([(run_label(folder, rs), rs) for folder, rs, _ in past]
                                 + [(run_label(inputs[0], records), records)]) if past else [],
         coverage=read_coverage(files_of(inputs, "coverage.json")),
-        selection=read_selection(files_of(inputs, "selection-*.json")),
+        selection=with_lost(read_selection(files_of(inputs, "selection-*.json")), records),
         whole=whole_run, whole_statuses=STATUSES, whole_missing=whole.missing(whole_run, records),
         script="\n".join((TEMPLATES / name).read_text(encoding="utf-8") for name in ("report.js", "port.js")),
         style=(TEMPLATES / "report.css").read_text(encoding="utf-8"),

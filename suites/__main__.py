@@ -29,8 +29,6 @@ import io
 import pathlib
 import sys
 
-import pytest
-
 import adapters
 from adapters import vocabulary
 from reports import cost
@@ -152,6 +150,8 @@ def _estimate(args) -> int:
 
 def _collected(pytest_args: list) -> tuple[list, int]:
     """The items `pytest --collect-only PYTEST ARGS` selects (after --share and --shard), and its exit code."""
+    import pytest  # here, not where the module loads: `validate` answers without it
+
     class Grab:
         items = []
 

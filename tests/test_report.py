@@ -3,7 +3,7 @@ import json
 import subprocess
 import sys
 
-from reports.build import build, read_records
+from reports.build import build, on_page, read_records
 from reports.records import standing
 
 
@@ -96,8 +96,8 @@ def test_hostile_strings_are_escaped_everywhere(tmp_path):
     assert page.count("<script") == 3 and page.count("</script") == 3 and "<script>alert" not in page
     assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in page
     assert 'href="javascript:' not in page
-    data = spec_json(page)  # the data holds the strings themselves
-    assert HOSTILE in data["messages"] and f"{HOSTILE}/s" in data["specs"]
+    data = spec_json(page)  # the data holds the strings themselves (a message as the page cuts it)
+    assert on_page(HOSTILE) in data["messages"] and f"{HOSTILE}/s" in data["specs"]
 
 
 def spec_json(page: str) -> dict:
@@ -283,3 +283,19 @@ def test_a_report_run_ends_with_its_totals_and_failures_and_exit_1(tmp_path):
     passing = subprocess.run([sys.executable, "-m", "reports", "build", str(tmp_path), "-o", str(tmp_path / "site")],
                              capture_output=True, text=True)
     assert passing.returncode == 0 and passing.stdout.startswith("results: 1 pass\n")
+
+
+def test_a_huge_message_is_cut_on_the_page_and_the_cost_table_counts_items(tmp_path):
+    """A record's 5 MB message weighs the page at most a few kB (the record keeps it whole), and the
+    cost table shows its item counts (Jinja's c.items was the dict's method, printed as such)."""
+    huge = "Traceback line\n" * 350_000
+    (tmp_path / "r.jsonl").write_text("\n".join([
+        record(status="fail", message=huge, test="specs/t.yaml::a", duration=1.5, mode="eager"),
+        record(status="error", message=huge, test="specs/t.yaml::b", duration=0.5, mode="eager", case="other"),
+        record(test="specs/t.yaml::c", duration=0.25, mode="eager", case="third"),
+    ]) + "\n")
+    page = build([tmp_path], tmp_path / "out").read_text()
+    assert len(page) < 1_000_000
+    assert "characters more in the record" in page
+    assert "built-in method" not in page
+    assert len(json.loads((tmp_path / "r.jsonl").read_text().splitlines()[0])["message"]) == len(huge)

@@ -87,3 +87,52 @@ def test_a_repro_shipped_beside_the_file_is_a_source(tmp_path):
         with pytest.raises(SpecError, match=r"mine.differences.yaml:2: matmul/vector-x-vector\[0\].source: a source "
                                             r"is an https:// link or a repro file beside mine.differences.yaml"):
             load_differences(shipped, "mine", specs)
+
+
+def test_an_engine_source_or_a_repro_link_that_leaves_its_folder_is_refused(tmp_path):
+    """engine/../../../../etc/passwd passed as the engine's own file, and a repro that is a link
+    out of its folder passed as one beside the file: both are one-line errors now, in an adapter's
+    file and (engine/) in a spec alike; engine/ops.py (floor), engine/tensor.py still load."""
+    specs = load_path(ROOT / "specs" / "matmul.yaml")
+    (tmp_path / "mine" / "repros").mkdir(parents=True)
+    (tmp_path / "outside.py").write_text("print('not shipped beside')\n")
+    (tmp_path / "mine" / "repros" / "link.py").symlink_to(tmp_path / "outside.py")
+    shipped = tmp_path / "mine" / "mine.differences.yaml"
+    for source, message in [("engine/../../../../etc/passwd", "an engine source names files inside engine/"),
+                            ("engine/ops.py (floor), engine/absent.py", "Received: engine/absent.py"),
+                            ("repros/link.py", "a source is an https:// link or a repro file beside")]:
+        entry = f"{{observed: {{raises: true}}, note: n, source: '{source}'}}"
+        shipped.write_text(f"matmul/vector-x-vector:\n  - {entry}\n")
+        with pytest.raises(SpecError, match=message):
+            load_differences(shipped, "mine", specs)
+    shipped.write_text("matmul/vector-x-vector:\n  - {observed: {raises: true}, note: n, "
+                       "source: 'engine/ops.py (floor), engine/tensor.py'}\n")
+    load_differences(shipped, "mine", specs)
+    spec_file = tmp_path / "spec.yaml"
+    spec_file.write_text("""\
+- id: add
+  expr: "add(a, b)"
+  args: [a, b]
+  dtypes: [float32]
+  examples:
+    - name: one
+      inputs: {a: {values: [1]}, b: {values: [2]}}
+  differences:
+    - {adapter: torch, case: one, observed: {raises: true}, note: n, source: engine/../../../../etc/passwd}
+""")
+    with pytest.raises(SpecError, match=r"spec.yaml:9: \[0\].differences\[0\].source: an engine source names files"):
+        load_path(spec_file)
+
+
+def test_a_variant_gets_its_bases_shipped_differences_selected_alone():
+    """A variant (variant_of = "torch") judged alone still gets adapters/torch/differences.yaml,
+    whose entries are its own (the repeat check's thread-count entry for every spec): the file was
+    looked up beside the variant's module only, so a team's variant, or torch-export run without
+    torch, met false alarms where torch's are documented. Each file loads once."""
+    from suites.loading.spec_differences import shipped
+
+    specs = load_path(ROOT / "specs" / "ste.yaml")
+    alone = shipped(["torch-export"], specs)[0].differences
+    assert any(d["adapter"] == "torch" and d.get("kind") == "repeat" and d.get("every_spec") for d in alone)
+    both = shipped(["torch", "torch-export"], specs)[0].differences
+    assert len(both) == len(alone)

@@ -280,3 +280,15 @@ def test_a_key_written_twice_in_one_mapping_is_an_error_naming_its_line(tmp_path
     message = error_of(tmp_path, twice)
     assert message == f"{tmp_path / 'spec.yaml'}:10: 'differences' appears twice in one mapping (the later would " \
                       "replace the earlier)"
+
+
+def test_validate_imports_no_framework_or_scipy():
+    """`python -m suites validate FILE` answers from the specs alone: no framework and no SciPy (0.6
+    s of the initializers' laws and the sampling judge) is imported to load a spec. (hypothesis,
+    which parses the signatures, is: 0.3 s, and it imports pytest where trio is installed.)"""
+    probe = ("import runpy, sys\nsys.argv = ['suites', 'validate', 'specs/ste.yaml']\ntry:\n"
+             "    runpy.run_module('suites', run_name='__main__')\nexcept SystemExit as exc:\n    code = exc.code\n"
+             "heavy = ('scipy', 'torch', 'tensorflow', 'jax', 'paddle', 'keras')\n"
+             "print(code, sorted(m for m in heavy if m in sys.modules))\n")
+    run = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert run.stdout.strip().splitlines()[-1] == "0 []", run.stdout + run.stderr

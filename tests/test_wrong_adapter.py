@@ -111,3 +111,21 @@ def test_promotion_catches_a_number_cast_to_the_tensors_dtype(tmp_path):
     assert run.returncode == 1, run.stdout + run.stderr
     assert "[casting-scalars-cpu-int32-eager]" in run.stdout and "differs from the documented value" in run.stdout
 
+
+
+def test_an_op_that_writes_into_its_input_fails_naming_it_in_every_dtype(tmp_path):
+    """floor written into its input returns the right value: it used to pass in float16 and
+    float32, fail in float64 with a misleading value (the reference read the mutated input) and
+    become suspect in int32 (the oracle check reran the others on it). Every record is now a fail
+    that names the argument, and the reference's values are the inputs as handed over."""
+    run = run_suite(tmp_path, "-k", "floor-directions", "--share", "1",
+                    path=ROOT / "tests" / "adapters" / "in_place.py", adapter="in-place,reference")
+    assert run.returncode == 1, run.stdout + run.stderr
+    records = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
+    # where floor changes the values (halves, drawn floats); the specials and the empty input keep theirs
+    changing = [r for r in records if r["adapter"] == "in-place" and r["case"] in ("halves", "hypothesis")
+                and r["status"] != "unsupported"]
+    assert {r["dtype"] for r in changing} == {"float16", "float32", "float64"}
+    assert {r["status"] for r in changing} == {"fail"}, {(r["dtype"], r["status"]) for r in changing}
+    assert all("changed its input x in place" in r["message"] for r in changing)
+    assert {r["status"] for r in records if r["adapter"] == "reference"} <= {"pass", "documented", "unsupported"}

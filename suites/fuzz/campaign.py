@@ -325,7 +325,7 @@ class Campaign:
         except (hypothesis.errors.FlakyFailure, hypothesis.errors.FlakyStrategyDefinition):
             finding = failing.get("last")  # failed once, passed when run again: still a finding
             if finding is not None:
-                finding.outcome.message += " (flaky: the same case passed when run again)"
+                finding.outcome.message += " (the same case passed when run again in this process)"
                 self.findings.append(finding)
 
     def check(self, spec, values: dict, rng_seed: int) -> tuple:

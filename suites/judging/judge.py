@@ -16,7 +16,7 @@ from adapters.base import Unsupported
 from adapters.reference_initializers import Law
 from reports.records import PASSING
 from suites.judging import compare, differences, entries, modes, properties, sampling
-from suites.judging.outcome import CaseFailure, Outcome, message_of, one_line, raised_outcome
+from suites.judging.outcome import CaseFailure, InputChanged, Outcome, message_of, one_line, raised_outcome
 from suites.programs.program import flatten, shapes_of, unflatten
 
 # With no example checked yet, a hypothesis item whose cases are not drawn from a known palette of
@@ -39,6 +39,8 @@ def _checked(ctx, case: str, inputs: dict, expect: dict) -> Outcome:
         actual, actual_dtype, shapes = ctx.run(inputs)
     except Unsupported as exc:
         return Outcome("unsupported", case, message_of(exc))
+    except InputChanged as exc:  # a fail whatever the spec documents (an expected error is not this)
+        return Outcome("fail", case, str(exc), inputs=inputs)
     except Exception as exc:  # the framework's own error is data here
         raised = exc
     outcome = _judge(ctx, case, inputs, expect, raised, actual, actual_dtype, shapes)

@@ -40,6 +40,37 @@ def gradients_of(grads: dict) -> dict:
     return grads
 
 
+class InputChanged(Exception):
+    """The adapter's call wrote into a tensor it was handed (an in-place op, `out=`, a donated
+    buffer): a fail that names the argument, whatever the spec documents, since a user's training
+    loop would read the changed value afterwards. The reference and finite differences never see
+    it: each call gets copies of the inputs (Program.tensors)."""
+
+
+def changed_inputs(adapter, tensors: dict, before: dict, call: str) -> None:
+    """Raise InputChanged where a tensor handed to `call` no longer holds the bytes it held
+    before it (`before`: handed(), taken when it was handed over)."""
+    for name, was in before.items():
+        try:
+            now = _bytes(adapter, tensors[name])
+        except Exception as exc:  # noqa: BLE001 - a buffer the call deleted (donated) reads as changed
+            now = f"unreadable ({type(exc).__name__}: {str(exc)[:100]})"
+        if now != was:
+            what = now if isinstance(now, str) else "different values"
+            raise InputChanged(f"the {call} changed its input {name} in place: after the call it holds {what} "
+                               "(the result is judged on the inputs as they were handed over)")
+
+
+def handed(adapter, tensors: dict) -> dict:
+    """The bytes, dtype and shape of each tensor handed to the adapter (Python numbers stay out)."""
+    return {name: _bytes(adapter, t) for name, t in tensors.items() if not isinstance(t, (bool, int, float, complex))}
+
+
+def _bytes(adapter, tensor) -> tuple:
+    value = np.asarray(adapter.to_numpy(tensor))
+    return value.dtype.str, value.shape, value.tobytes()
+
+
 class CaseFailure(Exception):
     """Raised inside hypothesis so that it shrinks the case; carries the Outcome."""
 
@@ -53,11 +84,15 @@ UNDECLARED = "parity_undeclared"  # set on an error raised in a dtype its adapte
 
 def raised_outcome(case: str, exc: BaseException, inputs: dict) -> "Outcome":
     """The framework's error as a case's outcome: "error", or "unsupported" where the op raised in
-    a dtype its adapter does not declare for it (the framework lacks it: suites/coverage.undeclared)."""
+    a dtype its adapter does not declare for it (the framework lacks it: suites/coverage.undeclared),
+    or "fail" where the call changed an input it was handed (InputChanged)."""
     chain, error = [], exc
     while error is not None and error not in chain:  # a compiler re-raises the op's error as its own
         chain.append(error)
         error = error.__cause__ or error.__context__
+    changed = next((e for e in chain if isinstance(e, InputChanged)), None)
+    if changed is not None:  # the adapter's bug, which no documented error stands for
+        return Outcome("fail", case, str(changed), inputs=inputs)
     undeclared = next((getattr(e, UNDECLARED) for e in chain if getattr(e, UNDECLARED, None)), None)
     if undeclared:
         return Outcome("unsupported", case, undeclared, inputs=inputs, raised=exc)

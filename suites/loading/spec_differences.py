@@ -6,6 +6,7 @@ Every problem is a SpecError naming the file, the line and the key, as the spec 
 import dataclasses
 import json
 import pathlib
+import re
 
 import jsonschema
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
@@ -15,7 +16,9 @@ from reports.records import REPEAT_CASES
 from suites.loading.yamlfile import SpecError, read
 from suites.loading.yamlfile import where as locate
 
-SCHEMA_PATH = pathlib.Path(__file__).resolve().parents[2] / "specs" / "schema.json"  # specs and entries
+PROJECT = pathlib.Path(__file__).resolve().parents[2]
+SCHEMA_PATH = PROJECT / "specs" / "schema.json"  # specs and entries
+ENGINE = PROJECT / "engine"  # what an engine/... source names
 
 
 def drawn(examples: list) -> dict:
@@ -35,12 +38,15 @@ def kills(observed: dict) -> bool:
     return bool(observed.get("crashes")) or any(o.get("crashes") for o in observed.get("one_of", []))
 
 
-def check_differences(entries: list, cases: set, where, drawn_cases: dict | None = None) -> None:
+def check_differences(entries: list, cases: set, where, drawn_cases: dict | None = None,
+                      beside: pathlib.Path | None = None) -> None:
     """What a schema cannot say of difference entries; `where(j, *keys)` locates entry j;
     `drawn_cases`: the examples whose checks draw their values, by kind (drawn()), which `differs`
-    may document."""
+    may document; `beside`: the adapter's differences file they are in (None: a spec's), whose
+    repros they may cite."""
     for j, diff in enumerate(entries):
         diff["note"] = diff["note"].strip()  # a folded note (>) ends in a newline
+        check_source(diff["source"], beside, lambda: where(j, "source"))
         check_versions(diff.get("versions"), lambda *keys: where(j, "versions", *keys))
         if diff.get("kind") == "repeat":
             check_repeat(diff, lambda *keys: where(j, *keys))
@@ -114,12 +120,17 @@ EVERY_SPEC = "*"  # in an adapter's differences file: entries for every spec
 
 def shipped(names: list, specs: list) -> list:
     """The specs with the differences that the named adapters ship beside their modules (their
-    differences files), as every run judges them: pytest's and the multi-process launcher's."""
-    classes = adapters.classes()
+    differences files), and those their bases ship (variant_of, wherever the variant is defined:
+    a base's entries are the variant's, suites/judging/entries.py), each file once, as every run
+    judges them: pytest's and the multi-process launcher's."""
+    classes, loaded = adapters.classes(), set()
     for name in names:
-        path = classes[name].differences_file() if name in classes else None
-        if path is not None:
-            specs = load_differences(path, name, specs)
+        while name in classes and name not in loaded:
+            loaded.add(name)
+            path = classes[name].differences_file()
+            if path is not None:
+                specs = load_differences(path, name, specs)
+            name = classes[name].variant_of
     return specs
 
 
@@ -139,15 +150,29 @@ def every_spec_differences(path, adapter: str) -> list:
     return _read_differences(path, adapter, {})[1]
 
 
-def _check_source(source: str, path: pathlib.Path, where) -> None:
-    """A source is a link (https://), the engine's own files (engine/...), or, in an adapter's
-    file, a repro shipped beside it: a path relative to that file, which must exist there."""
-    if source.startswith(("https://", "engine/")):
+def check_source(source: str, beside: pathlib.Path | None, where) -> None:
+    """A source is a link (https://), the engine's own files (engine/ops.py (floor), as many as it
+    names: each a file inside engine/), or, in an adapter's file (`beside`), a repro shipped beside
+    it: a path relative to that file. A named file must exist and stay in its folder once its
+    links are followed: engine/../../x and a link out of repro/ are refused."""
+    if source.startswith("https://"):
         return
-    beside = path.parent / source
-    if pathlib.PurePath(source).is_absolute() or ".." in pathlib.PurePath(source).parts or not beside.is_file():
-        raise SpecError(f"{where()}: a source is an https:// link or a repro file beside {path.name} (a path "
-                        f"relative to it, within its folder). Received: {source!r}")
+    if source.startswith("engine/"):
+        outside = [name for name in re.findall(r"engine/[^\s,()]+", source) if not _within(PROJECT / name, ENGINE)]
+        if outside:
+            raise SpecError(f"{where()}: an engine source names files inside engine/ that exist. Received: "
+                            f"{', '.join(outside)}")
+        return
+    if beside is None or pathlib.PurePath(source).is_absolute() or not _within(beside.parent / source, beside.parent):
+        place = f"a repro file beside {beside.name} (a path relative to it, within its folder)" if beside else \
+            "engine/... (the engine's own files)"
+        raise SpecError(f"{where()}: a source is an https:// link or {place}. Received: {source!r}")
+
+
+def _within(path: pathlib.Path, folder: pathlib.Path) -> bool:
+    """Whether `path`, its links followed, is a file inside `folder`."""
+    resolved = path.resolve()
+    return resolved.is_file() and resolved.is_relative_to(folder.resolve())
 
 
 def _read_differences(path, adapter: str, by_name: dict) -> tuple:
@@ -170,19 +195,18 @@ def _read_differences(path, adapter: str, by_name: dict) -> tuple:
             if entry["adapter"] != adapter:
                 raise SpecError(f"{locate(path, node, [name, j, 'adapter'])}: an adapter's file documents its own "
                                 f"adapter, {adapter!r}. Received: {entry['adapter']!r}")
-            _check_source(entry["source"], path, lambda: locate(path, node, [name, j, "source"]))
         if name == EVERY_SPEC:
             for j, entry in enumerate(entries):
                 if "case" in entry and entry.get("kind") != "repeat":  # a repeat condition is every spec's
                     raise SpecError(f"{locate(path, node, [name, j, 'case'])}: an entry for every spec names no case "
                                     "but a repeat check's condition (kind: repeat)")
-            check_differences(entries, set(), lambda j, *keys: locate(path, node, [name, j, *keys]))
+            check_differences(entries, set(), lambda j, *keys: locate(path, node, [name, j, *keys]), beside=path)
             everywhere = [{**e, "every_spec": True} for e in entries]
             continue
         if name not in by_name:
             continue  # a spec this run does not load (another --spec)
         cases = {e.name for e in by_name[name].examples} | ({"hypothesis"} if by_name[name].generated else set())
         check_differences(entries, cases, lambda j, *keys: locate(path, node, [name, j, *keys]),
-                          drawn([(e.name, e.inputs, e.grad) for e in by_name[name].examples]))
+                          drawn([(e.name, e.inputs, e.grad) for e in by_name[name].examples]), beside=path)
         shipped[name] = entries
     return shipped, everywhere

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from adapters.vocabulary_initializers import LAYER_DEFAULTS
-from suites.judging import compare
+from suites.judging import compare, outcome
 from suites.programs import expr, training
 from suites.programs.program import (
     FIXED_OPS,
@@ -161,8 +161,10 @@ class Model(Program):
         """Every layer's activations, as parts of one flat result."""
         adapter = ctx.adapter
         staged, tensors = self.staged_forward(ctx), self.tensors(ctx, inputs)
+        before = outcome.handed(adapter, tensors)
         with adapter.device_scope(ctx.device):  # outside the staged function, as users enter it
             out = staged(tensors)
+        outcome.changed_inputs(adapter, tensors, before, "model's forward pass")
         parts = [adapter.to_numpy(p) for p in out]
         dtypes = [adapter.dtype_of(p) for p in out]
         # the dtype of a floating part that differs from the one under test, if any (a framework

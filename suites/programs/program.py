@@ -86,11 +86,14 @@ class Program:
         return ctx.oracle_parts(inputs), ctx.error_bound(inputs), None
 
     def tensors(self, ctx, inputs: dict) -> dict:
-        """The inputs as the adapter's tensors in their dtypes (Context.input_dtype); an arg the
-        spec passes as a Python number stays one (a user's `x * 0.5`, weakly typed)."""
+        """The inputs as the adapter's tensors in their dtypes (Context.input_dtype), each made
+        from a copy of its own (a framework may share a NumPy array's memory, and a call that
+        writes into it must never reach the inputs the reference and finite differences read);
+        an arg the spec passes as a Python number stays one (a user's `x * 0.5`, weakly typed)."""
         def tensor(name, value):
             dtype = ctx.input_dtype(name, value)
-            return python_number(value) if dtype == PYTHON else ctx.adapter.asarray(value, dtype, ctx.device)
+            return python_number(value) if dtype == PYTHON else \
+                ctx.adapter.asarray(np.array(value, copy=True), dtype, ctx.device)
 
         with ctx.adapter.device_scope(ctx.device):
             return {k: tensor(k, v) for k, v in inputs.items()}
@@ -106,9 +109,12 @@ class Program:
         adapter = ctx.adapter
         staged = self.staged_reverse(ctx, wrt)
 
+        before = outcome.handed(adapter, tensors)
+
         def vjp(cotangent) -> dict:
             with adapter.device_scope(ctx.device):
                 grads = staged(tensors, adapter.asarray(cotangent, ctx.dtype, ctx.device))
+            outcome.changed_inputs(adapter, tensors, before, "reverse pass")
             grads = {n: adapter.to_numpy(g) for n, g in outcome.gradients_of(grads).items()}
             _check_shapes(grads, tensors, adapter.name)
             return grads
@@ -166,8 +172,10 @@ class Expression(Program):
     def run(self, ctx, inputs: dict, tree=None):
         forward = self.staged_forward(ctx, tree)
         tensors, adapter = self.tensors(ctx, inputs), ctx.adapter
+        before = outcome.handed(adapter, tensors)
         with adapter.device_scope(ctx.device):  # entered outside the staged function, as users do
             out = forward(tensors)
+        outcome.changed_inputs(adapter, tensors, before, "call")
         if isinstance(out, tuple):
             parts = [adapter.to_numpy(p) for p in out]
             return flatten(parts), adapter.dtype_of(out[0]), shapes_of(parts)

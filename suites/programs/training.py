@@ -18,7 +18,7 @@ trajectories per optimizer and their divergence.
 import numpy as np
 
 from reports.records import PASSING
-from suites.judging import compare, gradcheck, judge
+from suites.judging import compare
 from suites.judging.outcome import Outcome, one_line
 
 
@@ -31,6 +31,9 @@ def train(ctx, example: str, inputs: dict, seed: int, optimizer: dict | None = N
     checks look up the example's documented differences. `first`, a dict shared by the example's
     trajectories, keeps step 0's checks and gradients: every trajectory starts from the same
     parameters with the same random direction, so the later ones take them from the first."""
+    # the judge (hypothesis, SciPy) is imported where a model trains, not where specs load
+    from suites.judging import gradcheck, judge
+
     model, settings = ctx.program, ctx.program.training
     case = example if optimizer is None else f"{example}/{label(optimizer)}"
     weights, values = model.weight_names(), dict(inputs)

@@ -59,6 +59,13 @@ def merge(folder) -> pathlib.Path | None:
     return merged
 
 
+def unrecorded(failed: list, recorded: set) -> list:
+    """The spec items pytest failed that left no record (a worker that died between the item's
+    check and its record, an error outside the item's judging): named at the run's end, since the
+    page, built from the records, cannot show them."""
+    return sorted({nodeid for nodeid in failed if ".yaml::" in nodeid and nodeid not in recorded})
+
+
 def read_parts(folder) -> list:
     """The records in the part files under `folder`: the running session's, before merge()
     appends them to results.jsonl."""
