@@ -107,7 +107,10 @@ def run(keras, op: str, param, grads, hyper: dict):
         refuse_in_trace("keras.optimizers", VARIABLES_IN_TRACE)
     hyper = dict(hyper)
     fixed(hyper, FIXED, f"keras.optimizers.{CLASSES[op]}")
-    variable = keras.Variable(param)
+    # a copy: on the torch backend keras.Variable(tensor) shares the tensor's memory, so the
+    # optimizer's steps would write into the caller's parameter (the judge's input check found it,
+    # 2026-12-03); the trajectory asked for is the variable's, not the caller's tensor's
+    variable = keras.Variable(keras.ops.copy(param))
     optimizer = getattr(keras.optimizers, CLASSES[op])(**renamed(hyper, NAMES))
     trajectory = []
     for g in grads:

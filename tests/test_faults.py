@@ -264,3 +264,18 @@ def test_a_failed_item_that_left_no_record_is_named_at_the_runs_end(tmp_path):
     assert f"parity: 1 failed item(s) left no record, so no page shows them: {first.split()[1]}" in run.stdout
     page = build([tmp_path / "results"], tmp_path / "out").read_text()
     assert "1 of which left no record" in page
+
+
+def test_an_other_adapter_that_kills_the_oracle_check_leaves_the_fail_and_its_record(tmp_path):
+    """A fail is questioned on the run's other adapters; one of them aborting there killed the
+    worker, and the item being judged left no record. They run in a process apart now: the fail
+    stands, its record says why the check did not finish, and the aborting adapter's own item is
+    its crash."""
+    run = pytest_run(tmp_path, "-n", "1", "--adapter-path", str(FAULTY), "--adapter",
+                     "off-by-one-relu,aborting,engine", "--dtype", "float64", "-k", "relu-at-zero[")
+    assert run.returncode == 1, run.stdout + run.stderr
+    records = {r["test"]: r for r in read_records([tmp_path])[0]}
+    judged = records["specs/autograd.yaml::relu-at-zero[off-by-one-relu-cpu-float64-eager]"]
+    assert judged["status"] == "fail" and "did not finish: its process died with SIGABRT" in judged["message"]
+    assert records["specs/autograd.yaml::relu-at-zero[aborting-cpu-float64-eager]"]["status"] == "crash"
+    assert records["specs/autograd.yaml::relu-at-zero[engine-cpu-float64-eager]"]["status"] == "pass"

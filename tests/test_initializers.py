@@ -190,3 +190,20 @@ def test_flax_recurrent_law_stacks_an_orthogonal_block_per_gate():
 def test_a_recurrent_weight_shape_must_stack_its_gates(op, shape):
     with pytest.raises(ValueError, match=r"weight_ih is \[\d x hidden, in\]"):
         law_of(op, shape)
+
+
+def test_parts_handed_one_sample_are_not_independent_draws():
+    """Two parameters each a fine sample of its law, but the same draws (a recurrent layer's two
+    biases from one call, or a scaled copy): each passed alone; judged against each other they
+    fail and the judge names both. Independent draws of the same law pass."""
+    rng = np.random.default_rng(1)
+    law = uniform((512,), -0.1, 0.1)
+    a, b = rng.uniform(-0.1, 0.1, 512), rng.uniform(-0.1, 0.1, 512)
+    names = ("bias_ih", "bias_hh")
+    assert sampling.judged_parts([law, law], [a, b], "float64", None, names).ok
+    same = sampling.judged_parts([law, law], [a, a.copy()], "float64", None, names)
+    assert not same.ok and same.reason == "bias_hh repeats bias_ih: their first 512 elements are the same draws"
+    flipped = sampling.judged_parts([law, law], [a, -a], "float64", None, names)
+    assert not flipped.ok and flipped.reason.startswith("bias_ih and bias_hh are not independent draws: r=-1")
+    small = uniform((4,), -0.1, 0.1)  # too few elements for a correlation to mean anything: equality still shows
+    assert not sampling.judged_parts([small, small], [a[:4], a[:4].copy()], "float64", None, names).ok

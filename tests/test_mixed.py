@@ -59,10 +59,15 @@ def test_a_documented_policy_judges_only_the_mixed_mode_and_shows_in_its_passes(
     assert eager.policy is None and not eager.lowered
     # flax's Dense rounds x W before it adds the bias: a sequence of bfloat16 steps, not torch's one rounding
     assert AUTOCAST["linear"] == "bfloat16" and mixed.autocast == "bfloat16-steps" and mixed.lowered
-    documented = differences.under_policy(mixed, Outcome("pass", "by-hand", "within the bound"))
+    as_torch_rejects = lambda: Outcome("fail", "by-hand", "beyond torch.autocast's bound")  # noqa: E731
+    documented = differences.under_policy(mixed, Outcome("pass", "by-hand", "within the bound"), as_torch_rejects)
     assert documented.status == "documented" and documented.difference["mode"] == "mixed"
     assert "flax.linen.Dense" in documented.message
-    failed = differences.under_policy(mixed, Outcome("fail", "by-hand", "differs"))
+    # a case that torch.autocast's computation passes too does not show the policy: a pass, not documented
+    alike = differences.under_policy(mixed, Outcome("pass", "by-hand", "within the bound"),
+                                     lambda: Outcome("pass", "by-hand", "within torch.autocast's bound"))
+    assert alike.status == "pass" and "does not show in this case" in alike.message
+    failed = differences.under_policy(mixed, Outcome("fail", "by-hand", "differs"), as_torch_rejects)
     assert failed.status == "fail" and "the policy computes linear in bfloat16-steps" in failed.message
     torch = _context("torch", "linear-docs", "mixed")
     assert torch.policy is None and torch.autocast == "bfloat16"  # torch.autocast is the reference
@@ -93,3 +98,19 @@ def test_attention_in_bfloat16_steps_holds_torch_within_its_bound_and_not_a_miss
     assert np.max(ratio) <= 1 and np.max(ratio) > 0.05, np.max(ratio)
     unscaled = torch.ops.aten._scaled_dot_product_attention_math(q16, k16, v16, scale=1.0)[0].double().numpy()
     assert np.max(np.abs(unscaled - reference) / bound) > 10
+
+
+def test_a_framework_that_comes_to_round_as_torch_does_no_longer_shows_the_policy(tmp_path):
+    """flax's Dense documented as two roundings: a flax that rounds once, as torch.autocast does,
+    stayed documented in every case (the policy's bound admits one rounding too). Now every case
+    of it passes as torch.autocast's and none is documented, while flax as it is shows the policy
+    where the two differ (by-hand: a result that cancels)."""
+    rounding_once = ROOT / "tests" / "adapters" / "rounding_once.py"
+    run, records = pytest_run(tmp_path / "once", "specs/layers.yaml", "--adapter-path", str(rounding_once),
+                              "--adapter", "flax-rounding-once", "--mode", "mixed", "-k", "linear-docs")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert records and {r["status"] for r in records} == {"pass"}, {(r["case"], r["status"]) for r in records}
+    run, records = pytest_run(tmp_path / "flax", "specs/layers.yaml", "--adapter", "jax", "--mode", "mixed", "-k",
+                              "linear-docs")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "documented" in {r["status"] for r in records}

@@ -2,6 +2,11 @@
 disagree with it (suites/judging/suspect.py); one framework that agrees with the oracle, or that differs
 from the others, leaves the fail standing. Values and gradients alike."""
 
+import json
+import pathlib
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -70,3 +75,19 @@ def test_two_frameworks_are_not_enough(spec):
 @pytest.fixture(autouse=True, scope="module")
 def reference_like():
     adapters.register(type("ReferenceLike", (EngineAdapter,), {"name": "reference-like"}))
+
+
+def test_a_run_questions_the_others_in_a_process_apart_and_finds_the_oracle_suspect(tmp_path):
+    """As a run does it: the others' checks run in one fresh process (loading the adapters from
+    their --adapter-path file), and three that agree make each one's fail suspect."""
+    root = pathlib.Path(__file__).resolve().parent.parent
+    agreeing_file = root / "tests" / "adapters" / "agreeing.py"
+    cmd = [sys.executable, "-m", "pytest", str(root / "tests" / "specs" / "relu-generated.yaml"), "-q",
+           "-p", "no:cacheprovider", "-p", "no:xdist", "--adapter-path", str(agreeing_file), "--adapter",
+           "agreeing-a,agreeing-b,agreeing-c", "--mode", "eager", "--dtype", "float64", "--hypothesis-profile=ci",
+           "--results-dir", str(tmp_path)]
+    run = subprocess.run(cmd, cwd=root, capture_output=True, text=True, timeout=600)
+    records = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
+    values = [r for r in records if r["kind"] == "property"]
+    assert len(values) == 3 and {r["status"] for r in values} == {"suspect"}, run.stdout + run.stderr
+    assert all(r["message"].startswith("oracle suspect: ") for r in values)

@@ -38,15 +38,20 @@ def modelled(ctx, outcome, judge) -> Outcome:
     return outcome
 
 
-def under_policy(ctx, outcome) -> Outcome:
-    """An outcome of the mixed mode judged by the adapter's documented policy (Context.policy):
-    a pass is documented by it, a documented outcome names it too, a fail says what it assumed.
-    A framework that comes to compute as torch.autocast does fails, so that the policy's entry is
-    removed."""
+def under_policy(ctx, outcome, as_autocast) -> Outcome:
+    """An outcome of the mixed mode judged by the adapter's documented policy (Context.policy): a
+    pass is documented by it where judged as torch.autocast computes (`as_autocast()`, the same
+    result) it would not pass, and stays a pass where both hold (the case does not tell them apart:
+    a framework that comes to compute as torch.autocast does then shows as a pass, never as the
+    policy); a documented outcome names it too, a fail says what it assumed."""
     policy = ctx.policy
     if policy is None or outcome.status == "unsupported":
         return outcome
     if outcome.status == "pass":
+        if as_autocast().status == "pass":
+            outcome.message += (f" (as torch.autocast computes too: the documented policy, {policy.op} in "
+                                f"{policy.autocast}, does not show in this case)")
+            return outcome
         return _documented(outcome, {"note": policy.note, "source": policy.source, "regime": policy.regime,
                                      "mode": policy.mode}, f"judged as the policy computes: {outcome.message}")
     outcome.message = (f"{outcome.message}; judged as {policy.note} (the policy computes {policy.op} in "

@@ -17,7 +17,10 @@ A sample has no right value, so the judge asks what every draw from the law shar
   of the elements (variance rows) and the trace of the leading square block (rows / cols); without
   the sign correction of the QR, the trace is about -sqrt(2 n / pi), 13 standard errors for
   n = 256.
-- a law of stacked blocks (a recurrent layer's gates) has each block of rows judged by its own.
+- a law of stacked blocks (a recurrent layer's gates) has each block of rows judged by its own;
+- the parts of a result (a layer's weight and bias, a recurrent layer's two biases) and the blocks
+  of a stack are independent draws: each against the ones before it, its first elements neither
+  the same draws nor correlated (the z-score sqrt(k) r of their correlation, at ALPHA).
 
 Every statistical test rejects at ALPHA, its false-alarm rate (the moments' from the normal
 approximation of their z-scores, within a factor of 3 at these sizes by the Edgeworth
@@ -68,15 +71,40 @@ def judged_parts(laws, parts, dtype: str, actual_dtype: str | None, names=()) ->
 
 
 def _in_turn(pieces, dtype: str, actual_dtype: str | None) -> Comparison:
-    """Each (label, law, sample) judged in turn: the first that fails, else every reason, labelled."""
-    seen = []
+    """Each (label, law, sample) judged in turn: the first that fails, else every reason, labelled;
+    and each against the ones before it for independence (_dependent): two parameters handed one
+    sample pass every check of their own."""
+    seen, samples = [], []
     for label, law, sample in pieces:
         result = judged(law, sample, dtype, actual_dtype)
         said = f"{label}: {result.reason}" if label else result.reason
         if not result.ok:
             return Comparison(False, said)
+        x = np.asarray(sample, dtype=np.float64).ravel()
+        why = next((w for earlier, y in samples if (w := _dependent(earlier, y, label or "this part", x))), None)
+        if why:
+            return Comparison(False, why)
         seen.append(said)
+        samples.append((label or "the part before", x))
     return Comparison(True, "; ".join(seen))
+
+
+def _dependent(label_a: str, a: np.ndarray, label_b: str, b: np.ndarray) -> str | None:
+    """Why two samples are not independent draws, or None: their first k elements (k the shorter
+    one's size) equal, or correlated beyond ALPHA (sqrt(k) r is about normal for independent
+    draws of finite variance, whatever their laws). A constant part has nothing to correlate."""
+    k = min(a.size, b.size)
+    x, y = a[:k], b[:k]
+    if k < 2 or x.std() == 0 or y.std() == 0:
+        return None
+    if np.array_equal(x, y):
+        return f"{label_b} repeats {label_a}: their first {k} elements are the same draws"
+    r = float(np.corrcoef(x, y)[0, 1])
+    p = _p(r * math.sqrt(k))
+    if p < ALPHA:
+        return f"{label_a} and {label_b} are not independent draws: r={r:.3g} over their first {k} elements, " \
+               f"p={p:.3g} < {ALPHA:g}"
+    return None
 
 
 def _draws(law, x, dtype) -> Comparison:

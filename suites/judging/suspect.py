@@ -7,6 +7,8 @@ the same inputs on the run's other in-process adapters (every built-in framework
 reference and Keras, whose backends need their own processes). The case is suspect when at least
 MIN_OTHERS of them take it, every one fails it too, and all of their results lie within AGREEMENT
 ulp of this adapter's. One framework that passes, or one that disagrees, leaves the fail standing.
+The run checks the others in a process apart (suites/running/items.py): one of them that kills
+its process, or raises there, leaves the fail standing, with its record.
 """
 import dataclasses
 
@@ -20,22 +22,28 @@ MIN_OTHERS = 2  # other frameworks that must agree: three in all
 AGREEMENT = 4  # ulp of the judged dtype, relative to the largest magnitude of the result
 
 
-def questioned(ctx, outcome: Outcome, again, candidates) -> Outcome:
+def questioned(ctx, outcome: Outcome, again, candidates, elsewhere=None) -> Outcome:
     """The fail as "suspect" when the other adapters named in `candidates` all fail it and agree
     with this one; `again(ctx)` runs the same check (same inputs, same random directions) for a
-    context. Anything else comes back as it was."""
+    context. `elsewhere(names)` runs it on those adapters in a process apart: [(name, status,
+    actual)], or why it could not (default: in this process). Anything else comes back as it was."""
     if outcome.status != "fail":
         return outcome
+    names = [other.adapter.name for other in _others(ctx, candidates)  # a documented killer is never run
+             if not any(entries.find(other, outcome.case, kind, crashes=True) for kind in ("value", "gradient"))]
+    if len(names) < MIN_OTHERS:
+        return outcome
+    results = (elsewhere or _here(ctx, again))(names)
+    if isinstance(results, str):
+        outcome.message += f" (the oracle check on {', '.join(names)} did not finish: {results}; the fail stands)"
+        return outcome
     others = []
-    for other in _others(ctx, candidates):
-        if any(entries.find(other, outcome.case, kind, crashes=True) for kind in ("value", "gradient")):
-            continue  # documented to kill the process: never run in this one
-        result = again(other)
-        if result.status == "unsupported":
+    for name, status, actual in results:
+        if status == "unsupported":
             continue
-        if result.status != "fail" or result.actual is None:
+        if status != "fail" or actual is None:
             return outcome
-        others.append((other.adapter.name, result.actual))
+        others.append((name, actual))
     if len(others) < MIN_OTHERS:
         return outcome
     mine = again(ctx).actual  # this adapter again, with the others' random directions
@@ -47,6 +55,14 @@ def questioned(ctx, outcome: Outcome, again, candidates) -> Outcome:
     return Outcome("suspect", outcome.case, f"oracle suspect: {ctx.adapter.name}, {names} agree within {AGREEMENT} "
                    f"ulp and all differ from the oracle the same way ({outcome.message})", outcome.comparison,
                    outcome.inputs, outcome.actual)
+
+
+def _here(ctx, again):
+    """The check on the named adapters in this process: [(name, status, actual)]."""
+    def run(names):
+        contexts = {other.adapter.name: other for other in _others(ctx, names)}
+        return [(name, result.status, result.actual) for name in names for result in [again(contexts[name])]]
+    return run
 
 
 def _others(ctx, candidates):

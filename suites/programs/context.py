@@ -58,6 +58,9 @@ class Context:
     # An adapter's documented behaviour (adapters/behaviours.py): the reference then computes its
     # op with the behaviour's model.
     behaviour: object = None
+    # False: the mixed mode judged as torch.autocast computes, the adapter's documented policy
+    # aside (differences.under_policy asks whether the policy shows in a case)
+    policed: bool = True
 
     @property
     def program(self) -> Program:
@@ -144,7 +147,7 @@ class Context:
         another dtype than torch.autocast does (a Behaviour with `autocast`, adapters/mixed.py):
         every check of the mode judges by it, with any other documented difference (Keras' epsilon
         default in its bfloat16 LayerNormalization), and shows it (differences.under_policy)."""
-        if self.mode != "mixed":
+        if self.mode != "mixed" or not self.policed:
             return None
         return next((b for b in self.adapter.behaviours if b.autocast and b.applies(self)), None)
 

@@ -138,7 +138,8 @@ class SpecItem(pytest.Item):
                                 f"for the {self.kind} check (examples' dtypes), and the spec generates no cases")]
         outcomes = [self._fresh(ctx, o) if o.flaky else o for o in outcomes]
         if self.kind not in ("collective", "training", "repeat"):  # a trajectory is each framework's own
-            outcomes = [suspect.questioned(ctx, o, self._again(o), self.config.parity.adapters) for o in outcomes]
+            outcomes = [suspect.questioned(ctx, o, self._again(o), self.config.parity.adapters, self._apart(ctx, o))
+                        for o in outcomes]
         duration = (time.perf_counter() - start) / len(outcomes)
         for outcome in outcomes:
             self._record(ctx, outcome, duration)
@@ -160,6 +161,19 @@ class SpecItem(pytest.Item):
         """The check that gave `outcome`, on its inputs, as a function of the context (another
         adapter's, for suites/judging/suspect.py); gradients along the item's own random directions."""
         return check_again(self.spec, self.kind, outcome.case, outcome.inputs, self.seed)
+
+    def _apart(self, ctx, outcome):
+        """names -> the check of `outcome`'s case on those adapters, in one fresh process: [(name,
+        status, actual)], or why it did not finish (a crash there is theirs, not this item's)."""
+        def run(names):
+            try:
+                results, died = faults.isolated(others_in_process, self.config.getoption("adapter_path"),
+                                                str(self.spec.file), self.spec.name, self.kind, names, ctx.device,
+                                                self.dtype, outcome.case, outcome.inputs, self.seed)
+            except RuntimeError as exc:  # raised there
+                return str(exc)
+            return f"its process died with {died}" if died else results
+        return run
 
     def _fresh(self, ctx, outcome) -> Outcome:
         """A case that failed and then passed when hypothesis ran it again in this process, run
@@ -379,6 +393,18 @@ def property_in_process(adapter_paths: list, spec_file: str, spec_name: str, ada
     ctx = fresh_context(adapter_paths, spec_file, spec_name, adapter_name, device, dtype, mode)
     outcome = property_outcome(ctx, seed, run_seed)
     return dataclasses.replace(outcome, raised=None)
+
+
+def others_in_process(adapter_paths: list, spec_file: str, spec_name: str, kind: str, names: list, device: str,
+                      dtype: str, case: str, values: dict, seed: int) -> list:
+    """The suspect-oracle check's other adapters, eagerly, in an isolated process: [(name,
+    status, actual)] (suites/judging/suspect.py)."""
+    out = []
+    for name in names:
+        ctx = fresh_context(adapter_paths, spec_file, spec_name, name, device, dtype, "eager")
+        result = check_again(ctx.spec, kind, case, values, seed)(ctx)
+        out.append((name, result.status, None if result.actual is None else np.asarray(result.actual)))
+    return out
 
 
 def case_in_process(adapter_paths: list, spec_file: str, spec_name: str, kind: str, adapter_name: str, device: str,

@@ -52,3 +52,11 @@ class WrongSecondCallAdapter(WrongFirstCallAdapter):
     wrong_call = 2
     calls = 0
 
+
+
+class OffByOneReluAdapter(ReferenceAdapter):
+    """relu plus one, always: a fail the suspect-oracle check questions on the run's others."""
+    name = "off-by-one-relu"
+
+    def relu(self, x):
+        return super().relu(x) + 1.0
