@@ -205,14 +205,18 @@ def pytest_xdist_make_scheduler(config, log):
 @pytest.hookimpl(optionalhook=True)
 def pytest_handlecrashitem(crashitem, report, sched):
     """xdist: a worker died in the middle of an item; record it as a crash or timeout (the
-    worker's own note says which item, its fault log how it died) and let xdist replace it."""
+    worker's own note says which item and case, its fault log how it died) and let xdist replace
+    it. Where the case was one of the item's named examples, the item is given back to the
+    scheduler and runs again without it, so that its other cases keep their records."""
     parity = getattr(report.node.config, "parity", None)
     if parity is None:
         return
-    record = faults.crash_record(parity.results_dir, report.node.gateway.id, parity.case_timeout)
+    record, note = faults.crash_record(parity.results_dir, report.node.gateway.id, parity.case_timeout)
     if record:
         parity.recorder.write({**record, **parity.environment})
-        report.longrepr = f"{record['test']}: {record['status']}: {record['message']}"
+        report.longrepr = f"{record['test']}: {record['status']} in case {record['case']!r}: {record['message']}"
+    if note and faults.run_again_without(parity.results_dir, note, sched):
+        report.longrepr = f"{report.longrepr}; its other cases run again in a fresh worker"
 
 
 @pytest.hookimpl(trylast=True)

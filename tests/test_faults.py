@@ -121,10 +121,10 @@ def test_crash_record_reads_the_fault_log(tmp_path):
         (tmp_path / "running-gw3.json").write_text(json.dumps(identity))
         (tmp_path / "faults-gw3.log").write_text(f"{faults.MARK}earlier\nFatal Python error: Aborted\n"
                                                  f"{faults.MARK}a/b[x-cpu-float32-eager]\n{log}")
-        record = faults.crash_record(tmp_path, "gw3", 5.0)
-        assert (record["status"], record["signal"], record["spec"]) == (status, sig, "a/b")
+        record, note = faults.crash_record(tmp_path, "gw3", 5.0)
+        assert (record["status"], record["signal"], record["spec"], note["test"]) == (status, sig, "a/b", identity["test"])
         assert not (tmp_path / "running-gw3.json").exists()
-    assert faults.crash_record(tmp_path, "gw9", 5.0) is None  # a worker that was running nothing
+    assert faults.crash_record(tmp_path, "gw9", 5.0) == (None, None)  # a worker that was running nothing
 
 
 def test_a_killed_run_keeps_every_finished_result(tmp_path):
@@ -279,3 +279,29 @@ def test_an_other_adapter_that_kills_the_oracle_check_leaves_the_fail_and_its_re
     assert judged["status"] == "fail" and "did not finish: its process died with SIGABRT" in judged["message"]
     assert records["specs/autograd.yaml::relu-at-zero[aborting-cpu-float64-eager]"]["status"] == "crash"
     assert records["specs/autograd.yaml::relu-at-zero[engine-cpu-float64-eager]"]["status"] == "pass"
+
+
+def test_a_timeout_that_the_framework_turns_into_its_own_error_is_a_timeout(tmp_path):
+    """The interrupt that ends a case past --case-timeout may be caught on its way out (hypothesis
+    replaying the case once made a FlakyStrategyDefinition of it): the item's record is still a
+    timeout, not the error it became."""
+    run, records = crash_spec_run(tmp_path, "relu-generated.yaml", "swallowing", "--case-timeout", "2")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert records["swallowing"]["status"] == "timeout", records["swallowing"]["message"]
+
+
+def test_a_case_that_hangs_leaves_its_sibling_cases_their_records(tmp_path):
+    run, _ = crash_spec_run(tmp_path, "relu-examples.yaml", "hanging-on-negative", "--case-timeout", "2")
+    assert run.returncode == 1, run.stdout + run.stderr
+    statuses = {r["case"]: r["status"] for r in read_records([tmp_path / "results"])[0]}
+    assert statuses == {"before": "pass", "negative": "timeout", "after": "pass"}, statuses
+
+
+def test_a_case_that_kills_its_worker_leaves_its_sibling_cases_their_records(tmp_path):
+    """The crash record names the case; the item runs again in a fresh worker without it."""
+    run, _ = crash_spec_run(tmp_path, "relu-examples.yaml", "aborting-on-negative", "-n", "1")
+    assert run.returncode == 1, run.stdout + run.stderr
+    records = read_records([tmp_path / "results"])[0]
+    statuses = {r["case"]: r["status"] for r in records}
+    assert statuses == {"before": "pass", "negative": "crash", "after": "pass"}, statuses
+    assert len(records) == 3 and "SIGABRT" in next(r["message"] for r in records if r["case"] == "negative")

@@ -117,9 +117,12 @@ def alternatives(judge):
 
 
 @alternatives
-def value(outcome, diff, raised, actual, actual_dtype, ctx, shapes=None) -> Outcome:
+def value(outcome, diff, raised, actual, actual_dtype, ctx, shapes=None, in_reference_shapes=None) -> Outcome:
     """documented while the framework does what the spec says it does; a fail otherwise.
-    `shapes`: the parts' shapes of an op that returns several tensors."""
+    `shapes`: the parts' shapes of an op that returns several tensors. A documented shape (or
+    parts' shapes) without documented values holds while the values are the reference's, laid
+    out in the reference's shapes (`in_reference_shapes()`: that judgment, None where the sizes
+    differ or the reference refuses the case)."""
     observed = diff["observed"]
     if observed.get("differs"):  # wrong values on some generated inputs: the rest must still pass
         if outcome.status == "pass":
@@ -150,9 +153,13 @@ def value(outcome, diff, raised, actual, actual_dtype, ctx, shapes=None) -> Outc
             observed.get("dtype", actual_dtype) == actual_dtype
         if holds and "value" in observed:
             documented = compare.round_to(np.asarray(observed["value"]), ctx.result_dtype)
-            holds = compare.compare(documented, actual, ctx.result_dtype,
-                                    compare.allowed_error(documented, ctx.result_dtype)).ok
+            allowed = compare.allowed_error(documented, ctx.result_dtype, tolerance={"atol": observed.get("atol", 0.0)})
+            holds = compare.compare(documented, actual, ctx.result_dtype, allowed).ok
         now = returned(actual) + (f" in parts of shapes {shapes}" if shapes else "")
+        if holds and "value" not in observed and in_reference_shapes is not None:
+            again = in_reference_shapes()
+            if again is not None and again.status != "pass":
+                holds, now = False, f"{now}, laid out in the reference's shapes: {again.message}"
     return _documented(outcome, diff, now) if holds else _neither(outcome, diff, f"now: {now}; {outcome.message}")
 
 
@@ -213,7 +220,8 @@ def gradient(outcome, diff, ctx, grads, raised=None) -> Outcome:
             now = str(raised)
     elif observed.get("raises") and as_noted(diff, raised) and not isinstance(raised, NoGradient):
         now = one_line(raised)
-    elif "grad" in observed and grads is not None and match_gradients(ctx, grads, observed["grad"]).ok:
+    elif "grad" in observed and grads is not None and match_gradients(ctx, grads, observed["grad"],
+                                                                      observed.get("atol", 0.0)).ok:
         now = ", ".join(f"d/d{n} = {np.asarray(grads[n]).tolist()}" for n in observed["grad"])
     return _documented(outcome, diff, now) if now is not None else _neither(outcome, diff, outcome.message)
 

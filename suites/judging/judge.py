@@ -68,13 +68,32 @@ def _checked(ctx, case: str, inputs: dict, expect: dict) -> Outcome:
     elif diff and "defaults" in diff["observed"]:
         outcome = differences.defaults(ctx, outcome, diff, modelled)
     elif diff:
-        outcome = differences.value(outcome, diff, raised, actual, actual_dtype, ctx, shapes)
+        outcome = differences.value(outcome, diff, raised, actual, actual_dtype, ctx, shapes,
+                                    lambda: _in_reference_shapes(ctx, case, inputs, actual, actual_dtype, shapes))
     if not diff or diff.get("every_spec"):  # an adapter-wide entry leaves the fails it does not explain
         outcome = differences.modelled(ctx, outcome, modelled)
     outcome = differences.under_policy(ctx, outcome, lambda: _judge(
         dataclasses.replace(ctx, policed=False), case, inputs, expect, raised, actual, actual_dtype, shapes))
     outcome.actual = actual
     return outcome
+
+
+def _in_reference_shapes(ctx, case, inputs, actual, actual_dtype, shapes) -> Outcome | None:
+    """A result documented in other shapes judged against the reference with its values laid out
+    in the reference's shapes, in order (keepdims dropped, a layer axis squeezed: the values stay
+    the reference's); None where the reference has other sizes, draws, or refuses the case (an
+    op that raises by design), where the shapes alone are what can be documented."""
+    try:
+        reference = ctx.oracle_parts(inputs)
+    except Exception:  # noqa: BLE001 - the reference refuses the case: nothing to lay the values out by
+        return None
+    parts = reference if isinstance(reference, tuple) else (reference,)
+    sizes = [int(np.prod(s)) for s in shapes] if shapes is not None else [actual.size]
+    if any(isinstance(p, Law) for p in parts) or sizes != [np.size(p) for p in parts]:
+        return None
+    if shapes is None:
+        return _judge(ctx, case, inputs, {}, None, actual.reshape(np.shape(reference)), actual_dtype, None)
+    return _judge(ctx, case, inputs, {}, None, actual, actual_dtype, shapes_of(reference))
 
 
 def _judge(ctx, case, inputs, expect, raised, actual, actual_dtype, shapes) -> Outcome:

@@ -32,10 +32,12 @@ import time
 from reports.records import record
 
 CRASH_DEADLINE = 60.0  # a documented crash's process that has not answered by then hangs (isolated)
+AGAIN = 0.5  # seconds between interrupts once a case has run past its time (Watch._alarm)
 GRACE = 30.0  # at most this long (and at most the timeout again) between SIGALRM and the watchdog's exit
 SIGNALS = {"Segmentation fault": "SIGSEGV", "Aborted": "SIGABRT", "Bus error": "SIGBUS",
            "Floating point exception": "SIGFPE", "Illegal instruction": "SIGILL"}
 MARK = "=== parity item: "
+CRASHED = "crashed-cases.json"  # the controller's note of the cases that killed a worker, by item
 
 
 class CaseTimeout(BaseException):
@@ -47,7 +49,8 @@ class Watch:
 
     def __init__(self, folder, worker: str, timeout: float):
         self.folder, self.worker, self.timeout = pathlib.Path(folder), worker, timeout
-        self._log = None
+        self._log, self._identity = None, {}
+        self.fired = False  # SIGALRM came during the item: its verdict is a timeout, whatever caught it
 
     def _start(self):
         if self._log is None:
@@ -55,17 +58,53 @@ class Watch:
             self._log = open(self.folder / f"faults-{self.worker}.log", "a", encoding="utf-8")
             faulthandler.enable(file=self._log, all_threads=True)
 
-    def begin(self, identity: dict) -> None:
-        """Before an item: note it, mark the log, arm both timeouts."""
+    def begin(self, identity: dict, timed_out=None) -> None:
+        """Before an item: note it, mark the log, arm both timeouts. `timed_out(identity)` writes
+        the record of a case past its time, as soon as the alarm comes (_alarm)."""
         self._start()
-        (self.folder / f"running-{self.worker}.json").write_text(json.dumps(identity), encoding="utf-8")
+        self._identity, self._timed_out, self.fired, self.expired = dict(identity), timed_out, False, []
+        self._note()
         self._log.write(f"{MARK}{identity.get('test')}\n")
         self._log.flush()
         if self.timeout:
             if threading.current_thread() is threading.main_thread():
-                signal.signal(signal.SIGALRM, _raise_timeout)
+                signal.signal(signal.SIGALRM, self._alarm)
                 signal.setitimer(signal.ITIMER_REAL, self.timeout)
             faulthandler.dump_traceback_later(self.timeout + grace(self.timeout), exit=True, file=self._log)
+
+    def case(self, name: str, of: int) -> None:
+        """Before each of an item's `of` named cases: note it (a crash record names the case that
+        killed the process, and the item's other cases run again without it: `crashed`) and
+        give it the whole --case-timeout."""
+        self._identity.update(case=name, cases=of)
+        self._note()
+        self.renew()
+
+    def _note(self) -> None:
+        (self.folder / f"running-{self.worker}.json").write_text(json.dumps(self._identity), encoding="utf-8")
+
+    def _alarm(self, signum, frame):
+        """A case ran past --case-timeout: its timeout record is written now (whatever happens
+        next, the record is there: `expired` names the cases it was written for), then
+        CaseTimeout, again every AGAIN seconds until the case ends: code that catches it on its
+        way out (a framework's broad except; hypothesis replaying the case, which then hung on)
+        meets it again, and the watchdog ends what never lets it through."""
+        if not self.fired:
+            self.fired = True
+            self.expired.append(self._identity.get("case", "-"))
+            self._identity["recorded"] = True  # the controller writes no second record (crash_record)
+            self._note()
+            if self._timed_out is not None:
+                self._timed_out(dict(self._identity))
+        signal.setitimer(signal.ITIMER_REAL, AGAIN)
+        raise CaseTimeout()
+
+    def settle(self) -> None:
+        """A named case that ran past its time has ended: no more interrupts; the next renews."""
+        if self.timeout and threading.current_thread() is threading.main_thread():
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        self.fired = False
+        self._identity.pop("recorded", None)
 
     def renew(self) -> None:
         """The item's next case starts in a process of its own (the repeat check's conditions):
@@ -111,10 +150,6 @@ def _short_path(path: str) -> str:
 
 def grace(timeout: float) -> float:
     return min(GRACE, timeout)
-
-
-def _raise_timeout(signum, frame):
-    raise CaseTimeout()
 
 
 def isolated(function, *args, deadline: float | None = None):
@@ -164,16 +199,21 @@ def _send_result(send, function, args):
     send.send(result)
 
 
-def crash_record(folder, worker: str, timeout: float) -> dict | None:
-    """The record of the item a dead worker was running: "timeout" when the watchdog ended it,
-    else "crash" with the fatal signal (unknown when killed from outside, e.g. out of memory)."""
+def crash_record(folder, worker: str, timeout: float) -> tuple:
+    """The record of the item a dead worker was running, and the worker's note of it (its test,
+    and the named case it was in, of how many): "timeout" when the watchdog ended it, else
+    "crash" with the fatal signal (unknown when killed from outside, e.g. out of memory). No
+    record where the worker wrote it (a case past its time, Watch._alarm); (None, None) where
+    it was running nothing."""
     folder = pathlib.Path(folder)
     running = folder / f"running-{worker}.json"
     try:
         identity = json.loads(running.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return None
+        return None, None
     running.unlink(missing_ok=True)
+    if identity.get("recorded"):  # the worker wrote the timeout's record itself (Watch._alarm)
+        return None, identity
     log = folder / f"faults-{worker}.log"
     text = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
     text = text[text.rfind(MARK):] if MARK in text else text
@@ -189,12 +229,41 @@ def crash_record(folder, worker: str, timeout: float) -> dict | None:
         status = "crash"
         message = (f"the process died with {sig} while running this item{where}" if found else
                    "the process died without a fatal-signal report (killed from outside? out of memory?)")
-    return fault_record(identity, status, message, sig)
+    return fault_record(identity, status, message, sig), identity
+
+
+def crashed(folder, test: str) -> list:
+    """The cases of item `test` that killed a process earlier in this run (the controller's
+    note, `run_again_without`): its run again leaves them out, their crash records are written."""
+    try:
+        return json.loads((pathlib.Path(folder) / CRASHED).read_text(encoding="utf-8")).get(test, [])
+    except (OSError, ValueError):
+        return []
+
+
+def run_again_without(folder, note: dict, sched) -> bool:
+    """After a crash in a named case of an item with other cases (the worker's `note`): note the
+    case (`crashed`) and give the item back to xdist's scheduler, so that a fresh worker runs
+    and records its other cases. False where nothing is left to run, or the scheduler cannot
+    take an item back (--dist loadscope)."""
+    test, case, cases = note.get("test"), note.get("case"), note.get("cases")
+    known = crashed(folder, test)
+    if case is None or not cases or len(known) + 1 >= cases:
+        return False
+    path = pathlib.Path(folder) / CRASHED
+    notes = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    notes[test] = [*known, case]
+    path.write_text(json.dumps(notes), encoding="utf-8")
+    try:
+        sched.mark_test_pending(test)
+    except (NotImplementedError, AttributeError, ValueError):
+        return False
+    return True
 
 
 def fault_record(identity: dict, status: str, message: str, signal_name: str | None = None) -> dict:
     """The record of an item that ended without outcomes (crash, timeout): no errors, no inputs."""
     started = identity.get("started", time.time())
-    fields = {k: v for k, v in identity.items() if k != "started"}
-    return record(**fields, case="-", status=status, signal=signal_name, message=message,
+    fields = {k: v for k, v in identity.items() if k not in ("started", "case", "cases", "recorded")}
+    return record(**fields, case=identity.get("case", "-"), status=status, signal=signal_name, message=message,
                   duration=max(time.time() - started, 0.0))

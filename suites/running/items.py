@@ -128,20 +128,28 @@ class SpecItem(pytest.Item):
         start = time.perf_counter()
         # the versions too, so that a crash or timeout record names them as every other record does
         watch, identity = self.config.parity.watch, {**self.identity(), "versions": {adapter.name: adapter.version()}}
-        watch.begin(identity)
+        watch.begin(identity, lambda noted: self.config.parity.recorder.write({
+            **faults.fault_record(noted, "timeout", self._past_time()), "device": device,
+            **self.config.parity.environment}))
         try:  # IEEE 754 on purpose (specials, inf and NaN examples): NumPy's warnings of it are noise
             with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
                 outcomes = {"example": self._examples, "collective": self._examples, "property": self._property,
                             "gradient": self._gradient, "training": self._training,
                             "repeat": self._repeat}[self.kind](ctx)
-        except faults.CaseTimeout:
-            message = f"no result within {self.config.parity.case_timeout:g} s (--case-timeout)"
-            self.config.parity.recorder.write({
-                **faults.fault_record(identity, "timeout", message), "device": device,
-                **self.config.parity.environment})
-            pytest.fail(f"timeout: {message}", pytrace=False)
+        except BaseException:  # a timeout, or what hypothesis or an adapter made of it once caught
+            if not watch.fired:
+                raise
+            pytest.fail(f"timeout: {self._past_time()}", pytrace=False)  # recorded as the alarm came
         finally:
             watch.end()
+        if watch.fired:  # the alarm came, was swallowed, and the checks went on: the item ran past its time
+            pytest.fail(f"timeout: {self._past_time()}", pytrace=False)
+        timed_out = [Outcome("timeout", case, self._past_time()) for case in watch.expired]  # each recorded
+        crashed = faults.crashed(self.config.parity.results_dir, self.nodeid)
+        if not outcomes and timed_out:  # every case ran past its time (each has its record)
+            raise SpecFailed(timed_out)
+        if not outcomes and crashed:  # the cases left killed the process (their crash records are written)
+            pytest.fail(f"crash: the cases {crashed} killed the process (see their records)", pytrace=False)
         if not outcomes:  # an item that checks nothing is never a pass
             outcomes = [Outcome("error", "-", f"checks nothing: no example of {self.spec.name} runs in {self.dtype} "
                                 f"for the {self.kind} check (examples' dtypes), and the spec generates no cases")]
@@ -152,7 +160,7 @@ class SpecItem(pytest.Item):
         duration = (time.perf_counter() - start) / len(outcomes)
         for outcome in outcomes:
             self._record(ctx, outcome, duration)
-        failing = [o for o in outcomes if o.status in FAILING]
+        failing = [o for o in outcomes if o.status in FAILING] + timed_out
         if failing:
             raise SpecFailed(failing)
         for outcome in outcomes:
@@ -160,6 +168,9 @@ class SpecItem(pytest.Item):
                 warnings.warn(OracleSuspect(f"{self.nodeid}: {outcome.message}"), stacklevel=1)
         if all(o.status == "unsupported" for o in outcomes):
             pytest.skip(f"unsupported: {outcomes[0].message}")
+
+    def _past_time(self) -> str:
+        return f"no result within {self.config.parity.case_timeout:g} s (--case-timeout)"
 
     def identity(self) -> dict:
         """What a record says about this item, also when the item cannot finish (suites/running/faults.py)."""
@@ -206,7 +217,28 @@ class SpecItem(pytest.Item):
         return outcome
 
     def _examples(self, ctx):
-        return [self._example(ctx, e) for e in self.spec.examples if e.runs_in(self.dtype, self.spec.dtypes)]
+        return self._each(ctx, [(e, None) for e in self.spec.examples if e.runs_in(self.dtype, self.spec.dtypes)])
+
+    def _each(self, ctx, examples: list) -> list:
+        """Each (example, its inputs or None) checked in turn, noted as it runs (so that a crash
+        names it) and with the whole --case-timeout of its own: one that runs past it has its
+        timeout record (Watch.expired) and its siblings still run. Those that killed a worker
+        earlier in this run are left out (suites/running/faults.crashed): their crash records stand."""
+        crashed, watch = faults.crashed(self.config.parity.results_dir, self.nodeid), self.config.parity.watch
+        outcomes = []
+        for example, case in examples:
+            if example.name in crashed:
+                continue
+            watch.case(example.name, len(examples))
+            try:
+                outcome = self._example(ctx, example, case)
+            except faults.CaseTimeout:
+                outcome = None
+            if watch.fired:  # raised, or caught by the framework and swallowed: recorded as it came
+                watch.settle()
+                continue
+            outcomes.append(outcome)
+        return outcomes
 
     def _example(self, ctx, example, case=None) -> Outcome:
         """One example's check (on its inputs, `case`, where the caller made them already); in a
@@ -238,8 +270,8 @@ class SpecItem(pytest.Item):
             cases, shapes = strategy_of(self.spec, self.dtype, self.kind, self.config.parity.seed)
             return [judge.hypothesis_cases(self.seed, cases, lambda case, seed: gradcheck.check_gradient(
                 ctx, "hypothesis", case, np.random.default_rng(seed)), shapes)]
-        return [self._example(ctx, example, inputs.example(self.spec, example, self.dtype))
-                for example, dtype in gradient_examples(self.spec) if dtype == self.dtype]
+        return self._each(ctx, [(example, inputs.example(self.spec, example, self.dtype))
+                                for example, dtype in gradient_examples(self.spec) if dtype == self.dtype])
 
     def _training(self, ctx):
         """Each example's training steps (suites/programs/training.py): Parity's SGD, then each

@@ -60,3 +60,41 @@ class OffByOneReluAdapter(ReferenceAdapter):
 
     def relu(self, x):
         return super().relu(x) + 1.0
+
+
+class SwallowingAdapter(ReferenceAdapter):
+    """relu never returns, and turns the timeout's interrupt into an error of its own: what a
+    framework's broad `except BaseException` (or hypothesis replaying a case) makes of it."""
+    name = "swallowing"
+
+    def relu(self, x):
+        try:
+            while True:
+                time.sleep(1)
+        except BaseException as exc:  # noqa: BLE001 - the point of this adapter
+            raise RuntimeError("a framework's own error in place of the interrupt") from exc
+
+
+class OnNegative:
+    """(A mixin) relu misbehaves on an input with a negative element only (a kernel's bad path): the
+    other examples of the same item pass."""
+
+    def relu(self, x):
+        if (x < 0).any():
+            self.misbehave()
+        return super().relu(x)
+
+
+class AbortingOnNegativeAdapter(OnNegative, ReferenceAdapter):
+    name = "aborting-on-negative"
+
+    def misbehave(self):
+        os.abort()
+
+
+class HangingOnNegativeAdapter(OnNegative, ReferenceAdapter):
+    name = "hanging-on-negative"
+
+    def misbehave(self):
+        while True:
+            time.sleep(1)
