@@ -99,7 +99,8 @@ GRADIENT_KINDS = {
 KINDS = {
     "no_gradient": "tests.test_no_gradient:test_documented_for_exactly_those_args",
     "precision": "tests.test_differences:test_float16_arithmetic_is_beyond_a_float32_difference",
-    "quantised": "tests.test_models:test_a_runtimes_int8_quantisation_is_documented_within_the_bound_of_its_moves_alone",
+    "quantised":
+        "tests.test_models:test_a_runtimes_int8_quantisation_is_documented_within_the_bound_of_its_moves_alone",
     "shapes": "tests.test_documented_can_fail:test_the_shapes_of_parts_are_documented_and_nothing_else",
     "defaults": "tests.test_defaults_pinned:test_parity_s_convention_in_a_framework_s_place_fails_its_pin",
     "crashes": "tests.test_faults:test_a_documented_crash_runs_in_its_own_process",

@@ -122,7 +122,8 @@ def test_crash_record_reads_the_fault_log(tmp_path):
         (tmp_path / "faults-gw3.log").write_text(f"{faults.MARK}earlier\nFatal Python error: Aborted\n"
                                                  f"{faults.MARK}a/b[x-cpu-float32-eager]\n{log}")
         record, note = faults.crash_record(tmp_path, "gw3", 5.0)
-        assert (record["status"], record["signal"], record["spec"], note["test"]) == (status, sig, "a/b", identity["test"])
+        assert (record["status"], record["signal"], record["spec"]) == (status, sig, "a/b")
+        assert note["test"] == identity["test"]
         assert not (tmp_path / "running-gw3.json").exists()
     assert faults.crash_record(tmp_path, "gw9", 5.0) == (None, None)  # a worker that was running nothing
 
