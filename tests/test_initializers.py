@@ -6,11 +6,14 @@ import numpy as np
 import pytest
 from scipy import integrate, stats
 
+from adapters.engine import EngineAdapter
 from adapters.reference import ReferenceAdapter
 from adapters.reference_initializers import Law, normal, trunc_normal, uniform
 from engine import init
 from engine.tensor import Tensor
-from suites.judging import sampling
+from suites.judging import judge, sampling
+from suites.programs.context import Context
+from tests.spec_text import first_spec
 
 REFERENCE = ReferenceAdapter()
 
@@ -207,3 +210,43 @@ def test_parts_handed_one_sample_are_not_independent_draws():
     assert not flipped.ok and flipped.reason.startswith("bias_ih and bias_hh are not independent draws: r=-1")
     small = uniform((4,), -0.1, 0.1)  # too few elements for a correlation to mean anything: equality still shows
     assert not sampling.judged_parts([small, small], [a[:4], a[:4].copy()], "float64", None, names).ok
+
+
+SEEDED = """\
+- id: seeded
+  op: init_uniform
+  args: [w]
+  params: {seed: 3, a: -1.0, b: 1.0}
+  dtypes: [float64]
+  examples:
+    - {name: large, inputs: {w: {shape: [64, 64], fill: zeros}}}
+"""
+
+
+class UnseededEngine(EngineAdapter):
+    """Draws from one generator made once: every call another sample, whatever its seed."""
+    name = "unseeded-engine"
+    generator = np.random.default_rng(0)
+
+    def initialize(self, name, x, seed, params):
+        return self.engine.Tensor(self.generator.uniform(params["a"], params["b"], x.data.shape))
+
+
+class OneStreamEngine(EngineAdapter):
+    """Ignores the seed: every seed the same sample."""
+    name = "one-stream-engine"
+
+    def initialize(self, name, x, seed, params):
+        return super().initialize(name, x, 0, params)
+
+
+@pytest.mark.parametrize("adapter, status, says", [
+    (EngineAdapter(), "pass", "another seed draws an independent one"),
+    (UnseededEngine(), "fail", "the same seed drew another sample on a second call (4096 of 4096 elements differ)"),
+    (OneStreamEngine(), "fail", "(seed s + 1) repeats"),
+])
+def test_a_seed_repeats_its_sample_and_another_seed_draws_an_independent_one(tmp_path, adapter, status, says):
+    spec = first_spec(tmp_path, SEEDED, "seeded.yaml")
+    outcome = judge.check_case(Context(spec, adapter, "cpu", "float64"), "large",
+                               {"w": np.zeros((64, 64))})
+    assert outcome.status == status and says in outcome.message, outcome.message

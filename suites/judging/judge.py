@@ -19,6 +19,7 @@ from adapters.reference_initializers import Law
 from reports.records import PASSING
 from suites.judging import compare, differences, entries, modes, properties, sampling
 from suites.judging.outcome import CaseFailure, InputChanged, Outcome, message_of, one_line, raised_outcome
+from suites.programs import expr
 from suites.programs.program import flatten, shapes_of, unflatten
 
 # With no example checked yet, a hypothesis item whose cases are not drawn from a known palette of
@@ -74,7 +75,37 @@ def _checked(ctx, case: str, inputs: dict, expect: dict) -> Outcome:
         outcome = differences.modelled(ctx, outcome, modelled)
     outcome = differences.under_policy(ctx, outcome, lambda: _judge(
         dataclasses.replace(ctx, policed=False), case, inputs, expect, raised, actual, actual_dtype, shapes))
+    if outcome.status in PASSING and case != "hypothesis":
+        outcome = _seeded(ctx, inputs, actual, shapes, outcome)
     outcome.actual = actual
+    return outcome
+
+
+def _seeded(ctx, inputs, actual, shapes, outcome) -> Outcome:
+    """A sample of a seeded random op (an initializer's `seed`) that passed or is documented,
+    drawn twice more: with the same seed, and with the seed plus one (sampling.across_seeds;
+    the second sample against the reference's law where the first passed, the documented law
+    being the behaviour's). On the named examples only: their large samples tell a shared
+    stream, and the generated cases are many."""
+    laws = ctx.oracle_parts(inputs)
+    laws = laws if isinstance(laws, tuple) else (laws,)
+    tree = getattr(ctx.program, "tree", None)
+    if tree is None or not all(isinstance(law, Law) for law in laws):
+        return outcome
+    moved = expr.with_option(tree, "seed", lambda seed: seed + 1)
+    if moved == tree:  # no seed to move
+        return outcome
+
+    def parts(result):
+        values, _, part_shapes = result
+        return unflatten(values, part_shapes) if part_shapes else [values]
+    again, other = ctx.run(inputs), ctx.run(inputs, moved)
+    result = sampling.across_seeds(laws if outcome.status == "pass" else None, parts((actual, None, shapes)),
+                                   parts(again), parts(other), ctx.result_dtype, other[1], ctx.part_names)
+    if not result.ok:
+        return Outcome("fail", outcome.case, f"{outcome.message}; but across calls: {result.reason}", result,
+                       inputs)
+    outcome.message += f"; {result.reason}"
     return outcome
 
 

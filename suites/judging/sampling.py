@@ -89,13 +89,39 @@ def _in_turn(pieces, dtype: str, actual_dtype: str | None) -> Comparison:
     return Comparison(True, "; ".join(seen))
 
 
+def across_seeds(laws, first: list, again: list, other: list, dtype: str, actual_dtype: str | None,
+                 names=()) -> Comparison:
+    """A seeded draw judged across calls: `again` (the same seed) must repeat `first` bit for bit,
+    as seeding a generator promises; `other` (another seed) must hold to the laws (None: not
+    judged, a documented law is a behaviour's) and be independent of `first`, part by part (a
+    generator that ignores its seed, or a seed folded to the same stream, hands every call one
+    sample)."""
+    labels = names or [f"part {i}" for i in range(len(first))]
+    for label, a, b in zip(labels, first, again):
+        if not np.array_equal(np.asarray(a), np.asarray(b), equal_nan=True):
+            differ = int(np.sum(np.asarray(a) != np.asarray(b)))
+            return Comparison(False, f"{label}: the same seed drew another sample on a second call ({differ} of "
+                                     f"{np.size(a)} elements differ)")
+    result = judged_parts(laws, other, dtype, actual_dtype, names) if laws is not None else Comparison(True)
+    if not result.ok:
+        return Comparison(False, f"with another seed: {result.reason}")
+    for label, a, b in zip(labels, first, other):
+        why = _dependent(f"{label} (seed s)", np.asarray(a, np.float64).ravel(), f"{label} (seed s + 1)",
+                         np.asarray(b, np.float64).ravel())
+        if why:
+            return Comparison(False, why)
+    return Comparison(True, "a second call with the seed repeats the sample; another seed draws an independent one")
+
+
 def _dependent(label_a: str, a: np.ndarray, label_b: str, b: np.ndarray) -> str | None:
     """Why two samples are not independent draws, or None: their first k elements (k the shorter
     one's size) equal, or correlated beyond ALPHA (sqrt(k) r is about normal for independent
-    draws of finite variance, whatever their laws). A constant part has nothing to correlate."""
+    draws of finite variance, whatever their laws). A part that is no draw has nothing to be
+    independent of: a constant one, or one of few values (Keras' unit forget bias, blocks of
+    zeros and ones), where every law judged here is continuous and draws differ."""
     k = min(a.size, b.size)
     x, y = a[:k], b[:k]
-    if k < 2 or x.std() == 0 or y.std() == 0:
+    if k < 2 or np.unique(x).size <= k // 2 or np.unique(y).size <= k // 2:
         return None
     if np.array_equal(x, y):
         return f"{label_b} repeats {label_a}: their first {k} elements are the same draws"

@@ -263,6 +263,20 @@ def names_in(node) -> set:
                                                     n.names if isinstance(n, Group) else ())}
 
 
+def with_option(node, name: str, change):
+    """The tree with each call's option `name` (a Const) changed by `change(value)`: an
+    initializer's seed moved to draw again (suites/judging/judge.py)."""
+    if isinstance(node, Call):
+        return Call(node.op, tuple(with_option(a, name, change) for a in node.args),
+                    tuple((k, Const(change(v.value)) if k == name and isinstance(v, Const) else
+                           with_option(v, name, change)) for k, v in node.kwargs))
+    if isinstance(node, Key):
+        return Key(tuple(with_option(p, name, change) for p in node.parts))
+    if isinstance(node, tuple):
+        return tuple(with_option(p, name, change) for p in node)
+    return node
+
+
 def calls(node, ops) -> list:
     """The outermost call nodes of the tree whose op is in `ops`."""
     if isinstance(node, Key):
