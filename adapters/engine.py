@@ -260,10 +260,11 @@ class EngineAdapter(EngineOptimizers, EngineInitializers, Adapter):
     def unique(self, x):
         return self.sorting.unique(x)
 
-    def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True):
-        return self.nn.lstm(x, h0, c0, params, num_layers, bidirectional, batch_first)
+    def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True, training=True):
+        return self.nn.lstm(x, h0, c0, params, num_layers, bidirectional, batch_first)  # engine.nn has no modes
 
-    def gru(self, x, h0, params, num_layers=1, bidirectional=False, batch_first=True, reset_after=True):
+    def gru(self, x, h0, params, num_layers=1, bidirectional=False, batch_first=True, reset_after=True,
+            training=True):
         return self.nn.gru(x, h0, params, num_layers, bidirectional, batch_first, reset_after)
 
     def max_pool2d(self, x, kernel, stride=None, padding=0, ceil_mode=False):

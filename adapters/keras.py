@@ -360,13 +360,14 @@ class KerasAdapter(KerasLayers, KerasIdioms, KerasOptimizers, KerasExport, keras
     def stop_gradient(self, x):
         return self.ops.stop_gradient(x)
 
-    def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True):
+    def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True, training=True):
         return keras_rnn.run("LSTM", x, None if h0 is None else (h0, c0), params, num_layers, bidirectional,
-                             batch_first, self.layer_dtype(x))
+                             batch_first, self.layer_dtype(x), training)
 
-    def gru(self, x, h0, params, num_layers=1, bidirectional=False, batch_first=True, reset_after=None):
+    def gru(self, x, h0, params, num_layers=1, bidirectional=False, batch_first=True, reset_after=None,
+            training=True):
         return keras_rnn.run("GRU", x, None if h0 is None else (h0,), params, num_layers, bidirectional, batch_first,
-                             self.layer_dtype(x), **given(reset_after=reset_after))
+                             self.layer_dtype(x), training, **given(reset_after=reset_after))
 
     def grad(self, fn, args, wrt, cotangent):
         # the backend's own autodiff, as the framework's own adapter runs it

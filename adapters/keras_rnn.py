@@ -11,10 +11,12 @@ from adapters.base import rnn_suffix, stacked_rnn
 from adapters.keras_layers import outside_trace, stateless_outputs
 
 
-def run(kind: str, x, states, params, num_layers, bidirectional, batch_first, dtype: str, **config):
+def run(kind: str, x, states, params, num_layers, bidirectional, batch_first, dtype: str, training: bool,
+        **config):
     """The vocabulary's lstm (output, h_n, c_n) or gru (output, h_n) by keras.layers.LSTM / GRU on
-    Keras' current backend; `states` the initial (h0, c0) or (h0,), None for Keras' zeros; `config`
-    the layer's arguments that the spec gives (the rest are Keras' defaults: reset_after)."""
+    Keras' current backend, called with `training=` as its users call it; `states` the initial
+    (h0, c0) or (h0,), None for Keras' zeros; `config` the layer's arguments that the spec gives
+    (the rest are Keras' defaults: reset_after)."""
     from keras import ops
 
     hidden = params["weight_hh_l0"].shape[1]
@@ -26,7 +28,8 @@ def run(kind: str, x, states, params, num_layers, bidirectional, batch_first, dt
         initial = None if states is None else [s[k] for s in states]
         layout = {"reset_after": cell.reset_after} if kind == "GRU" else {}  # the layer's, default or given
         (out, *final), _ = stateless_outputs(cell, weights(params, rnn_suffix(layer, d), **layout),
-                                             cell.non_trainable_variables, seq, initial_state=initial)
+                                             cell.non_trainable_variables, seq, initial_state=initial,
+                                             training=training)
         return ((ops.flip(out, 1) if d else out), *final)  # go_backwards returns reversed time order
 
     seq, *finals = stacked_rnn(seq, num_layers, bidirectional, direction, lambda outs: ops.concatenate(outs, -1))

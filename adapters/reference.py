@@ -247,11 +247,12 @@ class ReferenceAdapter(LayerReference, OptimizerReference, InitializerReference,
     def stop_gradient(self, x):
         return x
 
-    def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True):
-        """torch.nn.LSTM, step by step: i, f, g, o = split(W_ih x_t + b_ih + W_hh h + b_hh, 4);
-        c = sigmoid(f) c + sigmoid(i) tanh(g); h = sigmoid(o) tanh(c). The reverse direction runs
-        from the last step to the first; layer l + 1 reads layer l's outputs, both directions side
-        by side. h0, c0 [D*L, B, H] (None: zeros) are indexed layer * D + direction."""
+    def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True, training=True):
+        """torch.nn.LSTM, step by step (the same in either mode: no dropout): i, f, g, o = split(W_ih
+        x_t + b_ih + W_hh h + b_hh, 4); c = sigmoid(f) c + sigmoid(i) tanh(g); h = sigmoid(o)
+        tanh(c). The reverse direction runs from the last step to the first; layer l + 1 reads layer
+        l's outputs, both directions side by side. h0, c0 [D*L, B, H] (None: zeros) are indexed
+        layer * D + direction."""
         seq = np.swapaxes(x, 0, 1) if batch_first else x  # [T, B, I]
         directions = 2 if bidirectional else 1
         if h0 is None:  # "Defaults to zeros if not provided"

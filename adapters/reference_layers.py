@@ -42,12 +42,13 @@ class LayerReference:
             raise ValueError(f"approximate takes 'none' or 'tanh'. Received: {approximate!r}")
         return (0.5 * x * erfc(-x / math.sqrt(2))).astype(x.dtype)
 
-    def gru(self, x, h0, params, num_layers=1, bidirectional=False, batch_first=True, reset_after=True):
-        """torch.nn.GRU, step by step: with W_ih x_t + b_ih and W_hh h + b_hh split into blocks
-        r, z, n: r = sigmoid(i_r + h_r), z = sigmoid(i_z + h_z), n = tanh(i_n + r * h_n),
-        h = (1 - z) n + z h. reset_after=False (Keras' other convention, Cho et al.'s original)
-        resets the state before the matmul: n = tanh(i_n + W_hn (r * h) + b_hn). Stacked and
-        indexed as lstm."""
+    def gru(self, x, h0, params, num_layers=1, bidirectional=False, batch_first=True, reset_after=True,
+            training=True):
+        """torch.nn.GRU, step by step (the same in either mode: no dropout): with W_ih x_t + b_ih and
+        W_hh h + b_hh split into blocks r, z, n: r = sigmoid(i_r + h_r), z = sigmoid(i_z + h_z), n =
+        tanh(i_n + r * h_n), h = (1 - z) n + z h. reset_after=False (Keras' other convention, Cho et
+        al.'s original) resets the state before the matmul: n = tanh(i_n + W_hn (r * h) + b_hn).
+        Stacked and indexed as lstm."""
         seq = np.swapaxes(x, 0, 1) if batch_first else x  # [T, B, I]
         hidden = params["weight_hh_l0"].shape[1]
         if h0 is None:  # "Defaults to zeros if not provided"

@@ -4,9 +4,9 @@ a tensor as a framework's users initialise a parameter, with the framework's own
 An initializer takes `x` for its shape and dtype (torch.nn.init fills a tensor in place; its
 values are not read) and `seed`, which seeds the framework's generator (torch's generator=,
 Keras' seed=, jax's key, paddle.seed, the engine's NumPy Generator): called again with the same
-seed it draws the same sample, with another seed an independent one (the judge draws both). Shapes are in torch's layout,
-[out, in, *kernel]: fan_in = in * prod(kernel), fan_out = out * prod(kernel)
-(torch.nn.init._calculate_fan_in_and_fan_out); an adapter whose framework lays a kernel out the
+seed it draws the same sample, with another seed an independent one (the judge draws both).
+Shapes are in torch's layout, [out, in, *kernel]: fan_in = in * prod(kernel), fan_out = out *
+prod(kernel) (torch.nn.init._calculate_fan_in_and_fan_out); an adapter whose framework lays a kernel out the
 other way ([in, out], [*kernel, in, out]) asks for it in that layout and transposes the result.
 
 The result is a sample, so the reference is a law, not a value: the judge

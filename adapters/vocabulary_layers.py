@@ -10,19 +10,25 @@ POOL = ("torch.nn.functional's pooling on x [N, C, H, W]: kernel and stride (Non
         "stride) outputs, the odd padding element at the end); ceil_mode rounds the output length up (a last "
         "window must start inside x or its left padding).")
 
+RNN_MODE = ("no dropout here, so its values are the same in either mode; a framework's reverse pass may not be "
+            "(cuDNN's refuses inference mode).")
+
 LAYER_OPS = [
-    Op("lstm", "x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True", "layers",
+    Op("lstm", "x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True, training=True", "layers",
        "torch.nn.LSTM. x [B, T, I] (batch_first) or [T, B, I]; h0, c0 [D*L, B, H] indexed layer * D + "
        "direction (None: zeros); params: a dict in PyTorch's names and layouts (weight_ih_l0 [4H, I], "
        "weight_hh_l0 [4H, H], bias_ih_l0 and bias_hh_l0 [4H], '_reverse' for the reverse direction; gate order "
-       "i, f, g, o). Returns (output [B, T, D*H] or [T, B, D*H], h_n, c_n [D*L, B, H]).",
+       "i, f, g, o). training: the layer's mode as its users set it (module.train() or .eval(), Keras' training=, "
+       f"Paddle's layer.train() or .eval(); flax's RNN has none): {RNN_MODE} Returns (output [B, T, D*H] or "
+       "[T, B, D*H], h_n, c_n [D*L, B, H]).",
        rnn_sample("lstm"), parts=("output", "h_n", "c_n")),
-    Op("gru", "x, h0, params, num_layers=1, bidirectional=False, batch_first=True, reset_after=True", "layers",
+    Op("gru", "x, h0, params, num_layers=1, bidirectional=False, batch_first=True, reset_after=True, training=True",
+       "layers",
        "torch.nn.GRU, laid out and stacked as lstm (params weight_ih_l0 [3H, I], weight_hh_l0 [3H, H], bias_ih_l0 "
        "and bias_hh_l0 [3H]; gate blocks r, z, n): r = sigmoid(W_ir x + b_ir + W_hr h + b_hr), z likewise, n = "
        "tanh(W_in x + b_in + r * (W_hn h + b_hn)), h' = (1 - z) n + z h. reset_after=False resets before the "
        "matmul, n = tanh(W_in x + b_in + W_hn (r * h) + b_hn) (Keras' reset_after=False; torch and flax have "
-       "only the first). Keras orders the gate blocks z, r, h. Returns (output, h_n).",
+       "only the first). Keras orders the gate blocks z, r, h. training as lstm's. Returns (output, h_n).",
        rnn_sample("gru"), parts=("output", "h_n")),
     Op("linear", "x, weight, bias=None", "layers", "torch.nn.functional.linear: x @ weight.T + bias; x [..., in], "
        "weight [out, in] (PyTorch's layout; Dense kernels are its transpose), bias [out] or None.",

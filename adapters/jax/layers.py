@@ -112,11 +112,13 @@ class JaxLayers:
                                                 bias=bias, mask=mask, scale=scale, is_causal=causal)
         return _heads_second(out, jnp)
 
-    def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True):
+    def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True, training=True):
+        # flax.linen.RNN has no training mode: `training` changes nothing there
         rnn = _flax_rnn("LSTMCell", num_layers, bidirectional, batch_first, self.policy)
         return rnn(x, None if h0 is None else (c0, h0), params)
 
-    def gru(self, x, h0, params, num_layers=1, bidirectional=False, batch_first=True, reset_after=True):
+    def gru(self, x, h0, params, num_layers=1, bidirectional=False, batch_first=True, reset_after=True,
+            training=True):
         if not reset_after:
             raise Unsupported("flax.linen.GRUCell applies the reset gate after the recurrent matmul only")
         return _flax_rnn("GRUCell", num_layers, bidirectional, batch_first, self.policy)(x, h0, params)

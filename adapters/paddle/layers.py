@@ -130,17 +130,18 @@ class PaddleLayers:
         return self.paddle.stack(rows, axis=0 if batch_first else 1)
 
     # paddle.nn.LSTM and GRU default to time_major=False: batch first
-    def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True):
-        layer = self._rnn("LSTM", x, params, num_layers, bidirectional, batch_first)
+    def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True, training=True):
+        layer = self._rnn("LSTM", x, params, num_layers, bidirectional, batch_first, training)
         out, (h, c) = layer(x, None if h0 is None else (h0, c0))
         return out, h, c
 
-    def gru(self, x, h0, params, num_layers=1, bidirectional=False, batch_first=True, reset_after=True):
+    def gru(self, x, h0, params, num_layers=1, bidirectional=False, batch_first=True, reset_after=True,
+            training=True):
         if not reset_after:
             raise Unsupported("paddle.nn.GRU applies the reset gate after the recurrent matmul only (reset_after)")
-        return self._rnn("GRU", x, params, num_layers, bidirectional, batch_first)(x, h0)
+        return self._rnn("GRU", x, params, num_layers, bidirectional, batch_first, training)(x, h0)
 
-    def _rnn(self, kind, x, params, num_layers, bidirectional, batch_first):
+    def _rnn(self, kind, x, params, num_layers, bidirectional, batch_first, training=True):
         """paddle.nn.LSTM or GRU (PyTorch's parameter names and gate order) running on the given
         tensors: its fused kernel reads `_all_weights` (every weight, then every bias: the order
         flatten_parameters builds), set here to them so that paddle.grad reaches them."""
@@ -152,6 +153,7 @@ class PaddleLayers:
         suffixes = [rnn_suffix(layer_, d) for layer_ in range(num_layers) for d in range(directions)]
         layer._all_weights = ([params[f"weight_{p}{s}"] for s in suffixes for p in ("ih", "hh")]
                               + [params[f"bias_{p}{s}"] for s in suffixes for p in ("ih", "hh")])
+        layer.train() if training else layer.eval()
         return layer
 
 

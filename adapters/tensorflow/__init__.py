@@ -258,15 +258,16 @@ class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, PythonOperators, Ten
     def stop_gradient(self, x):
         return self.tf.stop_gradient(x)
 
-    def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True):
+    def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True, training=True):
         self._keras_is_tensorflow()  # tf.keras is Keras 3: its LSTM layer, on the TensorFlow backend
         return keras_rnn.run("LSTM", x, None if h0 is None else (h0, c0), params, num_layers, bidirectional,
-                             batch_first, x.dtype.name)
+                             batch_first, x.dtype.name, training)
 
-    def gru(self, x, h0, params, num_layers=1, bidirectional=False, batch_first=True, reset_after=None):
+    def gru(self, x, h0, params, num_layers=1, bidirectional=False, batch_first=True, reset_after=None,
+            training=True):
         self._keras_is_tensorflow()  # tf.keras.layers.GRU: Keras 3 on the TensorFlow backend
         return keras_rnn.run("GRU", x, None if h0 is None else (h0,), params, num_layers, bidirectional, batch_first,
-                             x.dtype.name, **given(reset_after=reset_after))
+                             x.dtype.name, training, **given(reset_after=reset_after))
 
     def conv2d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
         tf = self.tf

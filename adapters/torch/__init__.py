@@ -227,22 +227,23 @@ class TorchAdapter(TorchLayers, TorchOptimizers, TorchInitializers, TorchIdioms,
     def stop_gradient(self, x):
         return x.detach()
 
-    def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=False):
+    def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=False, training=True):
         torch = self.torch
         input_size, hidden = params["weight_ih_l0"].shape[1], params["weight_hh_l0"].shape[1]
         # a weightless ("meta") torch.nn.LSTM run with the given weights; gradients reach them
         module = torch.nn.LSTM(input_size, hidden, num_layers, bidirectional=bidirectional, batch_first=batch_first,
-                               device="meta", dtype=x.dtype)
+                               device="meta", dtype=x.dtype).train(training)
         state = None if h0 is None else (h0, c0)  # None: torch's zero initial state
         out, (h, c) = torch.func.functional_call(module, params, (x, state))
         return out, h, c
 
-    def gru(self, x, h0, params, num_layers=1, bidirectional=False, batch_first=False, reset_after=True):
+    def gru(self, x, h0, params, num_layers=1, bidirectional=False, batch_first=False, reset_after=True,
+            training=True):
         if not reset_after:
             raise Unsupported("torch.nn.GRU applies the reset gate after the recurrent matmul only (reset_after)")
         input_size, hidden = params["weight_ih_l0"].shape[1], params["weight_hh_l0"].shape[1]
         module = self.torch.nn.GRU(input_size, hidden, num_layers, bidirectional=bidirectional,
-                                   batch_first=batch_first, device="meta", dtype=x.dtype)
+                                   batch_first=batch_first, device="meta", dtype=x.dtype).train(training)
         return self.torch.func.functional_call(module, params, (x, h0))  # h0 None: zeros
 
     def conv1d(self, x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
