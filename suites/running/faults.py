@@ -105,6 +105,7 @@ class Watch:
             signal.setitimer(signal.ITIMER_REAL, 0)
         self.fired = False
         self._identity.pop("recorded", None)
+        self._note()
 
     def renew(self) -> None:
         """The item's next case starts in a process of its own (the repeat check's conditions):
