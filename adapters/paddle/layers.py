@@ -22,16 +22,18 @@ class PaddleLayers:
 
     def batch_norm(self, x, running_mean=None, running_var=None, weight=None, bias=None, training=False, eps=1e-5):
         # F.batch_norm updates the running statistics in place in training: they are the caller's
-        # inputs, so it gets copies; without them a training step still needs buffers to update
-        # (paddle.nn.BatchNorm's, zeros and ones), which the batch statistics it uses ignore
-        mean, var = (None if s is None else s.detach().clone() for s in (running_mean, running_var))
+        # inputs, so it gets copies (of the inputs themselves: inside to_static a copy of
+        # detach()'s result still writes through to the input, repro/to_static_detach_aliases.py);
+        # without them a training step still needs buffers to update (paddle.nn.BatchNorm's, zeros
+        # and ones), which the batch statistics it uses ignore
+        mean, var = (None if s is None else self.paddle.assign(s) for s in (running_mean, running_var))
         if training and mean is None and var is None:
             channels = [x.shape[1]]
             mean, var = self.paddle.zeros(channels, x.dtype), self.paddle.ones(channels, x.dtype)
         return self.F.batch_norm(x, mean, var, weight, bias, training=training, epsilon=eps)
 
     def batch_norm_stats(self, x, running_mean, running_var, momentum=None):
-        mean, var = running_mean.detach().clone(), running_var.detach().clone()
+        mean, var = self.paddle.assign(running_mean), self.paddle.assign(running_var)  # copies (see batch_norm)
         # Paddle's momentum is the old value's weight (0.9 by default)
         self.F.batch_norm(x.detach(), mean, var, training=True, **given(momentum=flipped_momentum(momentum)))
         return mean, var  # updated in place, as a BatchNorm layer's buffers are
