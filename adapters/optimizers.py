@@ -1,4 +1,4 @@
-"""The optimizer ops (adapters/vocabulary_optimizers.py) as one method per adapter: each op is
+"""The optimizer ops (vocabulary/optimizers.py) as one method per adapter: each op is
 `optimize(op, param, grads, hyper)`, where `hyper` holds only the hyperparameters the spec gave,
 in torch.optim's names; the adapter renames them for its framework and leaves the rest to the
 framework's own defaults."""

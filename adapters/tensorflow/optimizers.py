@@ -1,9 +1,9 @@
 """The tensorflow adapter's optimizers: tf.keras.optimizers (Keras 3's, on the TensorFlow backend:
-adapters/keras_optimizers.py), and TensorFlow's own norm clipping, tf.clip_by_global_norm and
+adapters/keras/optimizers.py), and TensorFlow's own norm clipping, tf.clip_by_global_norm and
 tf.clip_by_norm, as a custom training loop calls them on its gradients, and its L2 loss term,
 tf.nn.l2_loss."""
-from adapters import keras_optimizers
 from adapters.behaviours import framework_default
+from adapters.keras import optimizers as keras_optimizers
 from adapters.optimizers import Optimizers, fixed
 
 TF_CLIP_GRAD_NORM = framework_default(

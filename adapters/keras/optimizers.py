@@ -11,9 +11,9 @@ import numpy as np
 
 from adapters.base import DTYPES, FLOATS, dtypes_except
 from adapters.behaviours import Behaviour, framework_default
-from adapters.keras_layers import refuse_in_trace
+from adapters.keras.layers import refuse_in_trace
 from adapters.optimizers import Optimizers, fixed, renamed
-from adapters.vocabulary_optimizers import OPTIMIZERS_AND_CLIPPING
+from vocabulary.optimizers import OPTIMIZERS_AND_CLIPPING
 
 NAMES = {"lr": "learning_rate", "betas": ("beta_1", "beta_2"), "eps": "epsilon", "alpha": "rho",
          "max_norm": "global_clipnorm"}
@@ -30,7 +30,7 @@ OPTIMIZER_DTYPES = {"tensorflow": {**dict.fromkeys(("sgd", "rmsprop", "adagrad")
                     "jax": {**dict.fromkeys(("sgd", "adam", "adamw", "clip_grad_norm"), dtypes_except("bool")),
                             **dict.fromkeys(("rmsprop", "adagrad"), DTYPES)},
                     "torch": dict.fromkeys(OPTIMIZERS_AND_CLIPPING, FLOATS)}
-# Why the compiled mode is refused on the tensorflow backend (keras_layers.outside_trace has the layers' why)
+# Why the compiled mode is refused on the tensorflow backend (adapters/keras/layers.py, outside_trace, has the layers' why)
 VARIABLES_IN_TRACE = ("make their variables (the parameter's keras.Variable, the optimizer's slots) when they are "
                       "built, and tf.function refuses tf.Variables made inside its trace (ValueError: tf.function "
                       "only supports singleton tf.Variables created on the first call); Keras compiles the train "
