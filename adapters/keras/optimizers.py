@@ -30,7 +30,7 @@ OPTIMIZER_DTYPES = {"tensorflow": {**dict.fromkeys(("sgd", "rmsprop", "adagrad")
                     "jax": {**dict.fromkeys(("sgd", "adam", "adamw", "clip_grad_norm"), dtypes_except("bool")),
                             **dict.fromkeys(("rmsprop", "adagrad"), DTYPES)},
                     "torch": dict.fromkeys(OPTIMIZERS_AND_CLIPPING, FLOATS)}
-# Why the compiled mode is refused on the tensorflow backend (adapters/keras/layers.py, outside_trace, has the layers' why)
+# Why the compiled mode is refused on the tensorflow backend (the layers' why: adapters/keras/layers.py)
 VARIABLES_IN_TRACE = ("make their variables (the parameter's keras.Variable, the optimizer's slots) when they are "
                       "built, and tf.function refuses tf.Variables made inside its trace (ValueError: tf.function "
                       "only supports singleton tf.Variables created on the first call); Keras compiles the train "
