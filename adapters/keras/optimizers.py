@@ -12,7 +12,7 @@ import numpy as np
 from adapters.base import DTYPES, FLOATS, dtypes_except
 from adapters.behaviours import Behaviour, framework_default
 from adapters.keras.layers import refuse_in_trace
-from adapters.optimizers import Optimizers, fixed, renamed
+from adapters.optimizers import Optimizers, eps_free_clipping, fixed, renamed
 from vocabulary.optimizers import OPTIMIZERS_AND_CLIPPING
 
 NAMES = {"lr": "learning_rate", "betas": ("beta_1", "beta_2"), "eps": "epsilon", "alpha": "rho",
@@ -74,11 +74,9 @@ KERAS_OPTIMIZERS = (
 )
 
 
-KERAS_CLIP_GRAD_NORM = framework_default(
-    "clip_grad_norm", {"max_norm_eps": 0.0},
+KERAS_CLIP_GRAD_NORM = eps_free_clipping(
     "keras.optimizers' global_clipnorm scales by max_norm min(1 / ||g||, 1 / max_norm) and clipnorm by max_norm / "
-    "max(||g||, max_norm) (torch's clip_grad_norm_: max_norm / (||g|| + 1e-6))", KERAS_SOURCE + "base_optimizer.py",
-    regime="semantics")
+    "max(||g||, max_norm) (torch's clip_grad_norm_: max_norm / (||g|| + 1e-6))", KERAS_SOURCE + "base_optimizer.py")
 
 
 KERAS_L2_REGULARIZER = Behaviour(
