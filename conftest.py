@@ -23,6 +23,7 @@ import hypothesis
 import pytest
 
 import adapters
+import vocabulary
 from reports import cost
 from suites.loading import spec_differences
 from suites.loading.specs import SpecError, load_file, load_path, own_specs
@@ -105,10 +106,10 @@ def _options(config) -> SimpleNamespace:
     for device in devices:
         if device not in DEVICES:
             raise ValueError(f"--device takes {', '.join(DEVICES)}. Received: {device!r}")
-    modes = _split(config.getoption("mode")) or list(adapters.base.MODES)
+    modes = _split(config.getoption("mode")) or list(vocabulary.MODES)
     for mode in modes:
-        if mode not in adapters.base.MODES:
-            raise ValueError(f"--mode takes {', '.join(adapters.base.MODES)}. Received: {mode!r}")
+        if mode not in vocabulary.MODES:
+            raise ValueError(f"--mode takes {', '.join(vocabulary.MODES)}. Received: {mode!r}")
     dtypes = _split(config.getoption("dtype"))
     for dtype in dtypes:
         if dtype not in adapters.base.DTYPES:

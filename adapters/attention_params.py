@@ -1,14 +1,5 @@
-"""torch.nn.MultiheadAttention's parameters as the adapters and the specs' weighted programs read
-them: their shapes, and their split into the per-head kernels flax and Keras take."""
-
-
-MULTIHEAD_OPS = ("multi_head_attention", "multi_head_attention_weights")  # its two paths, one op each
-
-
-def attention_param_shapes(embed_dim: int) -> dict:
-    """torch.nn.MultiheadAttention's parameters (kdim = vdim = embed_dim), name -> shape."""
-    e = embed_dim
-    return {"in_proj_weight": (3 * e, e), "in_proj_bias": (3 * e,), "out_proj.weight": (e, e), "out_proj.bias": (e,)}
+"""torch.nn.MultiheadAttention's parameters (vocabulary/params.py) split into the per-head
+kernels that flax and Keras take."""
 
 
 def heads_split(params: dict, num_heads: int, xnp) -> dict:

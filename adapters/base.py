@@ -1,6 +1,6 @@
 """The adapter interface every framework keeps (docs/adding-an-adapter.md is the guide).
 
-An adapter translates the vocabulary (adapters/vocabulary.py; docs/vocabulary.md lists every op's
+An adapter translates the vocabulary (vocabulary/__init__.py; docs/vocabulary.md lists every op's
 contract) into one framework's own idiomatic API. It may convert layouts, dtypes, argument order
 and index formats; it never re-implements an op's math, because the suite tests the framework,
 not the adapter. Every vocabulary method exists here and raises `Unsupported`, so a framework
@@ -9,21 +9,18 @@ framework lazily (in ``__init__``) so that a missing framework costs nothing unt
 """
 import contextlib
 import importlib.util
+import inspect
 import pathlib
 import sys
 import types
 
-from adapters.vocabulary import VOCABULARY
-from adapters.vocabulary_initializers import RECURRENT_GATES
+from vocabulary import VOCABULARY
 
 
 class Unsupported(Exception):
     """The framework cannot express this op (or dtype, or device); the reason says which."""
 
 
-# How a program runs: op by op, compiled by the framework's compiler, under its mixed-precision
-# policy, or exported and run by the runtime that serves it (docs/modes.md).
-MODES = ("eager", "compiled", "mixed", "exported")
 DTYPES = ("float16", "bfloat16", "float32", "float64", "int8", "uint8", "int32", "int64", "bool")
 FLOATS = ("float16", "bfloat16", "float32", "float64")
 
@@ -323,11 +320,6 @@ def flipped_momentum(momentum):
     return None if momentum is None else 1 - momentum
 
 
-def rnn_suffix(layer: int, direction: int) -> str:
-    """PyTorch's recurrent parameter suffix (LSTM and GRU): weight_ih_l0, weight_ih_l0_reverse, ..."""
-    return f"_l{layer}" + ("_reverse" if direction else "")
-
-
 def stacked_rnn(seq, num_layers: int, bidirectional: bool, direction, concat):
     """torch.nn.LSTM's and GRU's stacking, which every recurrent adapter shares: layer l + 1 reads
     layer l's outputs with both directions side by side (`concat`), and the final states list in
@@ -346,17 +338,13 @@ def stacked_rnn(seq, num_layers: int, bidirectional: bool, direction, concat):
     return (seq, *(list(kind) for kind in zip(*finals)))
 
 
-def rnn_param_shapes(input_size: int, hidden: int, num_layers: int = 1, bidirectional: bool = False,
-                     op: str = "lstm") -> dict:
-    """torch.nn.LSTM's (or GRU's) parameters, name -> shape, in its order: layer l reads layer
-    l - 1's outputs, both directions side by side (D * hidden features)."""
-    directions = 2 if bidirectional else 1
-    rows = RECURRENT_GATES[op] * hidden
-    shapes = {}
-    for layer in range(num_layers):
-        size = input_size if layer == 0 else hidden * directions
-        for d in range(directions):
-            suffix = rnn_suffix(layer, d)
-            shapes.update({f"weight_ih{suffix}": (rows, size), f"weight_hh{suffix}": (rows, hidden),
-                           f"bias_ih{suffix}": (rows,), f"bias_hh{suffix}": (rows,)})
-    return shapes
+def interface_markdown() -> list:
+    """docs/vocabulary.md's last section: the rest of the adapter interface, from this module's
+    docstrings (the vocabulary's ops are the page's first part, vocabulary.markdown)."""
+    lines = ["## the rest of the interface", "",
+             "Arrays, devices, autodiff, collectives, compilation and timing (adapters/base.py has the defaults).", ""]
+    for name, fn in vars(Adapter).items():
+        if callable(fn) and not name.startswith("_") and name not in VOCABULARY and fn.__doc__:
+            doc = " ".join(fn.__doc__.split())
+            lines += [f"- `{name}{inspect.signature(fn)}`: {doc}".replace("(self, ", "(").replace("(self)", "()"), ""]
+    return lines

@@ -1,4 +1,4 @@
-"""The initializer ops (adapters/vocabulary_initializers.py) as one method per adapter: each op is
+"""The initializer ops (vocabulary/initializers.py) as one method per adapter: each op is
 `initialize(name, x, seed, params)`, where `name` is torch.nn.init's without the underscore
 (`xavier_uniform`) and `params` holds only the parameters the spec gave, in torch's names; the
 adapter renames them for its framework and leaves the rest to the framework's own defaults."""
@@ -9,8 +9,9 @@ import numpy as np
 from adapters.base import FLOATS, Unsupported
 from adapters.behaviours import Behaviour, framework_default
 from adapters.optimizers import fixed
-from adapters.reference_initializers import law
-from adapters.vocabulary_initializers import INITIALIZERS, LAYER_DEFAULTS, RECURRENT_GATES
+from adapters.reference.initializers import law
+from vocabulary.initializers import INITIALIZERS, LAYER_DEFAULTS
+from vocabulary.params import RECURRENT_GATES
 
 # What torch.nn.init and jax.nn.initializers fill (python -m suites coverage --check): their draws
 # any float dtype, orthogonal what their QR takes on CPU; zeros and ones every dtype; their layers

@@ -4,11 +4,11 @@ the framework computes, read from its source, which the judge uses and never tru
 
 import numpy as np
 
-from adapters.attention_params import MULTIHEAD_OPS
 from adapters.base import as_tuple
 from adapters.behaviours import REFERENCE, Behaviour, framework_default
 from adapters.reference import ReferenceAdapter
-from adapters.reference_layers import attention_allowed, erfc, pool_windows
+from adapters.reference.layers import attention_allowed, erfc, pool_windows
+from vocabulary.params import MULTIHEAD_OPS
 
 
 def attention_filling_masked(q, k, v, mask=None, bias=None, causal=False, scale=None):

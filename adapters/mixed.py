@@ -7,7 +7,7 @@ layers built with them (a Keras layer, a flax Module) and no op (keras.ops and j
 their inputs); paddle.amp.auto_cast makes no effect on CPU.
 """
 from adapters.behaviours import REFERENCE, Behaviour
-from adapters.vocabulary import AUTOCAST, MIXED_OPS
+from vocabulary import AUTOCAST, MIXED_OPS
 
 MIXED_BFLOAT16 = "mixed_bfloat16"  # Keras' policy name
 

@@ -1,8 +1,9 @@
-"""The optimizer ops (adapters/vocabulary_optimizers.py) as one method per adapter: each op is
+"""The optimizer ops (vocabulary/optimizers.py) as one method per adapter: each op is
 `optimize(op, param, grads, hyper)`, where `hyper` holds only the hyperparameters the spec gave,
 in torch.optim's names; the adapter renames them for its framework and leaves the rest to the
 framework's own defaults."""
 from adapters.base import Unsupported
+from adapters.behaviours import framework_default
 
 # torch.optim's class of each op (engine.optim's are named alike)
 TORCH_CLASSES = {"sgd": "SGD", "adam": "Adam", "adamw": "AdamW", "rmsprop": "RMSprop", "adagrad": "Adagrad"}
@@ -75,3 +76,16 @@ def clipping(hyper: dict, framework: str, eps: float) -> tuple:
     a spec that asks for another max_norm_eps is unsupported."""
     fixed(hyper, {"max_norm_eps": eps}, framework)
     return hyper.pop("clipvalue", None), hyper.pop("max_norm", None)
+
+
+def eps_free_clipping(note: str, source: str):
+    """A framework's norm clipping as its documented behaviour: it scales by max_norm over the
+    norm (or over max(norm, max_norm)) without torch's + 1e-6 (max_norm_eps 0)."""
+    return framework_default("clip_grad_norm", {"max_norm_eps": 0.0}, note, source, regime="semantics")
+
+
+def with_its_clipping(op: str, filled: dict, note: str, clipping: str, source: str):
+    """A framework's optimizer `op` as its documented behaviour: `filled` where a spec leaves it
+    out, and its norm clipping's convention (`clipping`, the note's last words)."""
+    return framework_default(op, {**filled, "max_norm_eps": 0.0}, f"{note}; {clipping}" if note else clipping, source,
+                             regime="semantics")

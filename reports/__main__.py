@@ -45,10 +45,10 @@ import argparse
 import json
 import sys
 
-from adapters.base import MODES
 from reports import changes, perf, port, summary, upgrade, whole
 from reports.build import bench_files, build, files_of, read_records
 from reports.records import FAILING, standing
+from vocabulary import MODES
 
 
 def main(argv=None, prog="python -m reports") -> int:

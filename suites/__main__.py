@@ -13,7 +13,7 @@ of its group's recorded items (suites/running/shards.py estimates); the worker t
 N workers (default 2).
 
 python -m suites vocabulary [--write]: print docs/vocabulary.md as the vocabulary's records make
-it (adapters/vocabulary.py); --write writes it there.
+it (vocabulary/__init__.py); --write writes it there.
 
 python -m suites regimes [PATH]: per spec area, how many of its generated specs' shape palettes
 reach each regime (empty and singleton axes, odd sizes, sizes past a kernel's block boundary:
@@ -30,7 +30,7 @@ import pathlib
 import sys
 
 import adapters
-from adapters import vocabulary
+import vocabulary
 from reports import cost
 from suites import upgrade
 from suites.loading.specs import SpecError, load_path, own_specs
@@ -38,6 +38,13 @@ from suites.programs import palette
 from suites.running import coverage, shards
 
 VOCABULARY_DOC = pathlib.Path(__file__).resolve().parent.parent / "docs" / "vocabulary.md"
+
+
+def vocabulary_page() -> str:
+    """docs/vocabulary.md: the vocabulary's ops, then the rest of the adapter interface."""
+    from adapters.base import interface_markdown
+
+    return "\n".join([vocabulary.markdown(), *interface_markdown()])
 
 
 def main(argv=None, prog="python -m suites") -> int:
@@ -71,7 +78,7 @@ def main(argv=None, prog="python -m suites") -> int:
     if args.command == "upgrade":
         return upgrade.main(args)
     if args.command == "vocabulary":
-        text = vocabulary.markdown()
+        text = vocabulary_page()
         if args.write:
             VOCABULARY_DOC.write_text(text, encoding="utf-8")
         else:

@@ -43,7 +43,7 @@ def test_a_changed_spec_file_runs_whole_and_the_others_at_the_share(monkeypatch,
 
 def test_a_changed_adapter_module_runs_that_adapters_items_whole(monkeypatch, baseline):
     every, sampled = baseline
-    changed(monkeypatch, "adapters/engine.py")
+    changed(monkeypatch, "adapters/engine/__init__.py")
     following = ids([*RUN, "--changed-since", "HEAD"])
     assert {i for i in every if "[engine-" in i} <= following
     assert {i for i in following if "[reference-" in i} == {i for i in sampled if "[reference-" in i}
@@ -53,7 +53,7 @@ def test_the_changed_limit_bounds_what_a_change_adds_changed_spec_files_first(mo
     """A change that touches more items than --changed-limit runs that many of them beyond the
     share's own, the changed spec file's before the changed adapter's; the rest at the share."""
     every, sampled = baseline
-    changed(monkeypatch, "specs/ste.yaml", "adapters/engine.py")
+    changed(monkeypatch, "specs/ste.yaml", "adapters/engine/__init__.py")
     whole = ids([*RUN, "--changed-since", "HEAD"])
     ste_extra = {i for i in whole - sampled if i.startswith("specs/ste.yaml")}
     limit = len(ste_extra) + 2

@@ -139,7 +139,7 @@ def test_lstm_gradients(layers, bidirectional, batch_first):
 
 @pytest.mark.parametrize("layers, bidirectional, reset_after", [(1, False, True), (2, True, False)])
 def test_gru_gradients(layers, bidirectional, reset_after):
-    from adapters.base import rnn_param_shapes
+    from vocabulary.params import rnn_param_shapes
 
     params = {k: RNG.uniform(-0.5, 0.5, s) for k, s in rnn_param_shapes(2, 2, layers, bidirectional, "gru").items()}
     d = 2 if bidirectional else 1
@@ -156,7 +156,7 @@ def test_gru_gradients(layers, bidirectional, reset_after):
 
 def test_gru_step_follows_the_pytorch_equations():
     """One step from torch.nn.GRU's documented equations: h' = (1 - z) n + z h."""
-    from adapters.base import rnn_param_shapes
+    from vocabulary.params import rnn_param_shapes
 
     p = {k: RNG.uniform(-0.5, 0.5, s) for k, s in rnn_param_shapes(3, 2, op="gru").items()}
     x, h0 = RNG.standard_normal((1, 1, 3)), RNG.standard_normal((1, 1, 2))

@@ -8,7 +8,7 @@ from scipy import integrate, stats
 
 from adapters.engine import EngineAdapter
 from adapters.reference import ReferenceAdapter
-from adapters.reference_initializers import Law, normal, trunc_normal, uniform
+from adapters.reference.initializers import Law, normal, trunc_normal, uniform
 from engine import init
 from engine.tensor import Tensor
 from suites.judging import judge, sampling
@@ -114,9 +114,9 @@ def test_the_reference_as_an_adapter_draws_from_its_law():
 
 def test_keras_torchs_truncated_normal_is_the_law_its_algorithm_draws():
     """keras' torch backend keeps the first of four draws within two standard deviations, else
-    the first draw (adapters/keras_initializers.py): FIRST_OF_FOUR is that law, and a draw beyond
+    the first draw (adapters/keras/initializers.py): FIRST_OF_FOUR is that law, and a draw beyond
     the truncation is within its support but outside the truncated normal's."""
-    from adapters.keras_initializers import FIRST_OF_FOUR
+    from adapters.keras.initializers import FIRST_OF_FOUR
 
     draws = np.random.default_rng(0).standard_normal((100_000, 4))
     kept = draws[np.arange(len(draws)), np.argmax(np.abs(draws) < 2, axis=1)]  # none within: index 0
@@ -148,7 +148,7 @@ def test_a_layers_parts_are_judged_each_against_its_law():
 def recurrent_sample(per_gate: bool, forget_ones: bool, hidden=32, inputs=16, seed=0):
     """Keras' LSTM (one orthogonal [4 hidden, hidden] recurrent matrix, the forget bias ones) or,
     per_gate, flax's (an orthogonal block per gate), drawn with NumPy in torch's layout."""
-    from adapters.reference_initializers import Orthogonal
+    from adapters.reference.initializers import Orthogonal
 
     rng = np.random.default_rng(seed)
     square = Orthogonal((hidden, hidden), "Haar")
@@ -161,10 +161,10 @@ def recurrent_sample(per_gate: bool, forget_ones: bool, hidden=32, inputs=16, se
 
 
 def test_a_recurrent_layers_gates_are_judged_block_by_block():
-    """Keras' LSTM law (adapters/keras_initializers.py): its own sample passes; flax's recurrent
+    """Keras' LSTM law (adapters/keras/initializers.py): its own sample passes; flax's recurrent
     kernel (an orthogonal block per gate: its columns have norm 2 as a whole) and a forget bias
     left at zeros (unit_forget_bias=False) fail, and the judge names the part and the rows."""
-    from adapters.keras_initializers import KERAS_LAYER_DEFAULTS
+    from adapters.keras.initializers import KERAS_LAYER_DEFAULTS
 
     model = next(b.model for b in KERAS_LAYER_DEFAULTS if b.op == "init_lstm")
     laws, names = model(np.zeros((128, 16)), 0), ("weight_ih_l0", "weight_hh_l0", "bias_ih_l0", "bias_hh_l0")

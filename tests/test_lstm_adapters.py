@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import adapters
-from adapters.base import rnn_param_shapes
+from vocabulary.params import rnn_param_shapes
 
 RNG = np.random.default_rng(5)
 
@@ -95,7 +95,7 @@ def test_flax_conversion_slices_gates_and_sums_biases():
 
 def test_keras_conversion_transposes_and_sums_biases():
     pytest.importorskip("tensorflow")
-    from adapters.keras_rnn import lstm_weights as keras_lstm_weights
+    from adapters.keras.rnn import lstm_weights as keras_lstm_weights
 
     params = pytorch_params(3, 2, 1, False)
     kernel, recurrent, bias = keras_lstm_weights(params, "_l0")

@@ -10,11 +10,11 @@ import sys
 import pytest
 
 from adapters import get
-from adapters.vocabulary import AUTOCAST, MIXED_OPS
 from suites.judging import differences
 from suites.judging.outcome import Outcome
 from suites.loading.specs import load_file
 from suites.programs.context import Context
+from vocabulary import AUTOCAST, MIXED_OPS
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BROKEN = ROOT / "tests" / "adapters" / "broken_autocast.py"

@@ -1,4 +1,4 @@
-"""The optimizers' reference and judge (adapters/reference_optimizers.py,
+"""The optimizers' reference and judge (adapters/reference/optimizers.py,
 suites/judging/running_error.py): the reference's first steps against the papers' closed forms,
 the running error bound against what float32 arithmetic really makes (the engine's optimizers,
 NumPy in float32), and the bound tight enough to tell a convention from rounding."""

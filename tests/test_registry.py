@@ -88,8 +88,9 @@ def test_a_name_already_registered_is_a_one_line_error_and_replaces_nothing(tmp_
     clash.write_text("from adapters.reference import ReferenceAdapter\n"
                      "class Mine(ReferenceAdapter):\n    name = 'mine-ok'\n"
                      "class Helper(ReferenceAdapter):\n    pass\n")
-    with pytest.raises(adapters.AdapterError, match=r"Helper's name 'reference' is already ReferenceAdapter's "
-                                                     r"\(.*reference.py\); give Helper a `name` of its own"):
+    clashing = (r"Helper's name 'reference' is already ReferenceAdapter's \(.*adapters/reference/__init__.py\); "
+                r"give Helper a `name` of its own")
+    with pytest.raises(adapters.AdapterError, match=clashing):
         adapters.load_path(clash)
     assert type(adapters.get("reference")).__module__ == "adapters.reference"
     assert "mine-ok" not in adapters.names()

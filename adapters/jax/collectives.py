@@ -43,7 +43,7 @@ def _jax(device, count):
         os.environ["XLA_FLAGS"] = f"{flags} --xla_force_host_platform_device_count={count}".strip()
     import jax
 
-    from adapters.jax import X64
+    from adapters.jax.precision import X64
 
     jax.config.update("jax_enable_x64", X64)
     return jax

@@ -14,8 +14,8 @@ from adapters.initializers import (
     zero_bias,
 )
 from adapters.optimizers import fixed, renamed
-from adapters.reference_initializers import hidden_size, law, stacked
-from adapters.vocabulary_initializers import RECURRENT_GATES
+from adapters.reference.initializers import hidden_size, law, stacked
+from vocabulary.params import RECURRENT_GATES
 
 JAX = "https://github.com/jax-ml/jax/blob/jax-v0.10.2/jax/_src/nn/initializers.py"
 # torch.nn.init's name -> jax.nn.initializers'

@@ -3,8 +3,9 @@ converted), optax's losses; each with its own defaults."""
 import functools
 
 from adapters.attention_params import heads_split
-from adapters.base import Unsupported, as_tuple, flipped_momentum, given, rnn_suffix, stacked_rnn
+from adapters.base import Unsupported, as_tuple, flipped_momentum, given, stacked_rnn
 from adapters.mixed import with_policy
+from vocabulary.params import rnn_suffix
 
 
 def _heads_second(x, jnp):

@@ -4,8 +4,7 @@ chain one: clipping is optax.clip and optax.clip_by_global_norm first, L2 weight
 optax.add_decayed_weights before the optimizer (torch's Adam and SGD add it to the gradient, the
 same values). A hyperparameter a spec leaves out is optax's default."""
 from adapters.base import Unsupported
-from adapters.behaviours import framework_default
-from adapters.optimizers import Optimizers, clipping, fixed, renamed
+from adapters.optimizers import Optimizers, clipping, eps_free_clipping, fixed, renamed, with_its_clipping
 
 NAMES = {"lr": "learning_rate", "betas": ("b1", "b2"), "alpha": "decay"}
 # torch's options that optax has one way only: that way's value (rmsprop's eps_in_sqrt is optax's own parameter)
@@ -19,12 +18,10 @@ OPTAX = "https://optax.readthedocs.io/en/latest/api/"
 
 def _optax(op, filled, note, source):
     """optax's `op`: `filled` where a spec leaves it out, and its norm clipping's convention."""
-    return framework_default(op, {**filled, "max_norm_eps": 0.0}, f"{note}; {CLIP_NOTE}" if note else CLIP_NOTE,
-                             OPTAX + source, regime="semantics")
+    return with_its_clipping(op, filled, note, CLIP_NOTE, OPTAX + source)
 
 
-OPTAX_CLIP_GRAD_NORM = framework_default("clip_grad_norm", {"max_norm_eps": 0.0}, CLIP_NOTE,
-                                         OPTAX + "transformations.html#optax.clip_by_global_norm", regime="semantics")
+OPTAX_CLIP_GRAD_NORM = eps_free_clipping(CLIP_NOTE, OPTAX + "transformations.html#optax.clip_by_global_norm")
 OPTAX_OPTIMIZERS = (
     _optax("sgd", {}, "", "transformations.html#optax.clip_by_global_norm"),
     _optax("adamw", {}, "", "transformations.html#optax.clip_by_global_norm"),

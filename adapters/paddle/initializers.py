@@ -6,8 +6,9 @@ its result transposed back. A parameter a spec leaves out is Paddle's default.""
 from adapters.base import DTYPES, Unsupported
 from adapters.initializers import INITIALIZER_DTYPES, Initializers, documented, layer_defaults, zero_bias
 from adapters.optimizers import fixed, renamed
-from adapters.reference_initializers import hidden_size, law
-from adapters.vocabulary_initializers import RECURRENT, RECURRENT_GATES
+from adapters.reference.initializers import hidden_size, law
+from vocabulary.initializers import RECURRENT
+from vocabulary.params import RECURRENT_GATES
 
 CLASSES = {"uniform": "Uniform", "normal": "Normal", "trunc_normal": "TruncatedNormal",
            "xavier_uniform": "XavierUniform", "xavier_normal": "XavierNormal", "kaiming_uniform": "KaimingUniform",

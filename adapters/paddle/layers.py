@@ -2,7 +2,8 @@
 defaults. Where the vocabulary's layout is PyTorch's and Paddle's differs (a Linear weight is
 [in, out]; scaled_dot_product_attention takes [B, T, N, D]), the tensors are converted, never the
 math."""
-from adapters.base import Unsupported, flipped_momentum, given, rnn_suffix
+from adapters.base import Unsupported, flipped_momentum, given
+from vocabulary.params import rnn_suffix
 
 
 class PaddleLayers:

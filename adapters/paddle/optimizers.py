@@ -4,8 +4,7 @@ is sum(p * g), whose gradient is g exactly. Paddle writes SGD with momentum as a
 own (Momentum) and takes a float weight_decay as L2 regularisation added to the gradient
 (L2Decay; AdamW's is decoupled). A hyperparameter a spec leaves out is Paddle's default."""
 from adapters.base import Unsupported
-from adapters.behaviours import framework_default
-from adapters.optimizers import Optimizers, clipping, fixed, renamed
+from adapters.optimizers import Optimizers, clipping, eps_free_clipping, fixed, renamed, with_its_clipping
 
 NAMES = {"lr": "learning_rate", "betas": ("beta1", "beta2"), "eps": "epsilon", "alpha": "rho",
          "nesterov": "use_nesterov"}
@@ -23,13 +22,12 @@ CLIP_NOTE = ("paddle.nn.ClipGradByGlobalNorm scales by clip_norm / max(||g||, cl
 
 def _paddle(op, filled, note, page):
     """Paddle's `op`: `filled` where a spec leaves it out, and its norm clipping's convention."""
-    return framework_default(op, {**filled, "max_norm_eps": 0.0}, f"{note}; {CLIP_NOTE}" if note else CLIP_NOTE,
-                             PADDLE_DOCS + page, regime="semantics")
+    return with_its_clipping(op, filled, note, CLIP_NOTE, PADDLE_DOCS + page)
 
 
-PADDLE_CLIP_GRAD_NORM = framework_default(
-    "clip_grad_norm", {"max_norm_eps": 0.0}, CLIP_NOTE + "; paddle.nn.ClipGradByNorm scales each by clip_norm / "
-    "max(||g||, clip_norm)", PADDLE_DOCS + "nn/ClipGradByNorm_en.html", regime="semantics")
+PADDLE_CLIP_GRAD_NORM = eps_free_clipping(
+    CLIP_NOTE + "; paddle.nn.ClipGradByNorm scales each by clip_norm / max(||g||, clip_norm)",
+    PADDLE_DOCS + "nn/ClipGradByNorm_en.html")
 # Why the compiled mode is refused
 STATIC = ("paddle.optimizer steps parameters made from values (paddle.create_parameter with an Assign initializer), "
           "which paddle.jit.to_static's translated function does not have (TypeError: Assign takes a Tensor or an "
@@ -48,10 +46,15 @@ PADDLE_OPTIMIZERS = (
 class PaddleOptimizers(Optimizers):
     """A mixin of PaddleAdapter (self.paddle)."""
 
+    def _outside_to_static(self):
+        """Unsupported inside paddle.jit.to_static (STATIC says why): the optimizer's parameters
+        are made from values there."""
+        if not self.paddle.in_dynamic_mode():
+            raise Unsupported(STATIC)
+
     def optimize(self, op, param, grads, hyper):
         paddle = self.paddle
-        if not paddle.in_dynamic_mode():
-            raise Unsupported(STATIC)
+        self._outside_to_static()
         hyper = dict(hyper)
         clipvalue, max_norm = clipping(hyper, "paddle.nn.ClipGradByGlobalNorm", 0.0)
         if clipvalue is not None and max_norm is not None:
@@ -83,8 +86,7 @@ class PaddleOptimizers(Optimizers):
         ClipGradByNorm per parameter): SGD with learning rate 1 steps zero parameters by minus the
         clipped gradients, exactly (0 - 1 g); the loss sum(p * g) has the gradient g."""
         paddle = self.paddle
-        if not paddle.in_dynamic_mode():
-            raise Unsupported(STATIC)
+        self._outside_to_static()
         fixed(convention, {"max_norm_eps": 0.0}, "paddle.nn.ClipGradByGlobalNorm")
         clip = (paddle.nn.ClipGradByNorm if per_parameter else paddle.nn.ClipGradByGlobalNorm)(clip_norm=max_norm)
         params = [paddle.create_parameter(g.shape, g.dtype, default_initializer=paddle.nn.initializer.Constant(0.0))

@@ -5,8 +5,8 @@ devices, through the replica context; across processes under MultiWorkerMirrored
 TF's collective ops (reduce_scatter, all_to_all, broadcast) run too."""
 import os
 
-from adapters import keras_initializers, keras_optimizers, keras_rnn, workers
-from adapters.attention_params import MULTIHEAD_OPS
+from adapters import workers
+from adapters.backends import refuse_corrupting_matmul, tape_vjp
 from adapters.base import (
     DTYPES,
     FLOATS,
@@ -22,6 +22,9 @@ from adapters.base import (
 from adapters.behaviours import KERAS_MASKED_SOFTMAX, TENSORFLOW_BOOL_MUL, TF_ALL_GATHER_CONCATENATES
 from adapters.indexing import index_coordinates, leading_block
 from adapters.initializers import Initializers
+from adapters.keras import initializers as keras_initializers
+from adapters.keras import optimizers as keras_optimizers
+from adapters.keras import rnn as keras_rnn
 from adapters.layer_behaviours import TF_GELU_FLOAT32_CONSTANTS, TF_L2_NORMALIZE, TF_PER_EXAMPLE_LOSS
 from adapters.operators import PythonOperators
 from adapters.tensorflow.collectives import COLLECTIVE_OPS, TF_COLLECTIVES, collective_rank
@@ -29,6 +32,7 @@ from adapters.tensorflow.export import TensorFlowExport
 from adapters.tensorflow.idioms import TensorFlowIdioms
 from adapters.tensorflow.layers import TensorFlowLayers
 from adapters.tensorflow.optimizers import TF_CLIP_GRAD_NORM, TensorFlowOptimizers
+from vocabulary.params import MULTIHEAD_OPS
 
 # What tf.function(jit_compile=True) raises for an op that XLA has no kernel for (RaggedTensorToTensor,
 # say): the compiler's own refusal, so the program is unsupported in the compiled mode
@@ -357,38 +361,3 @@ class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, PythonOperators, Ten
 
     def grad(self, fn, args, wrt, cotangent):
         return tape_vjp(fn, args, wrt, cotangent)
-
-
-def tape_vjp(fn, args, wrt, cotangent):
-    """(fn(**args), gradients) by tf.GradientTape with output_gradients: what the tensorflow adapter
-    and Keras on the tensorflow backend run. Gathers and ragged ops give IndexedSlices: the dense
-    gradient is the same value. An unconnected input, or one reached only through an op without
-    a registered gradient (round, floor, casts), gets None, tape.gradient's default: "no
-    gradient", as TensorFlow says it, not zeros."""
-    import tensorflow as tf
-
-    with tf.GradientTape() as tape:
-        for n in wrt:
-            tape.watch(args[n])
-        value = fn(**args)
-    # the cotangent in the value's dtype, as a user's (see jax_vjp)
-    grads = tape.gradient(value, [args[n] for n in wrt], output_gradients=tf.cast(cotangent, value.dtype))
-    return value, {n: None if g is None else tf.convert_to_tensor(g) for n, g in zip(wrt, grads)}
-
-
-def refuse_corrupting_matmul(tf, a, b) -> None:
-    """Unsupported for the matmuls that corrupt the heap in TF 2.21's oneDNN CPU kernel (the crash
-    comes later, anywhere in the process: a NumPy call of the next case, say): a rank-4 lhs whose
-    last batch axis is 1 against a lower-rank rhs that broadcasts to 1 there too. Measured (1000
-    calls each, 2026-11-26): (5, 1, 5, 2) @ (2, 5) and @ (1, 2, 5) abort or segfault, as the
-    upstream issue's (13, 1, 3, 4) @ (4, 16) and (9, 1, 2, 3) @ (3, 3); (2, 1, 3, 4) @ (5, 4, 2),
-    (5, 1, 5, 2) @ (3, 2, 5), (1, 5, 5, 2) @ (2, 5), (5, 3, 5, 2) @ (2, 5) and the rank-5
-    (2, 3, 1, 3, 4) @ (4, 2), (3, 1, 1, 5, 2) @ (2, 5) run cleanly (the NumPy-checked ones with
-    correct values), so the framework answers those; TF_ENABLE_ONEDNN_OPTS=0 avoids it."""
-    if not tf.__version__.startswith("2.21.") or os.environ.get("TF_ENABLE_ONEDNN_OPTS") == "0":
-        return
-    rhs_batch_is_one = b.shape.rank < 3 or b.shape[0] == 1  # (the rhs's axis under the lhs's axis 1)
-    if "CPU" in a.device and a.shape.rank == 4 and b.shape.rank < 4 and a.shape[1] == 1 and rhs_batch_is_one:
-        raise Unsupported(f"tf.matmul {tuple(a.shape)} @ {tuple(b.shape)} corrupts the heap under oneDNN on CPU "
-                          "in TF 2.21 (https://github.com/tensorflow/tensorflow/issues/117700, fixed by PR "
-                          "#120199 after 2.21.0)")

@@ -11,7 +11,7 @@ class TensorFlowLayers:
         return self.tf.math.cumsum(x, axis=axis)
 
     def linear(self, x, weight, bias=None):
-        from adapters.tensorflow import refuse_corrupting_matmul
+        from adapters.backends import refuse_corrupting_matmul
 
         refuse_corrupting_matmul(self.tf, x, weight)
         out = self.tf.linalg.matmul(x, weight, transpose_b=True)

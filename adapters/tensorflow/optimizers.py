@@ -1,16 +1,14 @@
 """The tensorflow adapter's optimizers: tf.keras.optimizers (Keras 3's, on the TensorFlow backend:
-adapters/keras_optimizers.py), and TensorFlow's own norm clipping, tf.clip_by_global_norm and
+adapters/keras/optimizers.py), and TensorFlow's own norm clipping, tf.clip_by_global_norm and
 tf.clip_by_norm, as a custom training loop calls them on its gradients, and its L2 loss term,
 tf.nn.l2_loss."""
-from adapters import keras_optimizers
-from adapters.behaviours import framework_default
-from adapters.optimizers import Optimizers, fixed
+from adapters.keras import optimizers as keras_optimizers
+from adapters.optimizers import Optimizers, eps_free_clipping, fixed
 
-TF_CLIP_GRAD_NORM = framework_default(
-    "clip_grad_norm", {"max_norm_eps": 0.0},
+TF_CLIP_GRAD_NORM = eps_free_clipping(
     "tf.clip_by_global_norm scales by clip_norm * min(1 / global_norm, 1 / clip_norm) and tf.clip_by_norm by "
     "clip_norm / max(l2norm, clip_norm), where torch.nn.utils.clip_grad_norm_ scales by max_norm / (||g|| + 1e-6)",
-    "https://github.com/tensorflow/tensorflow/blob/v2.21.0/tensorflow/python/ops/clip_ops.py", regime="semantics")
+    "https://github.com/tensorflow/tensorflow/blob/v2.21.0/tensorflow/python/ops/clip_ops.py")
 
 
 class TensorFlowOptimizers(Optimizers):

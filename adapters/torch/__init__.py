@@ -1,7 +1,7 @@
 """PyTorch: torch.* ops, torch.autograd for gradients, cpu and cuda devices; collectives with
 torch.distributed, one process per rank (gloo on CPU, NCCL on GPU)."""
 from adapters import workers
-from adapters.attention_params import MULTIHEAD_OPS
+from adapters.backends import autograd_vjp, fresh_dynamo
 from adapters.base import (
     DTYPES,
     FLOATS,
@@ -28,7 +28,8 @@ from adapters.torch.idioms import TorchIdioms
 from adapters.torch.initializers import TORCH_INITIALIZER_DTYPES, TorchInitializers
 from adapters.torch.layers import TorchLayers
 from adapters.torch.optimizers import TORCH_COMPILED_ADAGRAD, TorchOptimizers
-from adapters.vocabulary_optimizers import OPTIMIZERS_AND_CLIPPING
+from vocabulary.optimizers import OPTIMIZERS_AND_CLIPPING
+from vocabulary.params import MULTIHEAD_OPS
 
 
 class TorchAdapter(TorchLayers, TorchOptimizers, TorchInitializers, TorchIdioms, TorchExport, PythonOperators, Adapter):
@@ -160,7 +161,7 @@ class TorchAdapter(TorchLayers, TorchOptimizers, TorchInitializers, TorchIdioms,
     def stack(self, xs, axis):
         return self.torch.stack(list(xs), dim=axis)
 
-    # Defaults are torch's own (adapters/vocabulary.py: a parameter a spec leaves out): softmax
+    # Defaults are torch's own (vocabulary/__init__.py: a parameter a spec leaves out): softmax
     # without dim picks one, pad_sequence and LSTM are time-major.
     def softmax(self, x, axis=None):
         return self.torch.nn.functional.softmax(x, dim=axis)
@@ -324,32 +325,6 @@ class TorchAdapter(TorchLayers, TorchOptimizers, TorchInitializers, TorchIdioms,
 
     def grad(self, fn, args, wrt, cotangent):
         return autograd_vjp(fn, args, wrt, cotangent)
-
-
-def fresh_dynamo():
-    """torch._dynamo.reset(): "as if you had started a fresh process". torch.compile caches a
-    frame's graphs on its code object, at most 8 (torch._dynamo.config.recompile_limit), and past
-    that runs the frame eagerly, silently but for a logged warning. A graph break makes the frames
-    above it frames of their own (Parity's Context.evaluate, Keras' layer code): every item of a
-    process runs them, so without a reset the ninth item to break the graph there ran eagerly
-    in the compiled mode (tests/test_modes.py). An item's top frame is its own code (own_code),
-    which no other item reuses; inductor's on-disk cache, which a reset keeps, serves the rest."""
-    import torch
-
-    torch._dynamo.reset()
-
-
-def autograd_vjp(fn, args, wrt, cotangent):
-    """(fn(**args), gradients) by torch.autograd.grad with grad_outputs: what the torch adapter and
-    Keras on the torch backend both run. An input the output does not depend on gets None from
-    autograd (allow_unused): "no gradient", as torch says it, not zeros."""
-    import torch
-
-    leaves = {n: args[n].detach().requires_grad_(True) for n in wrt}
-    value = fn(**{**args, **leaves})
-    grads = torch.autograd.grad(value, list(leaves.values()), grad_outputs=cotangent.to(value.dtype),
-                                allow_unused=True)  # the cotangent in the value's dtype (see jax_vjp)
-    return value.detach(), dict(zip(wrt, grads))
 
 
 def _dims(x, axis):

@@ -4,8 +4,9 @@ spec leaves a parameter out."""
 from adapters.base import FLOATS, Unsupported
 from adapters.initializers import INITIALIZER_DTYPES, RECURRENT_LAYERS, Initializers
 from adapters.optimizers import fixed
-from adapters.reference_initializers import hidden_size
-from adapters.vocabulary_initializers import RECURRENT, RECURRENT_GATES
+from adapters.reference.initializers import hidden_size
+from vocabulary.initializers import RECURRENT
+from vocabulary.params import RECURRENT_GATES
 
 # torch.nn.init has no lecun initializers; its recurrent layers draw uniforms in any float dtype
 TORCH_INITIALIZER_DTYPES = {**INITIALIZER_DTYPES, "init_lecun_uniform": (), "init_lecun_normal": (),

@@ -5,7 +5,7 @@ import numpy as np
 
 from adapters.behaviours import Behaviour
 from adapters.optimizers import TORCH_CLASSES, Optimizers, clipping, fixed
-from adapters.reference_optimizers import clipped
+from adapters.reference.optimizers import clipped
 
 
 class TorchOptimizers(Optimizers):

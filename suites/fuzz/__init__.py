@@ -1,0 +1,1 @@
+"""Random programs over the vocabulary, judged by the suite's judges (docs/fuzzing.md)."""

@@ -34,7 +34,6 @@ import numpy as np
 from hypothesis import strategies as st
 
 from adapters.base import Unsupported
-from adapters.vocabulary import VOCABULARY
 from reports.records import FAILING
 from suites.fuzz.grammar import names_in
 from suites.fuzz.steps import STEPS, inputs, programs
@@ -44,6 +43,7 @@ from suites.loading import specs
 from suites.programs import expr
 from suites.programs.context import Context
 from suites.programs.program import FIXED_OPS, ORACLE, Expression, Modelled, caller, wide_constant, widen
+from vocabulary import VOCABULARY
 
 RUNS = 8
 PERTURBATION = 8.0  # units of roundoff per op, on each operand and on the result

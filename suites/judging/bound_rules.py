@@ -9,10 +9,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from adapters.reference import ReferenceAdapter
-from adapters.reference_optimizers import norm_clipped
-from adapters.reference_optimizers import steps as optimizer_steps
-from adapters.vocabulary import VOCABULARY
+from adapters.reference.optimizers import norm_clipped
+from adapters.reference.optimizers import steps as optimizer_steps
 from suites.judging.running_error import Arithmetic
+from vocabulary import VOCABULARY
 
 REFERENCE = ReferenceAdapter()
 

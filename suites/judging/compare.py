@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from adapters.reference_collectives import Collectives
+from adapters.reference.collectives import Collectives
 from suites.judging.bound_rules import RULES, Bound
 from suites.judging.running_error import Arithmetic
 from suites.programs import expr

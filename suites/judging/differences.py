@@ -14,7 +14,7 @@ from dataclasses import replace
 import numpy as np
 
 from adapters import behaviours
-from adapters.reference_initializers import Law
+from adapters.reference.initializers import Law
 from suites.judging import compare
 from suites.judging.entries import regime
 from suites.judging.outcome import NoGradient, Outcome, message_of, one_line

@@ -15,7 +15,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from adapters.base import Unsupported
-from adapters.reference_initializers import Law
+from adapters.reference.initializers import Law
 from reports.records import PASSING
 from suites.judging import compare, differences, entries, modes, properties, sampling
 from suites.judging.outcome import CaseFailure, InputChanged, Outcome, message_of, one_line, raised_outcome

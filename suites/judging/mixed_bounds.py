@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from adapters.reference import ReferenceAdapter
-from adapters.reference_layers import attention_allowed
+from adapters.reference.layers import attention_allowed
 from suites.judging.compare import gamma, unit_roundoff
 from suites.programs import expr
 

@@ -8,10 +8,10 @@ A property compares the framework with itself, so its only slack is the spec's t
 """
 import numpy as np
 
-from adapters.reference_indexing import positions
-from adapters.vocabulary import VOCABULARY
+from adapters.reference.indexing import positions
 from suites.judging import compare
 from suites.programs import expr
+from vocabulary import VOCABULARY
 
 END_PADDING = 3  # zero steps appended by end-padding-keeps-valid-steps
 

@@ -5,7 +5,7 @@ smallest normal number (a result below it may be flushed to zero, as XLA and Ten
 or lose its low bits as a subnormal).
 
 The optimizers' bound (suites/judging/bound_rules.py) runs the reference's algorithms
-(adapters/reference_optimizers.py) on these numbers. A sum-product bound would not do there: an
+(adapters/reference/optimizers.py) on these numbers. A sum-product bound would not do there: an
 optimizer divides by a square root of its running averages and subtracts nearly equal numbers
 (1 - beta2^t at t = 1 is 1 - 0.999; centered RMSprop's v - mean^2), where the error is
 relative to what cancels, and the parameters take the error of every step before.

@@ -1,4 +1,4 @@
-"""Judging a sample against its law: what an initializer's result must be (adapters/reference_initializers.py).
+"""Judging a sample against its law: what an initializer's result must be (adapters/reference/initializers.py).
 
 A sample has no right value, so the judge asks what every draw from the law shares:
 
@@ -34,7 +34,7 @@ import math
 import numpy as np
 from scipy import stats
 
-from adapters.reference_initializers import Constant, Orthogonal, Stacked
+from adapters.reference.initializers import Constant, Orthogonal, Stacked
 from suites.judging import compare
 from suites.judging.compare import Comparison
 

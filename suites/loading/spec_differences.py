@@ -15,6 +15,7 @@ import adapters
 from reports.records import REPEAT_CASES
 from suites.loading.yamlfile import SpecError, read
 from suites.loading.yamlfile import where as locate
+from suites.programs.inputs import drawn as drawn_input
 
 PROJECT = pathlib.Path(__file__).resolve().parents[2]
 SCHEMA_PATH = PROJECT / "specs" / "schema.json"  # specs and entries
@@ -27,8 +28,7 @@ def drawn(examples: list) -> dict:
     those some of whose values are drawn (a `shape` filled normal or uniform: like generated cases,
     their values appear nowhere in the spec); "gradient", those too and every example without
     documented gradients (finite differences along random directions, drawn from the run's seed)."""
-    values = {name for name, inputs, _ in examples
-              if any("values" not in i and i.get("fill", "normal") in ("normal", "uniform") for i in inputs.values())}
+    values = {name for name, inputs, _ in examples if any(map(drawn_input, inputs.values()))}
     return {"value": values, "gradient": values | {name for name, _, grad in examples if not grad}}
 
 

@@ -39,11 +39,10 @@ from adapters.base import Unsupported
 from suites.judging import compare
 from suites.loading import specs
 from suites.loading.spec_differences import shipped
+from suites.multihost import launch
+from suites.multihost.launch import STOPPED, UNFINISHED
 from suites.programs import inputs
 from suites.programs.program import ORACLE, widen
-
-UNFINISHED = 3  # the exit status of a rank that did not finish, and of a launch with one
-STOPPED = 4  # a rank the launcher started, stopped where its runtime aborted: the launcher starts afresh
 
 
 def main(argv=None, prog="python -m suites.multihost") -> int:
@@ -55,8 +54,6 @@ def main(argv=None, prog="python -m suites.multihost") -> int:
         print(f"parity multihost: {exc}", file=sys.stderr)
         return 2
     if args.launch:
-        from suites.multihost import launch
-
         return launch.launch(args, cases)
     return rank_main(args, cases)
 

@@ -24,11 +24,13 @@ from adapters.workers import GRACE, ROOT, kill_session
 from reports.records import PASSING, record
 from suites.judging import judge
 from suites.judging.outcome import Outcome
-from suites.multihost import STOPPED, UNFINISHED
 from suites.programs import inputs
 from suites.programs.context import Context
 from suites.running import results
 from suites.running.results import outcome_fields
+
+UNFINISHED = 3  # the exit status of a rank that did not finish, and of a launch with one
+STOPPED = 4  # a rank the launcher started, stopped where its runtime aborted: the launcher starts afresh
 
 
 class Gathered:

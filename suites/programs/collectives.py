@@ -3,9 +3,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from adapters.base import MODES
 from suites.judging import compare, outcome
 from suites.programs.program import ORACLE, Program, widen
+from vocabulary import MODES
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 
 import adapters
-from adapters.vocabulary import LOWERED
 from suites.judging import compare, mixed_bounds
 from suites.programs.program import ORACLE, Modelled, Program, flatten, unflatten
+from vocabulary import LOWERED
 
 SHARED_GROUPS = 64  # the (spec, adapter, device, dtype, mode) groups whose staged programs a process keeps
 _shared: OrderedDict = OrderedDict()

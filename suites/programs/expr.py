@@ -14,7 +14,7 @@ import ast
 from dataclasses import dataclass
 
 from adapters.base import OPS
-from adapters.vocabulary import VOCABULARY, having
+from vocabulary import VOCABULARY, having
 
 MAX_DEPTH = 32
 BINARY = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.Pow: "pow"}

@@ -125,13 +125,23 @@ def example(spec, given, dtype: str) -> dict:
     return add_derived(spec, values, dtype, source)
 
 
+def drawn(inp: dict) -> bool:
+    """Whether an explicit example's input is drawn: a `shape` filled normal (the default) or
+    uniform, whose values appear nowhere in the spec (a generated case's kind of input)."""
+    return "values" not in inp and fill_of(inp) in ("normal", "uniform")
+
+
+def fill_of(inp: dict) -> str:
+    return inp.get("fill", "normal")
+
+
 def fill(inp: dict, dtype: str, rng: np.random.Generator) -> np.ndarray:
     """An explicit example's input: its `values`, or its `shape` filled as `fill` says."""
     dtype = inp.get("dtype", dtype)
     if "values" in inp:
         values = np.asarray(inp["values"], dtype=np.float64 if is_float(dtype) else None)
         return round_to(values, dtype)
-    shape, how = tuple(inp["shape"]), inp.get("fill", "normal")
+    shape, how = tuple(inp["shape"]), fill_of(inp)
     if how == "arange":
         values = np.arange(math.prod(shape)).reshape(shape)
     elif how in ("ones", "zeros"):

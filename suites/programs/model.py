@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from adapters.vocabulary_initializers import LAYER_DEFAULTS
 from suites.judging import compare, outcome
 from suites.programs import expr, training
 from suites.programs.program import (
@@ -32,6 +31,7 @@ from suites.programs.program import (
     wide_constant,
     widen,
 )
+from vocabulary.initializers import LAYER_DEFAULTS
 
 DOTTED = re.compile(r"(?<![\w.])[A-Za-z][\w]*(?:\.\w+)+")  # a dotted name as PyTorch writes one: layers.0.norm_1
 

@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from adapters.base import MODES, Adapter, Unsupported
+from adapters.base import Adapter, Unsupported
 from adapters.reference import ReferenceAdapter
-from adapters.vocabulary import AUTOCAST, MIXED_OPS, VOCABULARY, having
-from adapters.vocabulary_optimizers import OPTIMIZERS_AND_CLIPPING
 from suites.judging import compare, outcome
 from suites.programs import expr
 from suites.running import coverage
+from vocabulary import AUTOCAST, MIXED_OPS, MODES, VOCABULARY, having
+from vocabulary.optimizers import OPTIMIZERS_AND_CLIPPING
 
 ORACLE = ReferenceAdapter()
 # From the vocabulary's records: ops whose result dtype is a parameter (they get the dtype under

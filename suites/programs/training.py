@@ -6,7 +6,7 @@ finite differences of the reference along one random direction (suites/judging/g
 parameters step. By default the step is p - lr * g, with g the framework's gradient, rounded once
 to the dtype under test (Parity's update: what is tested is the model, not an optimizer). Each
 of `optimizers: [{name: adam, ...}]` is one more trajectory, its steps taken by the framework's
-own optimizer, as its users train: the adapter's optimizer op (adapters/vocabulary_optimizers.py)
+own optimizer, as its users train: the adapter's optimizer op (vocabulary/optimizers.py)
 runs from the starting parameter through every gradient so far, and its last step is the new
 parameter (the optimizers are elementwise, so each parameter runs apart; the ops themselves are
 judged in specs/optimizers.yaml). What an entry leaves out is the framework's default, as a user

@@ -5,10 +5,9 @@ adapter converts them to its framework's layout."""
 import math
 from dataclasses import dataclass
 
-from adapters.attention_params import attention_param_shapes
-from adapters.base import rnn_param_shapes
 from suites.programs import expr
 from suites.programs.program import Expression
+from vocabulary.params import attention_param_shapes, rnn_param_shapes
 
 
 def _options(params: dict) -> tuple:

@@ -13,8 +13,8 @@ from collections import Counter
 import numpy as np
 
 from adapters.base import DTYPES, OPS, Adapter
-from adapters.vocabulary import VOCABULARY, Index, Mask, having
 from suites.judging.outcome import one_line
+from vocabulary import VOCABULARY, Index, Mask, having
 
 # From the vocabulary's records: ops without a tensor input (no dtype to ask about), and ops whose
 # dtype under test is that of their integer input (lengths, ids, classes), not of a float tensor.

@@ -1,4 +1,4 @@
-"""The vocabulary's initializer records (adapters/vocabulary.py explains the vocabulary): each fills
+"""The vocabulary's initializer records (vocabulary/__init__.py explains the vocabulary): each fills
 a tensor as a framework's users initialise a parameter, with the framework's own random numbers.
 
 An initializer takes `x` for its shape and dtype (torch.nn.init fills a tensor in place; its
@@ -15,7 +15,7 @@ stated false-alarm rate. The signatures are torch.nn.init's names and defaults; 
 other defaults (Keras' RandomNormal stddev 0.05) and conventions (Keras' and jax's glorot_normal
 truncated at two standard deviations) are documented behaviours.
 """
-from adapters.op_records import Op, values
+from vocabulary.records import Op, values
 
 FILLS = ("x: the tensor to fill (its shape and dtype; its values are not read), at least 2-D where fans are "
          "counted; seed: an int that seeds the framework's generator. Returns a new tensor of x's shape and "
@@ -78,7 +78,6 @@ INITIALIZER_OPS = [
     initializer("init_ones", "", "torch.nn.init.ones_: every element 1."),
 ]
 RECURRENT = ("weight_ih_l0", "weight_hh_l0", "bias_ih_l0", "bias_hh_l0")  # a recurrent layer's, torch's names
-RECURRENT_GATES = {"lstm": 4, "gru": 3}  # the gate blocks stacked in its weights
 # The parameters of a layer as its framework builds them, without an initializer named
 LAYER_DEFAULT_OPS = [
     layer("init_linear", ("weight", "bias"), (4, 3),

@@ -14,7 +14,7 @@ import operator
 
 import numpy as np
 
-from adapters.vocabulary_optimizers import OPTIMIZER_OPS
+from vocabulary.optimizers import OPTIMIZER_OPS
 
 
 def clipped(g, number, clipvalue, max_norm, max_norm_eps):

@@ -1,7 +1,7 @@
 """The reference for the idioms users write beyond the core ops: floor, ceil and trunc, casts,
 sorting (sort, argsort, topk, unique), correlate and convolve, each written from its documented
-semantics in NumPy (a mixin of ReferenceAdapter, as adapters/reference_layers.py is; the
-contractions bmm, dot, einsum and tensordot sit beside matmul in adapters/reference.py)."""
+semantics in NumPy (a mixin of ReferenceAdapter, as adapters/reference/layers.py is; the
+contractions bmm, dot, einsum and tensordot sit beside matmul in adapters/reference/__init__.py)."""
 import numpy as np
 
 

@@ -4,12 +4,12 @@ import functools
 import numpy as np
 
 from adapters import workers
-from adapters.attention_params import MULTIHEAD_OPS
 from adapters.base import Adapter, Unsupported, dtypes_except
 from adapters.behaviours import ENGINE_MASKED_SOFTMAX
-from adapters.engine_initializers import EngineInitializers
-from adapters.engine_optimizers import EngineOptimizers
-from adapters.vocabulary_optimizers import OPTIMIZERS_AND_CLIPPING
+from adapters.engine.initializers import EngineInitializers
+from adapters.engine.optimizers import EngineOptimizers
+from vocabulary.optimizers import OPTIMIZERS_AND_CLIPPING
+from vocabulary.params import MULTIHEAD_OPS
 
 
 class EngineAdapter(EngineOptimizers, EngineInitializers, Adapter):

@@ -7,8 +7,9 @@ gru_weights say; the layers are stateless: keras.Layer.stateless_call takes them
 """
 import functools
 
-from adapters.base import rnn_suffix, stacked_rnn
-from adapters.keras_layers import outside_trace, stateless_outputs
+from adapters.base import stacked_rnn
+from adapters.keras.layers import outside_trace, stateless_outputs
+from vocabulary.params import rnn_suffix
 
 
 def run(kind: str, x, states, params, num_layers, bidirectional, batch_first, dtype: str, training: bool,
@@ -68,7 +69,7 @@ def gru_weights(params: dict, suffix: str, reset_after: bool = True) -> list:
 
 def _layer(kind: str, hidden: int, backwards: bool, dtype: str, features: int, config: tuple):
     """A built keras.layers.LSTM / GRU per configuration, made once, outside any compiler's trace,
-    as every keras.layers layer of this adapter is (keras_layers.outside_trace)."""
+    as every keras.layers layer of this adapter is (adapters/keras/layers.py, outside_trace)."""
     return outside_trace(f"keras.layers.{kind}", _built_layer, kind, hidden, backwards, dtype, features, config)
 
 

@@ -1,8 +1,8 @@
-"""The vocabulary's layer records (adapters/vocabulary.py explains the vocabulary): the fused layers,
+"""The vocabulary's layer records (vocabulary/__init__.py explains the vocabulary): the fused layers,
 each in PyTorch's names and layouts, as torch.nn.functional and torch.nn call them."""
 import numpy as np
 
-from adapters.op_records import INDEX, REDUCTION, Index, Op, along_axis, mha_sample, rnn_sample, unary, values
+from vocabulary.records import INDEX, REDUCTION, Index, Op, along_axis, mha_sample, rnn_sample, unary, values
 
 MULTIHEAD = "query, key, value, params, num_heads, key_padding_mask=None, batch_first=True"
 POOL = ("torch.nn.functional's pooling on x [N, C, H, W]: kernel and stride (None: the kernel) an int or a "

@@ -11,9 +11,9 @@ import numpy as np
 
 from adapters.base import DTYPES, FLOATS, dtypes_except
 from adapters.behaviours import Behaviour, framework_default
-from adapters.keras_layers import refuse_in_trace
-from adapters.optimizers import Optimizers, fixed, renamed
-from adapters.vocabulary_optimizers import OPTIMIZERS_AND_CLIPPING
+from adapters.keras.layers import refuse_in_trace
+from adapters.optimizers import Optimizers, eps_free_clipping, fixed, renamed
+from vocabulary.optimizers import OPTIMIZERS_AND_CLIPPING
 
 NAMES = {"lr": "learning_rate", "betas": ("beta_1", "beta_2"), "eps": "epsilon", "alpha": "rho",
          "max_norm": "global_clipnorm"}
@@ -30,7 +30,7 @@ OPTIMIZER_DTYPES = {"tensorflow": {**dict.fromkeys(("sgd", "rmsprop", "adagrad")
                     "jax": {**dict.fromkeys(("sgd", "adam", "adamw", "clip_grad_norm"), dtypes_except("bool")),
                             **dict.fromkeys(("rmsprop", "adagrad"), DTYPES)},
                     "torch": dict.fromkeys(OPTIMIZERS_AND_CLIPPING, FLOATS)}
-# Why the compiled mode is refused on the tensorflow backend (keras_layers.outside_trace has the layers' why)
+# Why the compiled mode is refused on the tensorflow backend (the layers' why: adapters/keras/layers.py)
 VARIABLES_IN_TRACE = ("make their variables (the parameter's keras.Variable, the optimizer's slots) when they are "
                       "built, and tf.function refuses tf.Variables made inside its trace (ValueError: tf.function "
                       "only supports singleton tf.Variables created on the first call); Keras compiles the train "
@@ -74,11 +74,9 @@ KERAS_OPTIMIZERS = (
 )
 
 
-KERAS_CLIP_GRAD_NORM = framework_default(
-    "clip_grad_norm", {"max_norm_eps": 0.0},
+KERAS_CLIP_GRAD_NORM = eps_free_clipping(
     "keras.optimizers' global_clipnorm scales by max_norm min(1 / ||g||, 1 / max_norm) and clipnorm by max_norm / "
-    "max(||g||, max_norm) (torch's clip_grad_norm_: max_norm / (||g|| + 1e-6))", KERAS_SOURCE + "base_optimizer.py",
-    regime="semantics")
+    "max(||g||, max_norm) (torch's clip_grad_norm_: max_norm / (||g|| + 1e-6))", KERAS_SOURCE + "base_optimizer.py")
 
 
 KERAS_L2_REGULARIZER = Behaviour(

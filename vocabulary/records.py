@@ -1,10 +1,12 @@
-"""The record of an op (adapters/vocabulary.py explains the vocabulary) and what its coverage
+"""The record of an op (vocabulary/__init__.py explains the vocabulary) and what its coverage
 samples are made of: small exact values, and index and mask arguments that keep their own dtype."""
 import ast
 import inspect
 from dataclasses import dataclass
 
 import numpy as np
+
+from vocabulary.params import attention_param_shapes, rnn_param_shapes
 
 
 class Index(np.ndarray):
@@ -27,8 +29,6 @@ def values(dtype, shape=(2, 3)):
 
 def rnn_sample(op):
     def sample(dtype):
-        from adapters.base import rnn_param_shapes
-
         params = {k: np.full(s, 0.25) for k, s in rnn_param_shapes(3, 2, op=op).items()}
         return [values(dtype, (2, 4, 3)), *(None,) * (2 if op == "lstm" else 1), params], {}
 
@@ -36,8 +36,6 @@ def rnn_sample(op):
 
 
 def mha_sample(dtype):
-    from adapters.attention_params import attention_param_shapes
-
     params = {k: np.full(s, 0.25) for k, s in attention_param_shapes(4).items()}
     return [values(dtype, (2, 2, 4))] * 3 + [params], {"num_heads": 2}  # a valid call in either layout
 

@@ -11,8 +11,8 @@ import json
 import os
 import pathlib
 
-from adapters import keras_initializers, keras_rnn, mixed
-from adapters.attention_params import MULTIHEAD_OPS
+from adapters import mixed
+from adapters.backends import autograd_vjp, fresh_dynamo, jax_vjp, refuse_corrupting_matmul, tape_vjp
 from adapters.base import (
     DTYPES,
     FLOATS,
@@ -30,11 +30,12 @@ from adapters.behaviours import (
     KERAS_TENSORFLOW_CORRELATE,
     KERAS_TORCH_CORRELATE,
 )
-from adapters.jax import jax_vjp
-from adapters.keras_export import KerasExport
-from adapters.keras_idioms import KerasIdioms
-from adapters.keras_layers import KerasLayers, refuse_in_trace, unweighted
-from adapters.keras_optimizers import (
+from adapters.keras import initializers as keras_initializers
+from adapters.keras import rnn as keras_rnn
+from adapters.keras.export import KerasExport
+from adapters.keras.idioms import KerasIdioms
+from adapters.keras.layers import KerasLayers, refuse_in_trace, unweighted
+from adapters.keras.optimizers import (
     KERAS_CLIP_GRAD_NORM,
     KERAS_L2_REGULARIZER,
     KERAS_OPTIMIZERS,
@@ -53,9 +54,8 @@ from adapters.layer_behaviours import (
     KERAS_TENSORFLOW_GELU,
     KERAS_TENSORFLOW_MULTIHEAD,
 )
-from adapters.tensorflow import refuse_corrupting_matmul, tape_vjp
-from adapters.torch import autograd_vjp, fresh_dynamo
-from adapters.vocabulary import PAD_MODES
+from vocabulary import PAD_MODES
+from vocabulary.params import MULTIHEAD_OPS
 
 # Measured with `python -m suites coverage --check` per backend (see docs/adding-an-adapter.md).
 BACKEND_DTYPES = {

@@ -3,8 +3,8 @@ theirs (a tensor filled in place, a seeded generator)."""
 import numpy as np
 
 from adapters.initializers import Initializers
-from adapters.reference_initializers import hidden_size
-from adapters.vocabulary_initializers import RECURRENT_GATES
+from adapters.reference.initializers import hidden_size
+from vocabulary.params import RECURRENT_GATES
 
 
 class EngineInitializers(Initializers):

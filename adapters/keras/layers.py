@@ -155,7 +155,7 @@ class KerasLayers:
         if self.backend == "tensorflow":
             import tensorflow as tf
 
-            from adapters.tensorflow import refuse_corrupting_matmul
+            from adapters.backends import refuse_corrupting_matmul
 
             refuse_corrupting_matmul(tf, x, weight)  # Dense's matmul is tf.matmul there
         dense = built("Dense", self.layer_dtype(x), (None, weight.shape[1]), units=weight.shape[0],

@@ -11,7 +11,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from adapters.vocabulary_initializers import INITIALIZERS, LAYER_DEFAULTS, RECURRENT_GATES
+from vocabulary.initializers import INITIALIZERS, LAYER_DEFAULTS
+from vocabulary.params import RECURRENT_GATES
 
 # The standard deviation of a standard normal truncated to [-2, 2], sqrt(1 - 2 * 2 phi(2) / (Phi(2) -
 # Phi(-2))): Keras' and jax's variance scaling divide by it (their literal .87962566103423978) so

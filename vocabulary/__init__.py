@@ -13,15 +13,17 @@ own default there and calls the framework's API with it (torch's pad_sequence is
 Keras' pad_sequences pads at the front), and documents each default that differs as a behaviour
 (adapters/behaviours.py, regime "default"). A spec that checks semantics passes every parameter.
 
-Adding an op: its record here (a layer's in adapters/vocabulary_layers.py), the reference
-(adapters/reference.py), the engine, one method per adapter, a spec that calls it
+Adding an op: its record here (a layer's in vocabulary/layers.py), the reference
+(adapters/reference/__init__.py), the engine, one method per adapter, a spec that calls it
 (docs/adding-an-op.md).
 """
-import inspect
 
 import numpy as np
 
-from adapters.op_records import (  # noqa: F401  (Index, Mask: the samples' argument types)
+from vocabulary.initializers import INITIALIZER_OPS, LAYER_DEFAULT_OPS
+from vocabulary.layers import LAYER_OPS
+from vocabulary.optimizers import CLIP_GRAD_NORM, L2_PENALTY, OPTIMIZER_OPS
+from vocabulary.records import (  # noqa: F401  (Index, Mask: the samples' argument types)
     INDEX,
     MASK,
     REDUCTION,
@@ -33,9 +35,10 @@ from adapters.op_records import (  # noqa: F401  (Index, Mask: the samples' argu
     unary,
     values,
 )
-from adapters.vocabulary_initializers import INITIALIZER_OPS, LAYER_DEFAULT_OPS
-from adapters.vocabulary_layers import LAYER_OPS
-from adapters.vocabulary_optimizers import CLIP_GRAD_NORM, L2_PENALTY, OPTIMIZER_OPS
+
+# How a program runs: op by op, compiled by the framework's compiler, under its mixed-precision
+# policy, or exported and run by the runtime that serves it (docs/modes.md).
+MODES = ("eager", "compiled", "mixed", "exported")
 
 BROADCAST = ("Elementwise, NumPy broadcasting; either operand may be a Python number (x + 1.5, as users write "
              "it: weakly typed). The result has the operands' promoted dtype (Parity expects NumPy 2's, NEP 50).")
@@ -279,7 +282,7 @@ def having(flag: str) -> frozenset:
 def markdown() -> str:
     """docs/vocabulary.md: every op's signature and semantics, by group."""
     lines = ["# The vocabulary", "",
-             "Generated from adapters/vocabulary.py by `python -m suites vocabulary --write`; do not edit.",
+             "Generated from vocabulary/__init__.py by `python -m suites vocabulary --write`; do not edit.",
              "Every method below exists on `adapters.base.Adapter` and raises `Unsupported` until an adapter",
              "overrides it. Dtype names are NumPy's; tensors are the adapter's own (made by its `asarray`).",
              "The defaults shown are Parity's conventions, which the reference computes; a parameter a spec",
@@ -294,17 +297,4 @@ def markdown() -> str:
                  "a sample, judged as a distribution" if op.random else ""]
         extra = "; ".join(f for f in flags if f)
         lines += [f"- `{op.name}({op.signature})`: {op.semantics}" + (f" *({extra})*" if extra else ""), ""]
-    return "\n".join(lines + _interface())
-
-
-def _interface() -> list:
-    """The rest of the adapter interface, from adapters/base.py's docstrings."""
-    from adapters.base import Adapter
-
-    lines = ["## the rest of the interface", "",
-             "Arrays, devices, autodiff, collectives, compilation and timing (adapters/base.py has the defaults).", ""]
-    for name, fn in vars(Adapter).items():
-        if callable(fn) and not name.startswith("_") and name not in VOCABULARY and fn.__doc__:
-            doc = " ".join(fn.__doc__.split())
-            lines += [f"- `{name}{inspect.signature(fn)}`: {doc}".replace("(self, ", "(").replace("(self)", "()"), ""]
-    return lines
+    return "\n".join(lines)

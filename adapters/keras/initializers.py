@@ -24,8 +24,8 @@ from adapters.initializers import (
     zero_bias,
 )
 from adapters.optimizers import renamed
-from adapters.reference_initializers import hidden_size, law, stacked
-from adapters.vocabulary_initializers import RECURRENT_GATES
+from adapters.reference.initializers import hidden_size, law, stacked
+from vocabulary.params import RECURRENT_GATES
 
 CLASSES = {"uniform": "RandomUniform", "normal": "RandomNormal", "trunc_normal": "TruncatedNormal",
            "xavier_uniform": "GlorotUniform", "xavier_normal": "GlorotNormal", "kaiming_uniform": "HeUniform",
@@ -80,7 +80,7 @@ def _recurrent(keras, layer, hidden, inputs, dtype):
     """keras.layers' LSTM or GRU cell's kernel [in, gates x hidden], recurrent kernel and bias in
     torch's layout: transposed, GRU's gate blocks z, r, h as torch's r, z, n; LSTM's one bias as
     bias_ih (bias_hh zeros), GRU's (reset_after) [2, 3 hidden] as the two."""
-    from adapters.keras_rnn import KERAS_GRU_ORDER
+    from adapters.keras.rnn import KERAS_GRU_ORDER
 
     ops = keras.ops
     built = getattr(keras.layers, layer.upper())(hidden, dtype=dtype)

@@ -9,14 +9,15 @@ import warnings
 
 import numpy as np
 
-from adapters.base import Adapter, Unsupported, dtypes_except, lift_1d, rnn_suffix, stacked_rnn
-from adapters.reference_collectives import Collectives
-from adapters.reference_idioms import IdiomReference
-from adapters.reference_indexing import IndexingReference
-from adapters.reference_initializers import InitializerReference
-from adapters.reference_layers import LayerReference
-from adapters.reference_optimizers import OptimizerReference
-from adapters.vocabulary import PAD_MODES
+from adapters.base import Adapter, Unsupported, dtypes_except, lift_1d, stacked_rnn
+from adapters.reference.collectives import Collectives
+from adapters.reference.idioms import IdiomReference
+from adapters.reference.indexing import IndexingReference
+from adapters.reference.initializers import InitializerReference
+from adapters.reference.layers import LayerReference
+from adapters.reference.optimizers import OptimizerReference
+from vocabulary import PAD_MODES
+from vocabulary.params import rnn_suffix
 
 
 class ReferenceAdapter(LayerReference, OptimizerReference, InitializerReference, IdiomReference, IndexingReference,
@@ -37,7 +38,7 @@ class ReferenceAdapter(LayerReference, OptimizerReference, InitializerReference,
         return np.asarray(x, dtype=dtype)
 
     def to_numpy(self, x):
-        # an initializer's result is its law (adapters/reference_initializers.py): a sample of it
+        # an initializer's result is its law (adapters/reference/initializers.py): a sample of it
         return x.draw() if hasattr(x, "draw") else np.asarray(x)
 
     def dtype_of(self, x):

@@ -8,7 +8,8 @@ import math
 
 import numpy as np
 
-from adapters.base import as_tuple, rnn_suffix, stacked_rnn
+from adapters.base import as_tuple, stacked_rnn
+from vocabulary.params import rnn_suffix
 
 # NumPy has no erf; math's are good to about 1 ulp, erfc in the tail too (1 + erf(x) cancels there)
 erf = np.vectorize(math.erf, otypes=[np.float64])

@@ -1,4 +1,4 @@
-"""The vocabulary's optimizer records (adapters/vocabulary.py explains the vocabulary): each runs a
+"""The vocabulary's optimizer records (vocabulary/__init__.py explains the vocabulary): each runs a
 framework's own optimizer, as its users build and step it, for as many steps as `grads` holds.
 
 The gradients are given, not computed: every framework starts from the same parameter and takes
@@ -8,7 +8,7 @@ is the framework's own default (Keras' Adam epsilon is 1e-7, optax's rmsprop dec
 """
 import numpy as np
 
-from adapters.op_records import Op, values
+from vocabulary.records import Op, values
 
 STEPS = ("param [...]: the starting value; grads [steps, ...]: the gradient at each step. Clipping first, as "
          "torch.nn.utils' clip_grad_value_ and clip_grad_norm_ before step(): clipvalue clips each gradient to "
