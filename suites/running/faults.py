@@ -236,10 +236,14 @@ def crash_record(folder, worker: str, timeout: float) -> tuple:
 def crashed(folder, test: str) -> list:
     """The cases of item `test` that killed a process earlier in this run (the controller's
     note, `run_again_without`): its run again leaves them out, their crash records are written."""
+    return _crash_notes(folder).get(test, [])
+
+
+def _crash_notes(folder) -> dict:
     try:
-        return json.loads((pathlib.Path(folder) / CRASHED).read_text(encoding="utf-8")).get(test, [])
+        return json.loads((pathlib.Path(folder) / CRASHED).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return []
+        return {}
 
 
 def run_again_without(folder, note: dict, sched) -> bool:
@@ -248,13 +252,12 @@ def run_again_without(folder, note: dict, sched) -> bool:
     and records its other cases. False where nothing is left to run, or the scheduler cannot
     take an item back (--dist loadscope)."""
     test, case, cases = note.get("test"), note.get("case"), note.get("cases")
-    known = crashed(folder, test)
+    notes = _crash_notes(folder)
+    known = notes.get(test, [])
     if case is None or not cases or len(known) + 1 >= cases:
         return False
-    path = pathlib.Path(folder) / CRASHED
-    notes = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
     notes[test] = [*known, case]
-    path.write_text(json.dumps(notes), encoding="utf-8")
+    (pathlib.Path(folder) / CRASHED).write_text(json.dumps(notes), encoding="utf-8")
     try:
         sched.mark_test_pending(test)
     except (NotImplementedError, AttributeError, ValueError):
