@@ -1,7 +1,7 @@
 """python -m suites.benchmarks run | table | compare
 
-    run [--adapter a,b] [--device cpu] [--threads N] [--profile quick|full | --bench-filter KEY=GLOB,...]
-        [--out DIR] [--turns T]
+    run [--adapter a,b] [--adapter-path FILE.py] [--device cpu] [--threads N]
+        [--profile quick|full | --bench-filter KEY=GLOB,...] [--out DIR] [--turns T]
         one pytest process per adapter (a framework's thread pool cannot slow another's), T turns
         of them interleaved (suites/benchmarks/turns.py), merged into DIR/<adapter>.json
         (pytest-benchmark's JSON); then % of peak re-based on the fastest calibration GEMM of all
@@ -36,6 +36,8 @@ def main(argv=None, prog="python -m suites.benchmarks") -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="run every benchmark, one process per adapter")
     run.add_argument("--adapter", default=None, help="comma-separated (default: every installed one but the reference)")
+    run.add_argument("--adapter-path", action="append", default=[], metavar="FILE.py",
+                     help="register every Adapter subclass defined in FILE.py (repeatable), as pytest's option does")
     run.add_argument("--device", default="cpu")
     run.add_argument("--threads", type=int, default=None)
     run.add_argument("--bench-filter", default=None, help="key=glob terms (see workloads.py); not with --profile quick")
@@ -79,6 +81,8 @@ def run_all(args) -> int:
     bench_filter = chosen_filter(args.profile, args.bench_filter)
     if args.turns < 1:
         raise ValueError(f"--turns takes a count >= 1. Received: {args.turns}")
+    for path in args.adapter_path:
+        adapters.load_path(path)
     names = [n.strip() for n in args.adapter.split(",")] if args.adapter else [
         n for n in adapters.installed() if n != "reference"]
     for name in names:
@@ -89,7 +93,8 @@ def run_all(args) -> int:
     out.mkdir(parents=True, exist_ok=True)
     checks = out / "checks"  # the records of wrong outputs (the report reads the folder's JSON lines too)
     shutil.rmtree(checks, ignore_errors=True)  # this run's, none of an earlier one's
-    options = ["--device", args.device, "--results-dir", str(checks), "--threads", str(threads)] + (
+    options = ["--device", args.device, "--results-dir", str(checks), "--threads", str(threads)] + [
+        option for path in args.adapter_path for option in ("--adapter-path", path)] + (
         ["--bench-filter", bench_filter] if bench_filter else [])
     jobs = [(name, list(BENCH_FILES) + ([SELF_CHECK[1]] if name == SELF_CHECK[0] else [])) for name in names]
     if "engine" in names and not bench_filter:
