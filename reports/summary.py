@@ -93,18 +93,32 @@ SCREEN = 12  # failures the terminal lists, each with its rerun command: one scr
 
 
 def ending(records: list) -> list:
-    """The last lines a report run prints: the totals per status, then each failing item (its
-    test id, status and message, its rerun command), SCREEN at most and a count of the rest."""
+    """The last lines a report run prints: the cases' totals per status; the items as pytest
+    counted them (an item fails where any of its cases fails, is skipped where each is
+    unsupported, passes otherwise), so the two endings agree; then each failing item once (its
+    test id, how many of its cases fail, the first one's message, its rerun command), SCREEN at
+    most and a count of the rest."""
     records = standing(records)
     totals = collections.Counter(str(r.get("status")) for r in records)
-    lines = ["results: " + ", ".join(f"{n} {status}" for status, n in totals.most_common()) if totals
-             else "results: none"]
-    failing = [r for r in records if r.get("status") in FAILING]
-    for r in failing[:SCREEN]:
-        message = " ".join(str(r.get("message") or "").split())[:160]
-        lines.append(f"{str(r.get('status')).upper()} {r.get('test') or r.get('spec')}: {message}")
-        if r.get("rerun"):
-            lines.append(f"  run again: {r['rerun']}")
+    if not totals:
+        return ["results: none"]
+    items: dict = {}
+    for index, r in enumerate(records):
+        items.setdefault(r.get("test") or index, []).append(r)
+    failing = {test: [r for r in cases if r.get("status") in FAILING] for test, cases in items.items()}
+    failing = {test: bad for test, bad in failing.items() if bad}
+    skipped = sum(all(r.get("status") == "unsupported" for r in cases) for cases in items.values())
+    counts = {"failed": len(failing), "passed": len(items) - len(failing) - skipped, "skipped": skipped}
+    lines = ["results: " + ", ".join(f"{n} {status}" for status, n in totals.most_common()) +
+             f" (cases); {', '.join(f'{n} {word}' for word, n in counts.items() if n)} (items, as pytest counts them)"]
+    for test, bad in list(failing.items())[:SCREEN]:
+        first, cases = bad[0], len(items[test])
+        message = " ".join(str(first.get("message") or "").split())[:160]
+        of = f" ({len(bad)} of its {cases} cases)" if cases > 1 else ""
+        lines.append(f"{str(first.get('status')).upper()} {first.get('test') or first.get('spec')}{of}: {message}")
+        rerun = next((r["rerun"] for r in bad if r.get("rerun")), None)
+        if rerun:
+            lines.append(f"  run again: {rerun}")
     if len(failing) > SCREEN:
         lines.append(f"... and {len(failing) - SCREEN} more failing items: every one is on the page")
     return lines

@@ -3,6 +3,7 @@ import json
 import subprocess
 import sys
 
+from reports import summary
 from reports.build import build, on_page, read_records
 from reports.records import standing
 
@@ -277,12 +278,30 @@ def test_a_report_run_ends_with_its_totals_and_failures_and_exit_1(tmp_path):
                          capture_output=True, text=True)
     assert run.returncode == 1 and (tmp_path / "site" / "index.html").exists()
     assert run.stdout.splitlines()[:3] == [
-        "results: 1 pass, 1 documented, 1 fail", "FAIL specs/a.yaml::c[torch]: max_abs_err=1 second line",
+        "results: 1 pass, 1 documented, 1 fail (cases); 1 failed, 2 passed (items, as pytest counts them)",
+        "FAIL specs/a.yaml::c[torch]: max_abs_err=1 second line",
         "  run again: python -m pytest 'specs/a.yaml::c[torch]' --adapter torch"]
     (tmp_path / "r.jsonl").write_text(record(test="specs/a.yaml::a[torch]") + "\n")
     passing = subprocess.run([sys.executable, "-m", "reports", "build", str(tmp_path), "-o", str(tmp_path / "site")],
                              capture_output=True, text=True)
-    assert passing.returncode == 0 and passing.stdout.startswith("results: 1 pass\n")
+    assert passing.returncode == 0 and passing.stdout.startswith("results: 1 pass (cases); 1 passed (items")
+
+
+def test_an_item_with_several_failing_cases_is_listed_once_and_counted_as_pytest_counts_it(tmp_path):
+    """Tried as a new user would: an item whose three examples erred was listed three times, and
+    the ending counted errors by case where pytest counts failed items."""
+    rerun = "python -m pytest 'specs/a.yaml::e[mine]' --adapter mine"
+    (tmp_path / "r.jsonl").write_text("\n".join([
+        *(record(test="specs/a.yaml::e[mine]", case=case, status="error", message=f"{case} erred", rerun=rerun)
+          for case in ("one", "two", "three")),
+        record(test="specs/a.yaml::f[mine]", case="one"), record(test="specs/a.yaml::f[mine]", case="two",
+                                                                 status="fail", message="off", rerun="again f"),
+        record(test="specs/a.yaml::g[mine]", status="unsupported")]) + "\n")
+    lines = summary.ending(read_records([tmp_path])[0])
+    assert lines == [
+        "results: 3 error, 1 pass, 1 fail, 1 unsupported (cases); 2 failed, 1 skipped (items, as pytest counts them)",
+        "ERROR specs/a.yaml::e[mine] (3 of its 3 cases): one erred", f"  run again: {rerun}",
+        "FAIL specs/a.yaml::f[mine] (1 of its 2 cases): off", "  run again: again f"]
 
 
 def test_a_huge_message_is_cut_on_the_page_and_the_cost_table_counts_items(tmp_path):

@@ -197,6 +197,17 @@ def test_an_error_in_a_dtype_the_adapter_does_not_declare_is_unsupported(tmp_pat
     assert status["kernel-less", "float64"]["status"] == status["kernel-less-declared", "float64"]["status"] == "pass"
 
 
+def test_an_op_the_adapter_does_not_implement_is_unsupported_whatever_it_declares(tmp_path):
+    """An adapter that declares every dtype for every op and cannot convert to bfloat16: a spec of
+    an op it lacks is unsupported in bfloat16 too (it was an error: the conversion failed first)."""
+    run = run_suite(tmp_path, "--dtype", "bfloat16", "-k", "masking/masked-fill-neg-inf", path=KERNEL_LESS,
+                    adapter="matmul-only")
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    found = records(tmp_path)
+    assert found and {(r["status"], r["message"]) for r in found} == {
+        ("unsupported", "matmul-only does not implement masked_fill")}, found
+
+
 def test_a_compilers_wrapped_error_reads_as_the_error_and_keeps_the_undeclared_mark():
     """paddle.jit.to_static re-raises an op's error inside its own ("In transformed code:", the
     trace, the error, hints): the record reads as the error, and an error the op raised in an

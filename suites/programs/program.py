@@ -90,6 +90,10 @@ class Program:
         from a copy of its own (a framework may share a NumPy array's memory, and a call that
         writes into it must never reach the inputs the reference and finite differences read);
         an arg the spec passes as a Python number stays one (a user's `x * 0.5`, weakly typed)."""
+        missing = ctx.adapter.lacks(self.ops())
+        if missing:
+            raise Unsupported(f"{ctx.adapter.name} does not implement {', '.join(missing)}")
+
         def tensor(name, value):
             dtype = ctx.input_dtype(name, value)
             return python_number(value) if dtype == PYTHON else \

@@ -1,9 +1,10 @@
 """Adapters whose framework has no integer kernel for exp (as a framework raises "kernel not
 registered"), for tests/test_unsupported.py: one declares exp without the integer dtypes, so the
-error is the framework lacking them (unsupported); one declares them, so it is an error."""
+error is the framework lacking them (unsupported); one declares them, so it is an error. And one
+that declares every dtype and implements matmul alone: the ops it lacks are unsupported."""
 import numpy as np
 
-from adapters.base import FLOATS
+from adapters.base import DTYPES, FLOATS, Adapter
 from adapters.reference import ReferenceAdapter
 
 
@@ -20,3 +21,26 @@ class KernelLess(ReferenceAdapter):
 class KernelLessDeclared(KernelLess):
     name = "kernel-less-declared"
     dtypes = ReferenceAdapter.dtypes
+
+
+class MatmulOnly(Adapter):
+    """A new adapter as its author first writes it: NumPy's conversions, matmul alone, every dtype
+    declared for every op (`"*": DTYPES`), though NumPy has no bfloat16 to convert to."""
+    name = "matmul-only"
+    module = "numpy"
+    dtypes = {"*": DTYPES}
+
+    def version(self):
+        return np.__version__
+
+    def asarray(self, x, dtype, device):
+        return np.asarray(x, dtype=dtype)  # TypeError for bfloat16: NumPy has none
+
+    def to_numpy(self, x):
+        return np.asarray(x)
+
+    def dtype_of(self, x):
+        return str(x.dtype)
+
+    def matmul(self, a, b):
+        return np.matmul(a, b)
