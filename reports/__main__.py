@@ -73,6 +73,8 @@ def main(argv=None, prog="python -m reports") -> int:
     p.add_argument("target", help="the adapter it moves to, e.g. jax")
     p.add_argument("results", nargs="*", default=["results"], help="results folders or .jsonl files (default: results)")
     p.add_argument("--mode", choices=MODES, default=None, help="one mode only (default: every mode)")
+    p.add_argument("--verbose", action="store_true",
+                   help="every group in full (both sides, source, rerun command) and the unsupported cases")
     p.add_argument("--model", default=None, metavar="SPEC",
                    help="a model spec (models/cnn): its cases and those of the ops, optimizers and defaults it meets")
     w = sub.add_parser("whole-run", help="fold a share-1 run's results into the last whole run (reports/whole.py)")
@@ -115,7 +117,7 @@ def _port(args) -> int:
     except ValueError as exc:
         print(f"reports: {exc}", file=sys.stderr)
         return 2
-    print("\n".join(port.lines(found, args.source, args.target, args.model)))
+    print("\n".join(port.lines(found, args.source, args.target, args.model, args.verbose)))
     return 1 if any(g["source"]["status"] in FAILING or g["target"]["status"] in FAILING
                     for rows in found.values() for g in rows) else 0
 

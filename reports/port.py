@@ -22,6 +22,13 @@ import math
 from reports.records import KEY, REGIMES, key_of, mode_of, of_a_model, standing
 
 ORDER = ("undocumented", *REGIMES, "unsupported")
+# What a port must change first: what nobody documented (a wrong value, an error), then a crash,
+# then the documented behaviours that change a result, then conventions a port sets once (a
+# default, a dtype's promotion), precision last. Unsupported is apart: nothing to compare.
+URGENCY = ("undocumented", "crash", "semantics", "special-value", "no-gradient", "nondeterministic", "compiler",
+           "promotion", "default", "precision")
+TOP = 10  # the groups the port's first screen ranks
+WIDTH = 100  # a terminal line: one per group, the detail behind --verbose
 
 
 def regime_of(record: dict) -> str:
@@ -49,6 +56,11 @@ def models(records: list) -> dict:
             dtypes.setdefault(spec, set()).add(str(r.get("dtype")))
     return {model: (sorted({s for s, o in ops.items() if o <= met[model]} | {model}), sorted(dtypes[model]))
             for model in sorted(met)}
+
+
+def model_ops(records: list) -> set:
+    """The ops the models in these records call: what users' programs are built from."""
+    return {op for r in records if of_a_model(r) for op in r.get("ops") or ()}
 
 
 def within(records: list, model: str | None) -> list:
@@ -93,11 +105,13 @@ def port(records: list, source: str, target: str, mode: str | None = None, model
     status and note), with the cases, kinds, dtypes and modes it was seen in, both sides'
     numbers, note and rerun command from its first pair; of a model's port only (within)."""
     groups = {}
+    used = model_ops(records)
     for a, b in differing(within(records, model), source, target, mode):
         regime = regime_of(b) if b["status"] != "pass" else regime_of(a)
         key = (regime, str(a.get("spec")), a["status"], _note(a), b["status"], _note(b))
         group = groups.setdefault(key, {"spec": key[1], "source": _side(a), "target": _side(b), "pairs": []})
         group["pairs"].append((a, b))
+        group["used"] = group.get("used", False) or bool(set(a.get("ops") or b.get("ops") or ()) & used)
     out = {regime: [] for regime in ORDER}
     for (regime, *_), group in groups.items():
         pairs = group.pop("pairs")
@@ -116,18 +130,37 @@ def _side(record: dict) -> dict:
             "max_abs_err": record.get("max_abs_err"), "ulp": record.get("ulp"), "rerun": record.get("rerun")}
 
 
-def lines(found: dict, source: str, target: str, model: str | None = None) -> list:
-    """The port in the terminal: per regime its groups, each with both sides and where it was seen."""
+def lines(found: dict, source: str, target: str, model: str | None = None, verbose: bool = False) -> list:
+    """The port in the terminal, one screen first: the counts, the TOP groups a port must change
+    first (ranked), then per regime one line per group within WIDTH; `unsupported` counted apart
+    and folded. `verbose`: every group with both sides in full and its rerun command."""
     title = f"port {source} -> {target}" + (f" of {model}" if model else "")
     if not found:
         return [f"{title}: no case differs (of the cases both ran)"]
-    total = sum(g["count"] for rows in found.values() for g in rows)
-    out = [f"{title}: {total} cases differ, in "
-           + ", ".join(f"{regime} ({sum(g['count'] for g in rows)})" for regime, rows in found.items())]
+    cases = {regime: sum(g["count"] for g in rows) for regime, rows in found.items()}
+    differ = {regime: n for regime, n in cases.items() if regime != "unsupported"}
+    n = sum(differ.values())
+    out = [f"{title}: {_count(n, 'case')} {'differs' if n == 1 else 'differ'}"]
+    if differ:
+        out.append(_fit("  by regime: " + ", ".join(f"{regime} {n}" for regime, n in differ.items())))
+    if "unsupported" in cases:
+        out.append(f"  and {_count(cases['unsupported'], 'case')} one side cannot run"
+                   + ("" if verbose else " (--verbose lists them)"))
+    first = ranked(found)[:TOP]
+    if first:
+        out += ["", f"First to change ({len(first)} of {_count(len(ranked(found)), 'group')}, the most urgent first):"]
+        out += [_fit(f"{n:>3}. [{regime}] {g['spec']}: {_pair(g, source, target)} ({_count(g['count'], 'case')})")
+                for n, (regime, g) in enumerate(first, 1)]
     for regime, rows in found.items():
-        out += ["", f"== {regime}"]
+        if regime == "unsupported" and not verbose:
+            continue
+        out += ["", f"== {regime} ({_count(cases[regime], 'case')})"]
         for g in rows:
-            seen = f"{g['count']} cases: {', '.join(g['kinds'])}; {', '.join(g['dtypes'])}; {', '.join(g['modes'])}"
+            seen = f"{_count(g['count'], 'case')}; {', '.join(g['kinds'])}; {', '.join(g['dtypes'])}; " \
+                   f"{', '.join(g['modes'])}"
+            if not verbose:
+                out.append(_fit(f"  {g['spec']} ({seen}): {_pair(g, source, target)}"))
+                continue
             out.append(f"{g['spec']}  ({seen})")
             for name, side in ((source, g["source"]), (target, g["target"])):
                 out.append(f"  {name}: {_described(side)}")
@@ -135,6 +168,42 @@ def lines(found: dict, source: str, target: str, model: str | None = None) -> li
             if rerun:
                 out.append(f"  run again: {rerun}")
     return out
+
+
+def ranked(found: dict) -> list:
+    """(regime, group) of every group but the unsupported, most urgent first: by URGENCY of its
+    regime, then whether a model calls its ops (what users run), then the size of its error (ulp,
+    else absolute), then its number of cases."""
+    rows = [(regime, g) for regime, groups in found.items() if regime in URGENCY for g in groups]
+    return sorted(rows, key=lambda rg: (URGENCY.index(rg[0]), not rg[1]["used"], -_size(rg[1]), -rg[1]["count"]))
+
+
+def _size(group: dict) -> float:
+    side = group["target"] if group["target"]["ulp"] or group["target"]["max_abs_err"] else group["source"]
+    size = side["ulp"] if isinstance(side["ulp"], (int, float)) else side["max_abs_err"]
+    return float(size) if isinstance(size, (int, float)) and math.isfinite(size) else (
+        math.inf if size is not None else 0.0)
+
+
+def _pair(group: dict, source: str, target: str) -> str:
+    """Both sides in a few words, what the port meets first: the target's status, its error's
+    size and a documented note's or an error's start; then the source's (a pass is only that)."""
+    def short(side):
+        if side["status"] == "pass":
+            return "pass"
+        size = "" if side["ulp"] is None else f" {side['ulp']:.3g} ulp"
+        size = size or ("" if side["max_abs_err"] is None else f" err {side['max_abs_err']:.3g}")
+        what = side["note"] if side["status"] == "documented" else side["message"]
+        return f"{side['status']}{size}" + (f": {what}" if what else "")
+    return f"{target} {short(group['target'])} | {source} {short(group['source'])}"
+
+
+def _fit(line: str) -> str:
+    return line if len(line) <= WIDTH else line[:WIDTH - 3] + "..."
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")
 
 
 def first_pair(records: list) -> tuple:
@@ -148,11 +217,12 @@ def first_pair(records: list) -> tuple:
 
 def page_data(records: list) -> dict:
     """What the page's port view needs, compact: every case that some adapter did not pass, with
-    each adapter's [status, note index, max abs err] on it; the page pairs any two adapters from it
+    each adapter's [status, note index, max abs err, ulp] on it; the page pairs any two adapters from it
     (report.js) as `port` does here. Strings that repeat (specs, notes) are listed once, and one
     rerun command per spec, adapter, status and note (a group's, as the terminal shows it); per
-    model, the specs (as indices) and dtypes of its port (models). The records are the standing
-    ones (build.py takes them so)."""
+    model, the specs (as indices) and dtypes of its port (models); the urgency of the regimes and
+    the specs whose ops a model calls, which rank the view's first groups (ranked). The records
+    are the standing ones (build.py takes them so)."""
     specs, notes, cases, reruns = {}, {}, {}, {}
     for r in records:
         if r.get("kind") == "benchmark":
@@ -168,14 +238,17 @@ def page_data(records: list) -> dict:
             note = -1 if r["status"] != "documented" else notes.setdefault(
                 (regime_of(r), str(d.get("note") or ""), str(d.get("source") or "")), len(notes))
             spec = specs.setdefault(str(key[0]), len(specs))
-            sides[str(r.get("adapter"))] = [r["status"], note, _rounded(r.get("max_abs_err"))]
+            sides[str(r.get("adapter"))] = [r["status"], note, _rounded(r.get("max_abs_err")), _rounded(r.get("ulp"))]
             if r.get("rerun"):
                 reruns.setdefault(f"{spec} {r.get('adapter')} {r['status']} {note}", r["rerun"])
         out.append([specs[str(key[0])], *map(str, key[1:]), sides])
     scopes = {model: {"specs": [specs[s] for s in met if s in specs], "dtypes": dtypes}
               for model, (met, dtypes) in models(records).items()}
-    return {"regimes": list(ORDER), "specs": list(specs), "notes": [list(n) for n in notes], "cases": out,
-            "reruns": reruns, "models": scopes}
+    used = model_ops(records)
+    return {"regimes": list(ORDER), "urgency": list(URGENCY), "specs": list(specs), "notes": [list(n) for n in notes],
+            "cases": out, "reruns": reruns, "models": scopes,
+            "used": sorted({specs[str(r.get("spec"))] for r in records
+                            if str(r.get("spec")) in specs and set(r.get("ops") or ()) & used})}
 
 
 def _rounded(error):

@@ -161,17 +161,22 @@ def test_the_first_screen_the_port_view_and_the_layout_at_1400_px_and_on_a_phone
         matrix = browser.find_element(By.CSS_SELECTOR, "table.matrix")  # every column on screen at 1400 px
         assert matrix.location["x"] + matrix.size["width"] <= 1400, matrix.size
         view = browser.find_element(By.ID, "port-view")  # opens on torch -> jax
-        assert "torch \u2192 jax: 1 case(s) differ" in view.text and "int32 + float64 is float32" in view.text
-        assert [h.text for h in view.find_elements(By.TAG_NAME, "h3")] == ["promotion (1)"]
+        assert "torch \u2192 jax: 1 case differs" in view.text and "int32 + float64 is float32" in view.text
+        assert [h.text for h in view.find_elements(By.TAG_NAME, "h3")] == ["First to change", "promotion (1)"]
+        assert view.find_element(By.CSS_SELECTOR, "ol.port-first li").text == (
+            "[promotion] promotion/add: jax documented err 0.5: int32 + float64 is float32 | torch pass (1 case)")
         assert "--adapter jax" in view.find_element(By.CSS_SELECTOR, "details code").get_attribute("textContent")
         Select(browser.find_element(By.ID, "port-target")).select_by_visible_text("paddle")
-        assert [h.text for h in view.find_elements(By.TAG_NAME, "h3")] == ["undocumented (1)", "default (1)"]
+        assert [h.text for h in view.find_elements(By.TAG_NAME, "h3")] == [
+            "First to change", "undocumented (1)", "default (1)"]
+        assert [li.text.split(":")[0] for li in view.find_elements(By.CSS_SELECTOR, "ol.port-first li")] == [
+            "[undocumented] promotion/add", "[default] initializers/linear-defaults"]
         Select(browser.find_element(By.ID, "port-source")).select_by_visible_text("engine")
         assert "engine \u2192 paddle: no case differs" in view.text  # the engine did not run promotion/add
         Select(browser.find_element(By.ID, "port-source")).select_by_visible_text("torch")
         browser.find_element(By.CSS_SELECTOR, 'a.port-model[data-model="models/net"]').click()  # a model's link
         assert Select(browser.find_element(By.ID, "port-model")).first_selected_option.text == "models/net"
-        assert "torch \u2192 paddle of models/net: 1 case(s) differ" in view.text  # promotion/add is not its
+        assert "torch \u2192 paddle of models/net: 1 case differs" in view.text  # promotion/add is not its
         assert "linear-defaults" in view.text and "Dense" in view.text
         browser.get(page.as_uri() + "#differences")  # the heading a link jumps to is below the sticky header
         header = browser.find_element(By.TAG_NAME, "header")

@@ -45,10 +45,14 @@ def test_the_terminal_names_both_sides_and_exits_1_on_an_undocumented_difference
     (tmp_path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in RUN))
     assert cli.main(["port", "torch", "jax", str(tmp_path)]) == 1
     out = capsys.readouterr().out
-    assert out.startswith("port torch -> jax: 6 cases differ, in undocumented (1), promotion (2), crash (1), "
-                          "semantics (1), unsupported (1)")
+    assert out.startswith("port torch -> jax: 5 cases differ\n"
+                          "  by regime: undocumented 1, promotion 2, crash 1, semantics 1\n"
+                          "  and 1 case one side cannot run (--verbose lists them)\n")
+    assert "refused" not in out and "no int8" not in out  # the unsupported, folded
+    assert cli.main(["port", "torch", "jax", str(tmp_path), "--verbose"]) == 1
+    out = capsys.readouterr().out
     assert "  jax: documented: int32 + float64 (source: docs)" in out
-    assert "  jax: fail [max abs err 0.5, 3 ulp]: differs" in out
+    assert "  jax: fail [max abs err 0.5, 3 ulp]: differs" in out and "jax: unsupported: no int8" in out
     calm = [r for r in RUN if r["case"] not in ("broken", "dies")]
     (tmp_path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in calm))
     assert cli.main(["port", "torch", "jax", str(tmp_path)]) == 0
@@ -102,7 +106,31 @@ def test_a_models_port_is_its_own_cases_and_the_specs_of_what_it_meets():
 def test_the_terminal_port_of_a_model_and_of_a_model_that_did_not_run(tmp_path, capsys):
     (tmp_path / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in model_run()))
     assert cli.main(["port", "torch", "keras", str(tmp_path), "--model", "models/net"]) == 0
-    assert capsys.readouterr().out.startswith("port torch -> keras of models/net: 5 cases differ, in default (5)")
+    assert capsys.readouterr().out.startswith("port torch -> keras of models/net: 5 cases differ\n"
+                                              "  by regime: default 5\n")
     assert cli.main(["port", "torch", "keras", str(tmp_path), "--model", "models/cnn"]) == 2
     assert capsys.readouterr().err.strip() == ("reports: no model records of 'models/cnn'; models in these "
                                                "results: models/net")
+
+
+def test_the_port_opens_on_what_to_change_first_one_line_each_within_a_terminal():
+    """Tried as a new user would: `port torch jax` printed 670 lines of up to 630 characters,
+    alphabetical, 40% of them unsupported. Now: the ranked top, then a line per group, each within
+    WIDTH; failures before behaviours before conventions, an op a model calls first, then the
+    larger error."""
+    run = [*RUN, outcome("long", "torch", "pass"),
+           outcome("long", "jax", "documented", "semantics", "a note " * 60, ulp=2.0),
+           outcome("modelled", "torch", "pass", ops=["linear"]),
+           outcome("modelled", "jax", "documented", "semantics", "small but used", ulp=1.0, ops=["linear"]),
+           record(spec="models/net", case="batch", kind="training", adapter="torch", device="cpu",
+                  dtype="float32", mode="eager", status="pass", ops=["linear"])]
+    found = port.port(run, "torch", "jax")
+    first = [(regime, g["cases"]) for regime, g in port.ranked(found)]
+    assert first[:2] == [("undocumented", ["broken"]), ("crash", ["dies"])]
+    semantics = [cases for regime, cases in first if regime == "semantics"]
+    assert semantics[:2] == [["modelled"], ["long"]]  # the op a model calls first, then by error
+    assert first[-1] == ("promotion", ["promotes"])  # a convention after the behaviours
+    out = port.lines(found, "torch", "jax")
+    assert max(map(len, out)) <= port.WIDTH
+    assert out[out.index("First to change (6 of 6 groups, the most urgent first):") + 1].startswith(
+        "  1. [undocumented] matmul/docs: jax fail 3 ulp: differs | torch pass")

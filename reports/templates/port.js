@@ -6,6 +6,7 @@
 (function () {
   "use strict";
   var data = null;
+  var TOP = 10;  // the groups "First to change" ranks (reports/port.py TOP)
 
   function el(tag, attrs, text) {
     var node = document.createElement(tag);
@@ -47,6 +48,35 @@
     return Object.keys(found).map(function (k) { return found[k]; });
   }
 
+  function plural(n, noun) { return n.toLocaleString("en") + " " + noun + (n === 1 ? "" : "s"); }
+
+  // a group's error: the target's ulp, else its max abs err, else the source's (reports/port.py _size)
+  function size(g) {
+    var s = (g.b[3] !== null && g.b[3] !== undefined) || (g.b[2] !== null && g.b[2] !== undefined) ? g.b : g.a;
+    var v = s[3] !== null && s[3] !== undefined ? s[3] : s[2];
+    if (v === null || v === undefined) { return 0; }
+    return typeof v === "string" ? Infinity : v;
+  }
+
+  function order(x, y) { return x === y ? 0 : (x < y ? -1 : 1); }
+
+  // the most urgent groups first, as reports/port.py ranked: the regime's urgency, an op a model
+  // calls, the error's size, the number of cases; the unsupported are not ranked
+  function ranked(found) {
+    return found.filter(function (g) { return data.urgency.indexOf(g.regime) >= 0; }).sort(function (x, y) {
+      return order(data.urgency.indexOf(x.regime), data.urgency.indexOf(y.regime)) ||
+        order(data.used.indexOf(y.spec) >= 0, data.used.indexOf(x.spec) >= 0) ||
+        order(size(y), size(x)) || order(y.count, x.count);
+    });
+  }
+
+  function short(s) {
+    if (s[0] === "pass") { return "pass"; }
+    var note = noteOf(s), v = s[3] !== null && s[3] !== undefined ? " " + s[3] + " ulp" :
+      (s[2] !== null && s[2] !== undefined ? " err " + s[2] : "");
+    return s[0] + v + (note ? ": " + note[1] : "");
+  }
+
   function side(cell, name, s, spec) {
     var note = noteOf(s);
     cell.appendChild(el("span", {"class": s[0]}, s[0]));
@@ -74,13 +104,31 @@
     var found = groups(source, target, document.getElementById("port-mode").value, model);
     var total = found.reduce(function (n, g) { return n + g.count; }, 0);
     var title = source + " \u2192 " + target + (model ? " of " + model : "");
-    view.appendChild(el("p", {"class": "port-total"}, total ? title + ": " + total +
-                        " case(s) differ" : title + ": no case differs (of the cases both ran)"));
+    var apart = found.filter(function (g) { return g.regime === "unsupported"; })
+      .reduce(function (n, g) { return n + g.count; }, 0);
+    view.appendChild(el("p", {"class": "port-total"}, total ? title + ": " + plural(total - apart, "case") +
+                        (total - apart === 1 ? " differs" : " differ") + (apart ? ", and " + plural(apart, "case") + " one side cannot run" : "")
+                        : title + ": no case differs (of the cases both ran)"));
+    var first = ranked(found).slice(0, TOP);
+    if (first.length) {
+      view.appendChild(el("h3", {}, "First to change"));
+      var list = view.appendChild(el("ol", {"class": "port-first"}));
+      first.forEach(function (g) {
+        list.appendChild(el("li", {}, "[" + g.regime + "] " + data.specs[g.spec] + ": " + target + " " + short(g.b) +
+                            " | " + source + " " + short(g.a) + " (" + plural(g.count, "case") + ")"));
+      });
+    }
     data.regimes.forEach(function (regime) {
       var rows = found.filter(function (g) { return g.regime === regime; });
       if (!rows.length) { return; }
       var count = rows.reduce(function (n, g) { return n + g.count; }, 0);
-      view.appendChild(el("h3", {"class": regime === "undocumented" ? "fail" : ""}, regime + " (" + count + ")"));
+      var into = view;
+      if (regime === "unsupported") {  // nothing to compare: counted, folded
+        into = view.appendChild(el("details", {"class": "fold"}));
+        into.appendChild(el("summary", {}, "unsupported (" + count + "): one side cannot run them"));
+      } else {
+        view.appendChild(el("h3", {"class": regime === "undocumented" ? "fail" : ""}, regime + " (" + count + ")"));
+      }
       var table = el("table", {"class": "port"}), head = el("tr");
       ["spec", "seen in", source, target].forEach(function (h) { head.appendChild(el("th", {}, h)); });
       table.appendChild(el("thead")).appendChild(head);
@@ -88,13 +136,13 @@
       rows.forEach(function (g) {
         var tr = body.appendChild(el("tr"));
         tr.appendChild(el("td", {}, data.specs[g.spec]));
-        tr.appendChild(el("td", {}, g.count + " case(s): " + g.seen.map(function (s) {
+        tr.appendChild(el("td", {}, plural(g.count, "case") + ": " + g.seen.map(function (s) {
           return Object.keys(s).join(", ");
         }).join("; ")));
         side(tr.appendChild(el("td")), source, g.a, g.spec);
         side(tr.appendChild(el("td")), target, g.b, g.spec);
       });
-      view.appendChild(el("div", {"class": "scroll"})).appendChild(table);
+      into.appendChild(el("div", {"class": "scroll"})).appendChild(table);
     });
   }
 
