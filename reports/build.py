@@ -332,6 +332,7 @@ def build(inputs, output, baseline=None, history=(), upgraded_from=None) -> path
         upgrade=upgrade_note, upgrade_sections=upgrade.SECTIONS, upgrade_act=upgrade.ACT, moved=upgrade.MOVED,
         benchmarks_apart=upgrade.BENCHMARKS_APART,
         overview=summary.adapters(records, performance, model_rows),
+        screen=summary.first_screen(records, [r for _, _, r in found["new failures"]] if found else ()),
         history=summary.history([(run_label(folder, rs), rs) for folder, rs, _ in past]
                                 + [(run_label(inputs[0], records), records)]) if past else [],
         coverage=read_coverage(files_of(inputs, "coverage.json")),

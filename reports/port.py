@@ -104,9 +104,14 @@ def port(records: list, source: str, target: str, mode: str | None = None, model
     """regime -> groups, in ORDER: each group one spec and one pair of behaviours (the two sides'
     status and note), with the cases, kinds, dtypes and modes it was seen in, both sides'
     numbers, note and rerun command from its first pair; of a model's port only (within)."""
+    return grouped(differing(within(records, model), source, target, mode), model_ops(records))
+
+
+def grouped(pairs: list, used: set) -> dict:
+    """The differing (source, target) record pairs as `port` returns them; `used`: the ops the
+    models call (model_ops), which rank a group (ranked)."""
     groups = {}
-    used = model_ops(records)
-    for a, b in differing(within(records, model), source, target, mode):
+    for a, b in pairs:
         regime = regime_of(b) if b["status"] != "pass" else regime_of(a)
         key = (regime, str(a.get("spec")), a["status"], _note(a), b["status"], _note(b))
         group = groups.setdefault(key, {"spec": key[1], "source": _side(a), "target": _side(b), "pairs": []})
@@ -121,6 +126,29 @@ def port(records: list, source: str, target: str, mode: str | None = None, model
                                                               ("dtypes", "dtype"), ("modes", "mode"))})
         out[regime].append(group)
     return {regime: rows for regime, rows in out.items() if rows}
+
+
+def every_pair(records: list) -> list:
+    """Every pair of the adapters that ran eagerly (each framework as its users call it; a
+    variant that only exports or only runs models pairs through its base) with what its port
+    meets, the records read once: [(source, target, port)], the most urgent pair first (by its
+    most urgent group, then by the number of cases that differ)."""
+    eager = sorted({str(r.get("adapter")) for r in records if mode_of(r) == "eager"} - {"reference"})
+    sides = {}
+    for r in standing(records):
+        if str(r.get("adapter")) in eager:
+            sides.setdefault(case_key(r), {})[str(r["adapter"])] = r
+    used, out = model_ops(records), []
+    for n, source in enumerate(eager):
+        for target in eager[n + 1:]:
+            pairs = [(pair[source], pair[target]) for pair in sides.values()
+                     if source in pair and target in pair and not _alike(pair[source], pair[target])]
+            out.append((source, target, grouped(pairs, used)))
+
+    def urgency(entry):
+        top = ranked(entry[2])
+        return (URGENCY.index(top[0][0]) if top else len(URGENCY), -sum(g["count"] for _, g in top))
+    return sorted(out, key=urgency)
 
 
 def _side(record: dict) -> dict:
@@ -149,7 +177,7 @@ def lines(found: dict, source: str, target: str, model: str | None = None, verbo
     first = ranked(found)[:TOP]
     if first:
         out += ["", f"First to change ({len(first)} of {_count(len(ranked(found)), 'group')}, the most urgent first):"]
-        out += [_fit(f"{n:>3}. [{regime}] {g['spec']}: {_pair(g, source, target)} ({_count(g['count'], 'case')})")
+        out += [_fit(f"{n:>3}. [{regime}] {g['spec']}: {both_sides(g, source, target)} ({_count(g['count'], 'case')})")
                 for n, (regime, g) in enumerate(first, 1)]
     for regime, rows in found.items():
         if regime == "unsupported" and not verbose:
@@ -159,7 +187,7 @@ def lines(found: dict, source: str, target: str, model: str | None = None, verbo
             seen = f"{_count(g['count'], 'case')}; {', '.join(g['kinds'])}; {', '.join(g['dtypes'])}; " \
                    f"{', '.join(g['modes'])}"
             if not verbose:
-                out.append(_fit(f"  {g['spec']} ({seen}): {_pair(g, source, target)}"))
+                out.append(_fit(f"  {g['spec']} ({seen}): {both_sides(g, source, target)}"))
                 continue
             out.append(f"{g['spec']}  ({seen})")
             for name, side in ((source, g["source"]), (target, g["target"])):
@@ -175,17 +203,17 @@ def ranked(found: dict) -> list:
     regime, then whether a model calls its ops (what users run), then the size of its error (ulp,
     else absolute), then its number of cases."""
     rows = [(regime, g) for regime, groups in found.items() if regime in URGENCY for g in groups]
-    return sorted(rows, key=lambda rg: (URGENCY.index(rg[0]), not rg[1]["used"], -_size(rg[1]), -rg[1]["count"]))
+    return sorted(rows, key=lambda rg: (URGENCY.index(rg[0]), not rg[1]["used"], -size(rg[1]), -rg[1]["count"]))
 
 
-def _size(group: dict) -> float:
+def size(group: dict) -> float:
     side = group["target"] if group["target"]["ulp"] or group["target"]["max_abs_err"] else group["source"]
     size = side["ulp"] if isinstance(side["ulp"], (int, float)) else side["max_abs_err"]
     return float(size) if isinstance(size, (int, float)) and math.isfinite(size) else (
         math.inf if size is not None else 0.0)
 
 
-def _pair(group: dict, source: str, target: str) -> str:
+def both_sides(group: dict, source: str, target: str) -> str:
     """Both sides in a few words, what the port meets first: the target's status, its error's
     size and a documented note's or an error's start; then the source's (a pass is only that)."""
     def short(side):

@@ -2,12 +2,13 @@
 specs it passes, its documented differences, its failures, its speed relative to the fastest on
 the headline workloads (the benchmarks the run timed) and the models' first divergent layer;
 then, given earlier runs, the same counts charted by commit and by framework version; and the
-terminal's ending of a report run (`ending`): the totals per status and the failures.
+terminal's ending of a report run (`ending`): the totals per status and the failures; and the
+page's first screen (`first_screen`): where the frameworks differ, most urgent first.
 """
 import collections
 import math
 
-from reports import charts, groups
+from reports import charts, groups, port
 from reports.records import FAILING, column, standing
 
 
@@ -87,6 +88,43 @@ def history(runs: list) -> list:
                                        colours=COUNTED),
         })
     return out
+
+
+FIRST = 3  # what the page's first screen names to look at first
+PAIRS = 5  # the framework pairs it lists before folding the rest
+
+
+def first_screen(records: list, new_failures=()) -> dict:
+    """What the page's first screen answers: where the frameworks differ, most urgent first. A
+    line per pair of frameworks (port.every_pair: its cases that differ by regime, its first
+    group), the PAIRS most urgent shown, the rest folded; and the FIRST things to look at: the
+    most urgent groups of every pair (port.ranked: failures, then behaviours, then conventions;
+    an op a model calls first; the larger error), a failure new since the baseline before any
+    other (`new_failures`: records), one per spec."""
+    pairs = port.every_pair(records)
+    new = {(str(r.get("spec")), str(r.get("adapter"))) for r in new_failures}
+    candidates = []
+    for source, target, found in pairs:
+        for regime, g in port.ranked(found):
+            fresh = (g["spec"], target) in new or (g["spec"], source) in new
+            candidates.append(((not fresh, port.URGENCY.index(regime), not g["used"], -port.size(g), -g["count"]),
+                               regime, g, source, target, fresh))
+    first, seen = [], set()
+    for _, regime, g, source, target, fresh in sorted(candidates, key=lambda c: c[0]):
+        if g["spec"] not in seen:
+            seen.add(g["spec"])
+            first.append({"regime": regime, "spec": g["spec"], "new": fresh, "count": g["count"],
+                          "line": port.both_sides(g, source, target)})
+    lines = []
+    for source, target, found in pairs:
+        counts = {regime: sum(g["count"] for g in rows) for regime, rows in found.items()}
+        top = port.ranked(found)
+        lines.append({"source": source, "target": target,
+                      "differ": sum(n for regime, n in counts.items() if regime != "unsupported"),
+                      "regimes": {regime: n for regime, n in counts.items() if regime != "unsupported"},
+                      "unsupported": counts.get("unsupported", 0),
+                      "first": f"[{top[0][0]}] {top[0][1]['spec']}" if top else ""})
+    return {"first": first[:FIRST], "pairs": lines, "shown": PAIRS}
 
 
 SCREEN = 12  # failures the terminal lists, each with its rerun command: one screen

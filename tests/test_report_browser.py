@@ -158,6 +158,8 @@ def test_the_first_screen_the_port_view_and_the_layout_at_1400_px_and_on_a_phone
         assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
         start = browser.find_element(By.ID, "start")
         assert start.location["y"] < 400 and "1 failure group(s)" in start.text and "paddle" in start.text
+        first = start.find_elements(By.CSS_SELECTOR, "ol.first li")  # what to look at first, ranked
+        assert first and first[0].text.startswith("[undocumented] promotion/add: paddle fail"), [f.text for f in first]
         matrix = browser.find_element(By.CSS_SELECTOR, "table.matrix")  # every column on screen at 1400 px
         assert matrix.location["x"] + matrix.size["width"] <= 1400, matrix.size
         view = browser.find_element(By.ID, "port-view")  # opens on torch -> jax
@@ -173,6 +175,10 @@ def test_the_first_screen_the_port_view_and_the_layout_at_1400_px_and_on_a_phone
             "[undocumented] promotion/add", "[default] initializers/linear-defaults"]
         Select(browser.find_element(By.ID, "port-source")).select_by_visible_text("engine")
         assert "engine \u2192 paddle: no case differs" in view.text  # the engine did not run promotion/add
+        Select(browser.find_element(By.ID, "port-source")).select_by_visible_text("torch")
+        pair = browser.find_element(By.CSS_SELECTOR, 'a.port-pair[data-source="jax"][data-target="paddle"]')
+        browser.execute_script("arguments[0].click()", pair)  # scrolled away under the sticky header
+        assert "jax \u2192 paddle: 2 cases differ" in view.text  # a pair of the first screen opens in the view
         Select(browser.find_element(By.ID, "port-source")).select_by_visible_text("torch")
         browser.find_element(By.CSS_SELECTOR, 'a.port-model[data-model="models/net"]').click()  # a model's link
         assert Select(browser.find_element(By.ID, "port-model")).first_selected_option.text == "models/net"

@@ -4,7 +4,7 @@ filed by the regime of the difference, with both sides' notes and numbers; cases
 import json
 
 from reports import __main__ as cli
-from reports import port
+from reports import port, summary
 from reports.records import record
 
 
@@ -134,3 +134,21 @@ def test_the_port_opens_on_what_to_change_first_one_line_each_within_a_terminal(
     assert max(map(len, out)) <= port.WIDTH
     assert out[out.index("First to change (6 of 6 groups, the most urgent first):") + 1].startswith(
         "  1. [undocumented] matmul/docs: jax fail 3 ulp: differs | torch pass")
+
+
+def test_the_first_screen_names_the_pairs_and_what_to_look_at_first_a_new_failure_before_all():
+    """The page opens on a line per pair of frameworks and the three groups to look at first,
+    across pairs, one per spec; a failure new since the baseline comes first whatever its rank."""
+    run = [*RUN, outcome("promotes", "paddle", "pass"), outcome("broken", "paddle", "pass"),
+           record(spec="conv/docs", case="c", kind="example", adapter="torch", device="cpu", dtype="float32",
+                  mode="eager", status="pass"),
+           record(spec="conv/docs", case="c", kind="example", adapter="paddle", device="cpu", dtype="float32",
+                  mode="eager", status="documented", difference={"note": "NCL", "regime": "default"})]
+    screen = summary.first_screen(run)
+    assert [(p["source"], p["target"]) for p in screen["pairs"]] == [("jax", "torch"), ("jax", "paddle"),
+                                                                     ("paddle", "torch")]
+    assert screen["pairs"][0]["regimes"] == {"undocumented": 1, "promotion": 2, "crash": 1, "semantics": 1}
+    assert [(f["regime"], f["spec"]) for f in screen["first"]] == [("undocumented", "matmul/docs"),
+                                                                  ("default", "conv/docs")]
+    new = [r for r in run if r["spec"] == "conv/docs" and r["adapter"] == "paddle"]
+    assert summary.first_screen(run, new)["first"][0]["spec"] == "conv/docs"

@@ -154,6 +154,13 @@
     ["port-source", "port-target", "port-mode", "port-model"].forEach(function (id) {
       document.getElementById(id).addEventListener("change", draw);
     });
+    Array.prototype.forEach.call(document.querySelectorAll("a.port-pair"), function (link) {  // the first screen's pairs
+      link.addEventListener("click", function () {
+        document.getElementById("port-source").value = link.getAttribute("data-source");
+        document.getElementById("port-target").value = link.getAttribute("data-target");
+        draw();
+      });
+    });
     Array.prototype.forEach.call(document.querySelectorAll("a.port-model"), function (link) {
       link.addEventListener("click", function () { choice.value = link.getAttribute("data-model"); draw(); });
     });
