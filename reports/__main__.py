@@ -1,8 +1,10 @@
-"""python -m reports build RESULTS_DIR... [-o OUT] [--baseline BASE] [--history RUN...] [--upgraded-from OLD]:
+"""python -m reports build RESULTS_DIR... [-o OUT] [--baseline BASE] [--history RUN...] [--upgraded-from OLD]
+[--expect PART,...]:
 write OUT/index.html from result records; with a baseline (an earlier run's results, e.g. main's
 last CI run) the page opens with what changed since it; with earlier runs (oldest first) it charts
 each adapter's outcomes by commit and by framework version; with --upgraded-from, the same items'
-run at the version in use, it has the upgrade note (as `upgrade` below). An adapter recorded at
+run at the version in use, it has the upgrade note (as `upgrade` below); with --expect, it names the
+run's parts it lacks yet (a run still going, or cut short). An adapter recorded at
 several versions (both runs given as inputs) has a column per version. It ends with the totals per status
 and the failing items with their rerun commands, and exits 1 when any item failed (the page is
 written either way), 2 on bad input.
@@ -62,6 +64,9 @@ def main(argv=None, prog="python -m reports") -> int:
                    help="earlier runs' results folders, oldest first: outcomes charted run by run")
     b.add_argument("--upgraded-from", default=None, metavar="OLD",
                    help="the same items' run at the version in use: the page has the upgrade note")
+    b.add_argument("--expect", default="", metavar="PART,...",
+                   help="the parts the run will write (adapters, multihost, benchmarks): the page names those it "
+                        "lacks yet (tox -e report builds it after each part)")
     d = sub.add_parser("diff", help="what changed between two runs; exit 1 on a new failure")
     d.add_argument("base", help="the earlier run: results folder or .jsonl file")
     d.add_argument("new", help="the later run: results folder or .jsonl file")
@@ -91,7 +96,8 @@ def main(argv=None, prog="python -m reports") -> int:
     if args.command == "port":
         return _port(args)
     try:
-        page = build(args.inputs, args.output, args.baseline, args.history, args.upgraded_from)
+        page = build(args.inputs, args.output, args.baseline, args.history, args.upgraded_from,
+                     [p.strip() for p in args.expect.split(",") if p.strip()])
     except FileNotFoundError as exc:
         print(f"reports: {exc}", file=sys.stderr)
         return 2

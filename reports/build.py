@@ -294,11 +294,13 @@ def read_selection(files) -> dict | None:
             "lacking": sorted({i for r in runs for i in r.get("lacking", [])})}
 
 
-def build(inputs, output, baseline=None, history=(), upgraded_from=None) -> pathlib.Path:
+def build(inputs, output, baseline=None, history=(), upgraded_from=None, expect=()) -> pathlib.Path:
     """Write OUTPUT/index.html from the results under `inputs`; with a `baseline` (an earlier
     run's folder or file) the page opens with what changed since it; with `history` (earlier runs'
     folders, oldest first) it charts each adapter's outcomes run by run, this run last; with
-    `upgraded_from` (the same items' run at the version in use) it has the upgrade note."""
+    `upgraded_from` (the same items' run at the version in use) it has the upgrade note; with
+    `expect` (the parts a run will write: adapters, "multihost", "benchmarks") it says which of
+    them it lacks, so a page built while a run goes on, or after it was cut short, says so."""
     records, broken = read_records(inputs)
     records = standing(records)  # a re-run's outcome replaces the earlier one, never adds to it
     runs, broken_bench = perf.read_runs(bench_files(inputs))
@@ -338,6 +340,7 @@ def build(inputs, output, baseline=None, history=(), upgraded_from=None) -> path
         coverage=read_coverage(files_of(inputs, "coverage.json")),
         selection=with_lost(read_selection(files_of(inputs, "selection-*.json")), records),
         whole=whole_run, whole_statuses=STATUSES, whole_missing=whole.missing(whole_run, records),
+        parts_missing=missing_parts(expect, records, runs),
         script="\n".join((TEMPLATES / name).read_text(encoding="utf-8") for name in ("report.js", "port.js")),
         style=(TEMPLATES / "report.css").read_text(encoding="utf-8"),
         generated=datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
@@ -347,6 +350,16 @@ def build(inputs, output, baseline=None, history=(), upgraded_from=None) -> path
     page = out / "index.html"
     page.write_text(html, encoding="utf-8")
     return page
+
+
+def missing_parts(expect, records: list, runs: list) -> list:
+    """The expected parts of a run that left nothing in these results: an adapter without a
+    record, "multihost" without a record of the multi-process collectives, "benchmarks" without
+    a benchmark run."""
+    adapters = {str(r.get("adapter")) for r in records}
+    present = {"multihost": any(str(r.get("test") or "").startswith("multihost::") for r in records),
+               "benchmarks": bool(runs)}
+    return [part for part in expect if not present.get(part, part in adapters)]
 
 
 def run_label(where, records) -> str:

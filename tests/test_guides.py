@@ -110,11 +110,14 @@ def run(argv: list[str], folder: pathlib.Path) -> str:
 
 def tox_commands(env: str) -> list[list[str]]:
     """A tox env's commands_pre and commands from tox.ini, `{posargs}` left out (narrowed appends
-    its own) and `-` (tox ignores the exit code) dropped: each must succeed on the narrowing."""
+    its own), `{env:NAME}` its setenv's, and `-` (tox ignores the exit code) dropped: each must
+    succeed on the narrowing."""
     config = configparser.ConfigParser(interpolation=None)
     config.read(ROOT / "tox.ini")
     section = config[f"testenv:{env}"]
     lines = [line for key in ("commands_pre", "commands") for line in section.get(key, "").splitlines() if line.strip()]
+    for name, value in (line.split("=", 1) for line in section.get("setenv", "").splitlines() if "=" in line):
+        lines = [line.replace(f"{{env:{name.strip()}}}", value.strip()) for line in lines]
     return [shlex.split(line.strip().removeprefix("- ").replace("{posargs}", "")) for line in lines]
 
 
@@ -129,8 +132,9 @@ def checkout(tmp_path: pathlib.Path) -> pathlib.Path:
     return folder
 
 
-def follow(page: str, folder: pathlib.Path, specs: str, placeholders: dict) -> list[str]:
-    """Run every shell line of the page in `folder`, in order; returns the lines run."""
+def follow(page: str, folder: pathlib.Path, specs: str, placeholders: dict, after=None) -> list[str]:
+    """Run every shell line of the page in `folder`, in order; returns the lines run. `after`:
+    line -> a check to make once that line ran."""
     done = []
     for line in shell_lines(page):
         if line == CI_LINE:  # CI runs this very line on every submission
@@ -153,6 +157,8 @@ def follow(page: str, folder: pathlib.Path, specs: str, placeholders: dict) -> l
                         run(as_here(narrowed(command, specs)), folder)
                 continue
             run(as_here(narrowed(argv, specs)), folder)
+        if after and line in after:
+            after[line]()
         done.append(line)
     return done
 
@@ -177,8 +183,14 @@ def test_every_shell_line_of_the_guides_is_one_the_tests_can_run():
 @pytest.mark.apart  # about 190 s (tox -e report's lines, narrowed, most of it): in test-apart (tox.ini)
 def test_getting_started_runs_as_written(tmp_path):
     folder = checkout(tmp_path)
-    done = follow("getting-started.md", folder, "specs", {"<timestamp>": lambda: newest(folder)})
-    assert (folder / "reports" / "out" / "index.html").is_file() and len(done) == len(shell_lines("getting-started.md"))
+
+    def every_part_on_the_page():
+        assert "Not in this page yet" not in (folder / "reports" / "out" / "index.html").read_text()
+
+    done = follow("getting-started.md", folder, "specs", {"<timestamp>": lambda: newest(folder)},
+                  after={"python -m pip install tox && python -m tox -e report": every_part_on_the_page})
+    assert len(done) == len(shell_lines("getting-started.md"))
+    assert (folder / "reports" / "out" / "index.html").is_file()
 
 
 @pytest.mark.apart  # about 70 s

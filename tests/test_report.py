@@ -318,3 +318,15 @@ def test_a_huge_message_is_cut_on_the_page_and_the_cost_table_counts_items(tmp_p
     assert "characters more in the record" in page
     assert "built-in method" not in page
     assert len(json.loads((tmp_path / "r.jsonl").read_text().splitlines()[0])["message"]) == len(huge)
+
+
+def test_a_page_built_before_its_run_ends_names_the_parts_it_lacks(tmp_path):
+    """tox -e report builds the page after each part (--expect names them all): tried as a new
+    user would, a run stopped after 87 minutes left thousands of records and no page."""
+    (tmp_path / "r.jsonl").write_text(record(test="specs/a.yaml::a[torch]") + "\n")
+    page = build([tmp_path], tmp_path / "out", expect=["torch", "keras-torch", "multihost", "benchmarks"]).read_text()
+    assert "Not in this page yet:</b> keras-torch, multihost, benchmarks:" in page
+    (tmp_path / "r.jsonl").write_text("\n".join([record(test="specs/a.yaml::a[torch]"), record(
+        adapter="keras-torch", test="specs/a.yaml::a[keras-torch]"), record(test="multihost::all-reduce-sum/docs")]))
+    page = build([tmp_path], tmp_path / "out", expect=["torch", "keras-torch", "multihost"]).read_text()
+    assert "Not in this page yet" not in page
