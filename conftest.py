@@ -154,6 +154,8 @@ def _options(config) -> SimpleNamespace:
         recorder=results.Recorder(folder, worker), environment=results.environment(),
         case_timeout=timeout, watch=faults.Watch(folder, worker, timeout), started=time.time(),
         changes=since and changes.Changes(since, adapters.classes()),
+        # collection's progress (suites/running/items.py `collected`): spec files collected of those named
+        collection={"files": len(_spec_files(config)) + _collects_suites(config), "done": 0, "start": time.monotonic()},
     )
 
 

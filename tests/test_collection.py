@@ -32,6 +32,18 @@ def test_a_spec_file_is_a_test_file_and_its_ids_name_it():
     assert all(i.startswith("specs/matmul.yaml::") for i in ids)
 
 
+def test_collection_says_how_far_it_is_file_by_file_with_xdist_too():
+    """Tried as a new user would: `tox -e report` showed nothing for 12 minutes while its workers
+    collected. Each spec file collected is a line on stderr, the first worker's under xdist."""
+    for extra in (["-p", "no:xdist"], ["-n", "2"]):
+        run = pytest("specs/matmul.yaml", "specs/ste.yaml", "--adapter", "reference", "--collect-only", "-q", *extra)
+        assert run.returncode == 0, run.stdout + run.stderr
+        said = [line.split(" (")[0] + " (" + line.split(" (")[1].split(",")[0] for line in run.stderr.splitlines()
+                if line.startswith("parity: collected")]
+        assert said == ["parity: collected matmul.yaml (1 of 2 spec files",
+                        "parity: collected ste.yaml (2 of 2 spec files"]
+
+
 @mark.apart  # about 100 s: in test-apart (tox.ini)
 def test_every_collected_item_writes_a_record_and_checks_something(tmp_path):
     collected = pytest("specs", "--adapter", "reference", "--collect-only", "-q")

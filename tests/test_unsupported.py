@@ -208,6 +208,20 @@ def test_an_op_the_adapter_does_not_implement_is_unsupported_whatever_it_declare
         ("unsupported", "matmul-only does not implement masked_fill")}, found
 
 
+def test_a_conversion_to_a_dtype_the_adapter_does_not_declare_is_unsupported_and_one_it_declares_an_error(tmp_path):
+    """NumPy has no bfloat16: converting to it raises. Where the adapter declares no op of the
+    spec in bfloat16 the case is unsupported, with the framework's words; where it declares it, an
+    error (the declaration decides, as for an op's own error)."""
+    run = run_suite(tmp_path, "--dtype", "bfloat16", "-k", "matmul/vector-x-vector and not property", path=KERNEL_LESS,
+                    adapter="matmul-only,matmul-only-narrow")
+    assert run.returncode == 1, run.stdout[-2000:] + run.stderr[-2000:]
+    status = {(r["adapter"], r["kind"]): r for r in records(tmp_path)}
+    assert status["matmul-only", "example"]["status"] == "error"
+    narrow = status["matmul-only-narrow", "example"]
+    assert narrow["status"] == "unsupported" and narrow["message"].startswith(
+        "matmul-only-narrow does not declare matmul in bfloat16 (its `dtypes`); converting to it raised TypeError")
+
+
 def test_a_compilers_wrapped_error_reads_as_the_error_and_keeps_the_undeclared_mark():
     """paddle.jit.to_static re-raises an op's error inside its own ("In transformed code:", the
     trace, the error, hints): the record reads as the error, and an error the op raised in an

@@ -96,8 +96,17 @@ class Program:
 
         def tensor(name, value):
             dtype = ctx.input_dtype(name, value)
-            return python_number(value) if dtype == PYTHON else \
-                ctx.adapter.asarray(np.array(value, copy=True), dtype, ctx.device)
+            if dtype == PYTHON:
+                return python_number(value)
+            try:
+                return ctx.adapter.asarray(np.array(value, copy=True), dtype, ctx.device)
+            except Unsupported:
+                raise
+            except Exception as exc:  # the framework lacks the dtype: unsupported where the adapter does not claim it
+                note = coverage.undeclared_conversion(ctx.adapter, self.ops(), dtype, exc)
+                if note:
+                    raise Unsupported(note) from exc
+                raise
 
         with ctx.adapter.device_scope(ctx.device):
             return {k: tensor(k, v) for k, v in inputs.items()}

@@ -105,6 +105,16 @@ def undeclared(adapter, op: str, args, exc: Exception) -> str | None:
     return f"{adapter.name} does not declare {op} in {dtype} (its `dtypes`); the framework raised {one_line(exc)}"
 
 
+def undeclared_conversion(adapter, ops, dtype: str, exc: Exception) -> str | None:
+    """Why converting an input to `dtype` failing is the framework lacking the dtype: the adapter
+    declares none of the program's ops in it. None where it declares one (an error there is an
+    error) or declares nothing."""
+    if not adapter.dtypes or not ops or any(dtype in adapter.dtypes.get(op, adapter.dtypes.get("*", ())) for op in ops):
+        return None
+    return (f"{adapter.name} does not declare {', '.join(sorted(ops))} in {dtype} (its `dtypes`); converting to "
+            f"it raised {one_line(exc)}")
+
+
 def check(adapter, device: str = "cpu", seen: dict | None = None) -> list:
     """Mismatches between declaration and behaviour, one line each (with the exception behind a
     declared dtype that fails). `seen`: what `observed` gave, where the caller has it."""

@@ -44,3 +44,10 @@ class MatmulOnly(Adapter):
 
     def matmul(self, a, b):
         return np.matmul(a, b)
+
+
+class MatmulOnlyNarrow(MatmulOnly):
+    """The same, declaring what NumPy has: a bfloat16 case is unsupported, the conversion's error
+    the framework lacking the dtype."""
+    name = "matmul-only-narrow"
+    dtypes = {"*": ("float32", "float64")}
