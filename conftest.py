@@ -27,7 +27,7 @@ import vocabulary
 from reports import cost
 from suites.loading import spec_differences
 from suites.loading.specs import SpecError, load_file, load_path, own_specs
-from suites.running import changes, coverage, faults, results, shards
+from suites.running import changes, coverage, faults, progress, results, shards
 
 ROOT = pathlib.Path(__file__).resolve().parent
 ANCHOR = ROOT / "suites" / "test_specs.py"
@@ -92,6 +92,7 @@ def pytest_configure(config):
         config.parity = _options(config)
     except (SpecError, adapters.AdapterError, ValueError) as exc:  # ShardError, ChangeError are ValueErrors
         pytest.exit(f"parity: {exc}", returncode=2)
+    config.pluginmanager.register(config.parity.progress, "parity-progress")
 
 
 def _options(config) -> SimpleNamespace:
@@ -154,8 +155,7 @@ def _options(config) -> SimpleNamespace:
         recorder=results.Recorder(folder, worker), environment=results.environment(),
         case_timeout=timeout, watch=faults.Watch(folder, worker, timeout), started=time.time(),
         changes=since and changes.Changes(since, adapters.classes()),
-        # collection's progress (suites/running/items.py `collected`): spec files collected of those named
-        collection={"files": len(_spec_files(config)) + _collects_suites(config), "done": 0, "start": time.monotonic()},
+        progress=progress.Progress(config, len(_spec_files(config)) + _collects_suites(config)),
     )
 
 

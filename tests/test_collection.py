@@ -3,6 +3,7 @@
 An item that checks nothing (its examples all run in other dtypes, and the spec generates no
 cases) is an error record, never a silent pass: the LSTM with-state gradients were once such."""
 import json
+import os
 import pathlib
 import subprocess
 import sys
@@ -42,6 +43,19 @@ def test_collection_says_how_far_it_is_file_by_file_with_xdist_too():
                 if line.startswith("parity: collected")]
         assert said == ["parity: collected matmul.yaml (1 of 2 spec files",
                         "parity: collected ste.yaml (2 of 2 spec files"]
+
+
+def test_a_run_says_every_minute_how_many_items_are_done_and_about_how_long_is_left():
+    """The items' progress, with the time so far and to go (PARITY_PROGRESS_EVERY=0: a line each)."""
+    for extra in (["-p", "no:xdist"], ["-n", "2"]):
+        cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--hypothesis-profile=ci", "specs/ste.yaml",
+               "--adapter", "reference", "-k", "not repeat and not property", *extra]
+        run = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300,
+                             env={**os.environ, "PARITY_PROGRESS_EVERY": "0"})
+        assert run.returncode == 0, run.stdout + run.stderr
+        lines = [line for line in run.stdout.splitlines() if line.startswith("parity: ") and " items, " in line]
+        assert lines and lines[-1].startswith("parity: 8 of 8 items, ") and lines[-1].endswith(
+            "min so far, about 0.0 min to go at this pace"), run.stdout
 
 
 @mark.apart  # about 100 s: in test-apart (tox.ini)

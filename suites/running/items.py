@@ -8,7 +8,6 @@ and the falsifying example), not as a traceback.
 """
 import itertools
 import shlex
-import sys
 import time
 import warnings
 import zlib
@@ -74,20 +73,7 @@ class SpecFile(pytest.File):
                     yield SpecItem.from_parent(
                         self, name=f"{prefix}{spec.id}{suffix}[{adapter}-{device}-{dtype}-{mode}]", spec=spec,
                         kind=kind, generated=generated, adapter_name=adapter, device=device, dtype=dtype, mode=mode)
-        collected(self.config, self.path)
-
-
-def collected(config, path) -> None:
-    """A line of collection's progress per spec file, on stderr: a run of every spec collects
-    for a minute or more before pytest prints anything. Each xdist worker collects every file;
-    the first one speaks (a worker's stderr is the run's)."""
-    if getattr(config, "workerinput", {}).get("workerid", "gw0") != "gw0":
-        return
-    progress = config.parity.collection
-    progress["done"] += 1
-    with config.pluginmanager.getplugin("capturemanager").global_and_fixture_disabled():
-        print(f"parity: collected {path.name} ({progress['done']} of {progress['files']} spec files, "
-              f"{time.monotonic() - progress['start']:.0f} s)", file=sys.stderr, flush=True)
+        self.config.parity.progress.file_collected(self.path)
 
 
 # An item's id after the spec's: its explicit examples' values carry none (a collective's neither),
