@@ -167,16 +167,17 @@ def lines(found: dict, source: str, target: str, model: str | None = None, verbo
         return [f"{title}: no case differs (of the cases both ran)"]
     cases = {regime: sum(g["count"] for g in rows) for regime, rows in found.items()}
     differ = {regime: n for regime, n in cases.items() if regime != "unsupported"}
-    n = sum(differ.values())
-    out = [f"{title}: {_count(n, 'case')} {'differs' if n == 1 else 'differ'}"]
+    total = sum(differ.values())
+    out = [f"{title}: {_count(total, 'case')} {'differs' if total == 1 else 'differ'}"]
     if differ:
         out.append(_fit("  by regime: " + ", ".join(f"{regime} {n}" for regime, n in differ.items())))
     if "unsupported" in cases:
         out.append(f"  and {_count(cases['unsupported'], 'case')} one side cannot run"
                    + ("" if verbose else " (--verbose lists them)"))
-    first = ranked(found)[:TOP]
+    order = ranked(found)
+    first = order[:TOP]
     if first:
-        out += ["", f"First to change ({len(first)} of {_count(len(ranked(found)), 'group')}, the most urgent first):"]
+        out += ["", f"First to change ({len(first)} of {_count(len(order), 'group')}, the most urgent first):"]
         out += [_fit(f"{n:>3}. [{regime}] {g['spec']}: {both_sides(g, source, target)} ({_count(g['count'], 'case')})")
                 for n, (regime, g) in enumerate(first, 1)]
     for regime, rows in found.items():
@@ -207,10 +208,13 @@ def ranked(found: dict) -> list:
 
 
 def size(group: dict) -> float:
+    """A group's error, for ranking: the target's ulp, else its max abs error, else the source's;
+    an infinite or NaN error counts as the largest, none as 0."""
     side = group["target"] if group["target"]["ulp"] or group["target"]["max_abs_err"] else group["source"]
-    size = side["ulp"] if isinstance(side["ulp"], (int, float)) else side["max_abs_err"]
-    return float(size) if isinstance(size, (int, float)) and math.isfinite(size) else (
-        math.inf if size is not None else 0.0)
+    error = side["ulp"] if isinstance(side["ulp"], (int, float)) else side["max_abs_err"]
+    if not isinstance(error, (int, float)):
+        return 0.0
+    return float(error) if math.isfinite(error) else math.inf
 
 
 def both_sides(group: dict, source: str, target: str) -> str:

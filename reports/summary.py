@@ -101,11 +101,11 @@ def first_screen(records: list, new_failures=()) -> dict:
     most urgent groups of every pair (port.ranked: failures, then behaviours, then conventions;
     an op a model calls first; the larger error), a failure new since the baseline before any
     other (`new_failures`: records), one per spec."""
-    pairs = port.every_pair(records)
+    pairs = [(source, target, found, port.ranked(found)) for source, target, found in port.every_pair(records)]
     new = {(str(r.get("spec")), str(r.get("adapter"))) for r in new_failures}
     candidates = []
-    for source, target, found in pairs:
-        for regime, g in port.ranked(found):
+    for source, target, _, order in pairs:
+        for regime, g in order:
             fresh = (g["spec"], target) in new or (g["spec"], source) in new
             candidates.append(((not fresh, port.URGENCY.index(regime), not g["used"], -port.size(g), -g["count"]),
                                regime, g, source, target, fresh))
@@ -116,9 +116,8 @@ def first_screen(records: list, new_failures=()) -> dict:
             first.append({"regime": regime, "spec": g["spec"], "new": fresh, "count": g["count"],
                           "line": port.both_sides(g, source, target)})
     lines = []
-    for source, target, found in pairs:
+    for source, target, found, top in pairs:
         counts = {regime: sum(g["count"] for g in rows) for regime, rows in found.items()}
-        top = port.ranked(found)
         lines.append({"source": source, "target": target,
                       "differ": sum(n for regime, n in counts.items() if regime != "unsupported"),
                       "regimes": {regime: n for regime, n in counts.items() if regime != "unsupported"},
