@@ -50,7 +50,7 @@
 
   function plural(n, noun) { return n.toLocaleString("en") + " " + noun + (n === 1 ? "" : "s"); }
 
-  // a group's error: the target's ulp, else its max abs err, else the source's (reports/port.py _size)
+  // a group's error: the target's ulp, else its max abs err, else the source's (reports/port.py size)
   function size(g) {
     var s = (g.b[3] !== null && g.b[3] !== undefined) || (g.b[2] !== null && g.b[2] !== undefined) ? g.b : g.a;
     var v = s[3] !== null && s[3] !== undefined ? s[3] : s[2];

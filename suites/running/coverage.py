@@ -12,7 +12,7 @@ from collections import Counter
 
 import numpy as np
 
-from adapters.base import DTYPES, OPS, Adapter
+from adapters.base import DTYPES, OPS
 from suites.judging.outcome import one_line
 from vocabulary import VOCABULARY, Index, Mask, having
 
@@ -24,7 +24,8 @@ INDEX_DTYPED = having("index_dtyped")
 
 def implemented(cls) -> list:
     """The vocabulary ops the adapter class overrides (the base raises Unsupported for the rest)."""
-    return [op for op in OPS if getattr(cls, op, None) is not getattr(Adapter, op)]
+    lacking = set(cls.lacks(OPS))
+    return [op for op in OPS if op not in lacking]
 
 
 def declared(adapter) -> dict:
