@@ -1,6 +1,7 @@
 """How far a run is, said as it goes: a line per spec file collected (a run of every spec collects
 for a minute or more before pytest prints anything), then every minute the items done of the
-items kept, the time so far and, at the pace so far, the time to go. pytest's own dots and
+items kept, the time so far and, at the pace the items have kept since the first ended (collection
+excluded), the time to go. pytest's own dots and
 percentages stay; these lines add the times. A pytest plugin (conftest.py registers it): under
 xdist the first worker speaks of collection (every worker collects every file) and the
 controller of the items (it sees every item's reports)."""
@@ -18,7 +19,7 @@ class Progress:
     def __init__(self, config, files: int):
         self.config, self.files, self.collected, self.start = config, files, 0, time.monotonic()
         self.worker = getattr(config, "workerinput", {}).get("workerid")
-        self.items, self.done, self.said = 0, 0, time.monotonic()
+        self.items, self.done, self.said, self.first = 0, 0, time.monotonic(), None
 
     def file_collected(self, path) -> None:
         if self.worker not in (None, "gw0"):
@@ -40,13 +41,14 @@ class Progress:
             return
         self.done += 1
         now = time.monotonic()
+        self.first = self.first or now
         if now - self.said < EVERY or not self.items:
             return
         self.said = now
-        spent = now - self.start
-        left = spent / self.done * max(self.items - self.done, 0)
-        line = f"parity: {self.done:,} of {self.items:,} items, {spent / 60:.1f} min so far, " \
-               f"about {left / 60:.1f} min to go at this pace"
+        line = f"parity: {self.done:,} of {self.items:,} items, {(now - self.start) / 60:.1f} min so far"
+        if self.done > 1 and now > self.first:  # a pace needs two items ended
+            left = (now - self.first) / (self.done - 1) * max(self.items - self.done, 0)
+            line += f", about {left / 60:.1f} min to go at this pace"
         terminal = self.config.pluginmanager.getplugin("terminalreporter")
         if terminal is None:
             self.say(line)
