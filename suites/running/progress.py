@@ -1,10 +1,9 @@
 """How far a run is, said as it goes: a line per spec file collected (a run of every spec collects
 for a minute or more before pytest prints anything), then every minute the items done of the
 items kept, the time so far and, at the pace the items have kept since the first ended (collection
-excluded), the time to go. pytest's own dots and
-percentages stay; these lines add the times. A pytest plugin (conftest.py registers it): under
-xdist the first worker speaks of collection (every worker collects every file) and the
-controller of the items (it sees every item's reports)."""
+excluded), the time to go. pytest's own dots and percentages stay; these lines add the times. A
+pytest plugin (conftest.py registers it): under xdist the first worker speaks of collection (every
+worker collects every file) and the controller of the items (it sees every item's reports)."""
 import os
 import sys
 import time
@@ -46,7 +45,7 @@ class Progress:
             return
         self.said = now
         line = f"parity: {self.done:,} of {self.items:,} items, {(now - self.start) / 60:.1f} min so far"
-        if self.done > 1 and now > self.first:  # a pace needs two items ended
+        if self.done > 1:  # a pace needs two items ended
             left = (now - self.first) / (self.done - 1) * max(self.items - self.done, 0)
             line += f", about {left / 60:.1f} min to go at this pace"
         terminal = self.config.pluginmanager.getplugin("terminalreporter")
