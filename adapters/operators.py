@@ -22,5 +22,11 @@ class PythonOperators:
     def pow(self, a, b):
         return a ** b
 
+    def floor_divide(self, a, b):
+        return a // b
+
+    def remainder(self, a, b):
+        return a % b
+
     def greater(self, a, b):
         return a > b  # a Python number on the left: Python asks the tensor's __lt__

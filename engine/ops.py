@@ -92,6 +92,41 @@ floor = _elementwise("floor", np.floor, lambda g, out, x: (None,))  # piecewise 
 ceil = _elementwise("ceil", np.ceil, lambda g, out, x: (None,))
 trunc = _elementwise("trunc", np.trunc, lambda g, out, x: (None,))
 
+# -- the Array API standard's elementwise math (vocabulary/elementwise.py): NumPy's functions, whose
+# special cases are C99's and the standard's; the derivatives are calculus'.
+sin = _elementwise("sin", np.sin, lambda g, out, x: (g * np.cos(x),))
+cos = _elementwise("cos", np.cos, lambda g, out, x: (-g * np.sin(x),))
+tan = _elementwise("tan", np.tan, lambda g, out, x: (g * (1 + out * out),))
+asin = _elementwise("asin", np.arcsin, lambda g, out, x: (g / np.sqrt(1 - x * x),))
+acos = _elementwise("acos", np.arccos, lambda g, out, x: (-g / np.sqrt(1 - x * x),))
+atan = _elementwise("atan", np.arctan, lambda g, out, x: (g / (1 + x * x),))
+atan2 = _elementwise("atan2", np.arctan2, lambda g, out, y, x: (g * x / (x * x + y * y), -g * y / (x * x + y * y)))
+sinh = _elementwise("sinh", np.sinh, lambda g, out, x: (g * np.cosh(x),))
+cosh = _elementwise("cosh", np.cosh, lambda g, out, x: (g * np.sinh(x),))
+asinh = _elementwise("asinh", np.arcsinh, lambda g, out, x: (g / np.sqrt(x * x + 1),))
+acosh = _elementwise("acosh", np.arccosh, lambda g, out, x: (g / np.sqrt(x * x - 1),))
+atanh = _elementwise("atanh", np.arctanh, lambda g, out, x: (g / (1 - x * x),))
+expm1 = _elementwise("expm1", np.expm1, lambda g, out, x: (g * (out + 1),))
+log1p = _elementwise("log1p", np.log1p, lambda g, out, x: (g / (1 + x),))
+log2 = _elementwise("log2", np.log2, lambda g, out, x: (g / (x * np.log(2)),))
+log10 = _elementwise("log10", np.log10, lambda g, out, x: (g / (x * np.log(10)),))
+reciprocal = _elementwise("reciprocal", np.reciprocal, lambda g, out, x: (-g * out * out,))
+# the logistic of the difference, not exp(a - out), which carries out's rounding (logaddexp(30, 32)
+# in float32: 25 ulp)
+logaddexp = _elementwise("logaddexp", np.logaddexp,
+                         lambda g, out, a, b: (g * logistic(a - b), g * logistic(b - a)))
+hypot = _elementwise("hypot", np.hypot, lambda g, out, a, b: (g * a / out, g * b / out))
+# |x1| with x2's sign: d/dx1 is +-1 (-1 where the signs differ), d/dx2 is 0 (a step at zero)
+copysign = _elementwise("copysign", np.copysign, lambda g, out, a, b: (
+    np.where(np.signbit(a) != np.signbit(b), -g, g), np.zeros_like(g)))
+nextafter = _elementwise("nextafter", np.nextafter, lambda g, out, a, b: (None, None))  # a step: no derivative
+floor_divide = _elementwise("floor_divide", np.floor_divide, lambda g, out, a, b: (None, None))
+remainder = _elementwise("remainder", np.remainder, lambda g, out, a, b: (g, -g * np.floor_divide(a, b)))
+isnan = _elementwise("isnan", np.isnan, lambda g, out, x: (None,))  # tests: bool, no derivative
+isinf = _elementwise("isinf", np.isinf, lambda g, out, x: (None,))
+isfinite = _elementwise("isfinite", np.isfinite, lambda g, out, x: (None,))
+signbit = _elementwise("signbit", np.signbit, lambda g, out, x: (None,))
+
 
 def cast(x, dtype):
     """x.astype(dtype), as NumPy casts (on x86 a float an integer cannot hold gives the integer

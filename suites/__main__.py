@@ -13,7 +13,8 @@ of its group's recorded items (suites/running/shards.py estimates); the worker t
 N workers (default 2).
 
 python -m suites vocabulary [--write]: print docs/vocabulary.md as the vocabulary's records make
-it (vocabulary/__init__.py); --write writes it there.
+it (vocabulary/__init__.py); --write writes it there, and docs/array-api.md (the Array API
+standard's functions, their ops and each adapter's dtypes: vocabulary/arrayapi.py) beside it.
 
 python -m suites regimes [PATH]: per spec area, how many of its generated specs' shape palettes
 reach each regime (empty and singleton axes, odd sizes, sizes past a kernel's block boundary:
@@ -38,6 +39,7 @@ from suites.programs import palette
 from suites.running import coverage, shards
 
 VOCABULARY_DOC = pathlib.Path(__file__).resolve().parent.parent / "docs" / "vocabulary.md"
+ARRAY_API_DOC = VOCABULARY_DOC.with_name("array-api.md")
 
 
 def vocabulary_page() -> str:
@@ -63,7 +65,8 @@ def main(argv=None, prog="python -m suites") -> int:
     estimate.add_argument("results", help="an earlier run's results folder (or .jsonl)")
     estimate.add_argument("--workers", type=int, default=2, help="pytest-xdist workers of the run (default 2)")
     vocab = sub.add_parser("vocabulary", help="docs/vocabulary.md from the vocabulary's records")
-    vocab.add_argument("--write", action="store_true", help=f"write {VOCABULARY_DOC} instead of printing it")
+    vocab.add_argument("--write", action="store_true",
+                       help=f"write {VOCABULARY_DOC} (and {ARRAY_API_DOC.name} beside it) instead of printing it")
     reg = sub.add_parser("regimes", help="which regimes each spec area's generated shapes reach")
     reg.add_argument("path", nargs="?", default=own_specs(), help="a spec file or folder (default: Parity's specs)")
     upgrade.add_parser(sub)
@@ -81,6 +84,7 @@ def main(argv=None, prog="python -m suites") -> int:
         text = vocabulary_page()
         if args.write:
             VOCABULARY_DOC.write_text(text, encoding="utf-8")
+            ARRAY_API_DOC.write_text(coverage.array_api_page(adapters.classes()), encoding="utf-8")
         else:
             print(text, end="")
         return 0

@@ -28,6 +28,21 @@ def test_nan_and_inf_positions_compare_exactly():
     assert not compare.compare(np.array([np.inf]), np.array([3e38]), "float32", allowed=np.inf).ok
 
 
+def test_a_documented_minus_zero_is_judged_by_its_sign():
+    """-0.0 == 0.0 in IEEE 754, so a value check that compares numbers passes either zero for the
+    other; a documented value (judge.py, an entry's observed value) is judged with signed_zeros:
+    the standard's round(-0.5) is -0, and a framework that gives +0 differs from it."""
+    documented, positive = np.array([-2.0, -0.0, 0.0]), np.array([-2.0, 0.0, 0.0])
+    assert compare.compare(documented, positive, "float32", allowed=0.0).ok  # a reference check: numbers only
+    result = compare.compare(documented, positive, "float32", allowed=0.0, signed_zeros=True)
+    assert not result.ok and result.reason == "-0 positions differ" and result.worst == (1,)
+    negative = np.array([-2.0, -0.0, -0.0])
+    assert compare.compare(documented, negative, "float32", allowed=0.0, signed_zeros=True).worst == (2,)
+    assert compare.compare(documented, documented.copy(), "float32", allowed=0.0, signed_zeros=True).ok
+    # a zero where a nonzero value is expected is a value error, not a sign error
+    assert compare.compare(np.array([-1e-30]), np.array([0.0]), "float32", allowed=1e-29, signed_zeros=True).ok
+
+
 def test_worst_element_and_errors_are_reported():
     expected = np.array([[1.0, 2.0], [4.0, 8.0]])
     actual = expected.copy()

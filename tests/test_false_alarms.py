@@ -56,3 +56,28 @@ def test_a_vanishing_derivative_leaves_the_reverse_pass_its_rounding(tmp_path):
     zeros = {"x": np.zeros((3, 3, 1), dtype=np.float32)}  # 81 Jacobian entries: one random direction
     outcome = gradcheck.check_gradient(ctx, "zeros", zeros, np.random.default_rng(1388420452))
     assert outcome.status == "pass", outcome.message
+
+
+SUBNORMAL = """
+- id: exp-far-below-zero
+  doc: exp(x) and its derivative are subnormal in float32 below x = -87.3
+  source: https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.exp.html
+  expr: "exp(x)"
+  args: [x]
+  dtypes: [float32]
+  hypothesis: {signature: "(n)->(n)"}
+  gradient: {wrt: [x]}
+"""
+
+
+def test_a_subnormal_derivative_may_round_to_its_spacing(tmp_path):
+    """exp has no sum-product bound, so its gradient is allowed ulps of the derivative's own
+    magnitude; exp(-91) = 3.0e-40 is subnormal in float32, and XLA on CPU flushes it to 0, which
+    ulps of 3.0e-40 (3e-46) do not allow: the smallest normal number is allowed beside them, as
+    the value check allows it."""
+    if not adapters.classes().get("jax"):
+        pytest.skip("jax is not installed")
+    ctx = Context(first_spec(tmp_path, SUBNORMAL), adapters.get("jax"), "cpu", "float32")
+    far = {"x": np.float32([-91.0, -95.5, -100.25])}
+    outcome = gradcheck.check_gradient(ctx, "far-below-zero", far, np.random.default_rng(0))
+    assert outcome.status == "pass", outcome.message

@@ -43,3 +43,32 @@ def test_the_manifest_counts_what_k_leaves_and_nothing_it_drops(tmp_path):
     assert manifest["collected"] == manifest["kept"] == len(ran)
     # what it ran from, so that a whole run's part is known to be one (reports/whole.py)
     assert manifest["paths"] == ["specs/ste.yaml"] and manifest["keyword"] == "not /repeat"
+
+
+SPECIAL_CASES = """
+- id: acos-edges
+  doc: acos at its domain's edges, where finite differences straddle the edge
+  source: https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.acos.html
+  expr: "acos(x)"
+  args: [x]
+  dtypes: [float32, float64]
+  examples:
+    - name: x-one
+      inputs: {x: {values: [1.0, 1.0]}}
+      expect: {value: [0.0, 0.0]}
+  hypothesis: {signature: "()->()", magnitudes: [0.5]}
+  gradient: {wrt: [x]GRADIENT}
+"""
+
+
+def test_a_spec_whose_examples_are_special_cases_checks_no_gradient_of_them(tmp_path):
+    """`gradient: {examples: false}`: acos's derivative at 1 is -inf, and a central difference
+    straddles its domain's edge, so the examples are value checks and its gradients are judged on
+    generated cases only; without the key, each dtype's example has a gradient check."""
+    from suites.running.selection import gradient_examples
+    from tests.spec_text import first_spec
+
+    plain = first_spec(tmp_path, SPECIAL_CASES.replace("GRADIENT", ""), "plain.yaml")
+    assert {(e.name, d) for e, d in gradient_examples(plain)} == {("x-one", "float32"), ("x-one", "float64")}
+    edges = first_spec(tmp_path, SPECIAL_CASES.replace("GRADIENT", ", examples: false"), "edges.yaml")
+    assert gradient_examples(edges) == []

@@ -4,6 +4,7 @@ import pathlib
 
 import pytest
 
+import adapters
 import vocabulary
 from adapters.base import OPS, Adapter
 from adapters.engine import EngineAdapter
@@ -11,6 +12,8 @@ from adapters.reference import ReferenceAdapter
 from suites.__main__ import vocabulary_page
 from suites.loading.specs import load_path
 from suites.programs import expr
+from suites.running import coverage
+from vocabulary import arrayapi
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -37,7 +40,8 @@ def test_tables_derive_from_the_records():
     from suites.programs import program
     from suites.running import coverage
 
-    assert set(expr.NUMBER_OPERANDS) == {"add", "sub", "mul", "div", "maximum", "minimum", "pow", "greater"}
+    assert set(expr.NUMBER_OPERANDS) == {"add", "sub", "mul", "div", "maximum", "minimum", "pow", "greater",
+                                         "floor_divide", "remainder"}
     assert set(compare.RULES) == vocabulary.having("bound")
     assert program.PARTS == {"lstm": ("output", "h_n", "c_n"), "gru": ("output", "h_n"),
                              "batch_norm_stats": ("running_mean", "running_var"),
@@ -60,3 +64,13 @@ def test_default_methods_carry_the_contract():
 def test_the_vocabulary_page_is_current():
     page = (ROOT / "docs" / "vocabulary.md").read_text(encoding="utf-8")
     assert page == vocabulary_page(), "docs/vocabulary.md is stale: python -m suites vocabulary --write"
+
+
+def test_the_array_api_page_is_current_and_counts_the_standard():
+    page = (ROOT / "docs" / "array-api.md").read_text(encoding="utf-8")
+    assert page == coverage.array_api_page(adapters.classes()), \
+        "docs/array-api.md is stale: python -m suites vocabulary --write"
+    # the standard's 2024.12 text: 170 functions in its sections and extensions (matmul, matrix_transpose,
+    # tensordot and vecdot twice: in linear algebra and in the linalg extension)
+    assert len(arrayapi.functions()) == 170
+    assert "| atan2 | atan2 |" in page and "| divide | div |" in page and "| vecdot | none yet |" in page

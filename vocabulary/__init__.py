@@ -20,6 +20,7 @@ Adding an op: its record here (a layer's in vocabulary/layers.py), the reference
 
 import numpy as np
 
+from vocabulary.elementwise import ELEMENTWISE_OPS
 from vocabulary.initializers import INITIALIZER_OPS, LAYER_DEFAULT_OPS
 from vocabulary.layers import LAYER_OPS
 from vocabulary.optimizers import CLIP_GRAD_NORM, L2_PENALTY, OPTIMIZER_OPS
@@ -118,6 +119,7 @@ _OPS = [
     Op("trunc", "x", "elementwise", "x with its fraction dropped, toward zero (numpy.trunc, torch.trunc; "
        "tf.math has no trunc, tf.truncatediv is a division): -1.5 -> -1, -0.5 -> -0. " + INTEGRAL, unary,
        zero_derivative=True),
+    *ELEMENTWISE_OPS,
     # -- casts
     Op("cast", "x, dtype", "casts", "x converted to `dtype` (a NumPy dtype name, bfloat16 included), as "
        "x.astype(dtype), torch's x.to, tf.cast and keras.ops.cast write it: to a float, the nearest value (ties "

@@ -6,13 +6,14 @@ import numpy as np
 from adapters import workers
 from adapters.base import Adapter, Unsupported, dtypes_except
 from adapters.behaviours import ENGINE_MASKED_SOFTMAX
+from adapters.engine.elementwise import EngineElementwise
 from adapters.engine.initializers import EngineInitializers
 from adapters.engine.optimizers import EngineOptimizers
 from vocabulary.optimizers import OPTIMIZERS_AND_CLIPPING
 from vocabulary.params import MULTIHEAD_OPS
 
 
-class EngineAdapter(EngineOptimizers, EngineInitializers, Adapter):
+class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, Adapter):
     name = "engine"
     module = "numpy"  # the engine lives in this repository and needs NumPy only
     behaviours = (ENGINE_MASKED_SOFTMAX,)

@@ -16,6 +16,7 @@ from adapters.base import DTYPES, FLOATS, Adapter, Unsupported, as_tuple, conv_p
 from adapters.indexing import index_grids, leading_block
 from adapters.initializers import INITIALIZER_DTYPES
 from adapters.jax.collectives import JAX_COLLECTIVES, collective_rank
+from adapters.jax.elementwise import JaxElementwise
 from adapters.jax.export import JaxExport
 from adapters.jax.idioms import JaxIdioms
 from adapters.jax.initializers import FLAX_LAYER_DEFAULTS, JAX_INITIALIZERS, JaxInitializers
@@ -43,7 +44,7 @@ if not X64:
     warnings.filterwarnings("ignore", message="Explicitly requested dtype .* is not available", category=UserWarning)
 
 
-class JaxAdapter(JaxLayers, JaxOptimizers, JaxInitializers, JaxIdioms, JaxExport, Adapter):
+class JaxAdapter(JaxLayers, JaxOptimizers, JaxInitializers, JaxIdioms, JaxElementwise, JaxExport, Adapter):
     name = "jax" if X64 else "jax-32"
     variant_of = None if X64 else "jax"
     module = "jax"

@@ -32,6 +32,7 @@ from adapters.behaviours import (
 )
 from adapters.keras import initializers as keras_initializers
 from adapters.keras import rnn as keras_rnn
+from adapters.keras.elementwise import KERAS_ELEMENTWISE_DTYPES, KerasElementwise
 from adapters.keras.export import KerasExport
 from adapters.keras.idioms import KerasIdioms
 from adapters.keras.layers import KerasLayers, refuse_in_trace, unweighted
@@ -97,7 +98,8 @@ BACKEND_DTYPES = {
               **dict.fromkeys(MULTIHEAD_OPS, FLOATS)},
 }
 for _backend, _table in BACKEND_DTYPES.items():  # keras.ops has no bmm; keras' optimizers and initializers' own
-    _table.update(bmm=(), **OPTIMIZER_DTYPES[_backend], **keras_initializers.KERAS_INITIALIZER_DTYPES[_backend])
+    _table.update(bmm=(), **OPTIMIZER_DTYPES[_backend], **keras_initializers.KERAS_INITIALIZER_DTYPES[_backend],
+                  **KERAS_ELEMENTWISE_DTYPES[_backend])
 KERAS_BEHAVIOURS = (KERAS_MASKED_SOFTMAX, KERAS_PAD_SEQUENCES_DEFAULTS, KERAS_LAYER_NORM_EPS, KERAS_NORMALIZE_EPSILON,
                     KERAS_BATCH_NORM_EPS, KERAS_BATCH_NORM_STATS, *KERAS_OPTIMIZERS, KERAS_CLIP_GRAD_NORM,
                     KERAS_L2_REGULARIZER, *mixed.KERAS_MIXED, *keras_initializers.KERAS_INITIALIZERS,
@@ -122,8 +124,8 @@ def configured_backend() -> str:
         return "tensorflow"
 
 
-class KerasAdapter(KerasLayers, KerasIdioms, KerasOptimizers, KerasExport, keras_initializers.KerasInitializers,
-                   Adapter):
+class KerasAdapter(KerasLayers, KerasIdioms, KerasElementwise, KerasOptimizers, KerasExport,
+                   keras_initializers.KerasInitializers, Adapter):
     # One name per backend (keras-tensorflow, keras-jax, keras-torch): frameworks differ by
     # backend, and so do the spec's documented differences and the report's columns.
     name = f"keras-{configured_backend()}"

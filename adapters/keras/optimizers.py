@@ -89,11 +89,12 @@ KERAS_L2_REGULARIZER = Behaviour(
 def clip_norms(keras, grads: list, max_norm, per_parameter: bool, convention: dict) -> list:
     """The gradients as keras.optimizers clip them (global_clipnorm, or clipnorm per variable):
     Keras clips inside the optimizer's apply, so SGD with learning rate 1 steps zero variables by
-    minus the clipped gradients, exactly (0 - 1 g)."""
+    minus the clipped gradients, exactly: -0 - 1 g, negated, is g, a zero's sign too (from +0 a
+    clipped +0 came back as -(0 - 0) = -0)."""
     if keras.backend.backend() == "tensorflow":
         refuse_in_trace("keras.optimizers", VARIABLES_IN_TRACE)
     fixed(convention, {"max_norm_eps": 0.0}, "keras.optimizers' clipnorm")
-    variables = [keras.Variable(keras.ops.zeros_like(g)) for g in grads]
+    variables = [keras.Variable(keras.ops.negative(keras.ops.zeros_like(g))) for g in grads]  # -0
     clipping = {"clipnorm" if per_parameter else "global_clipnorm": max_norm}
     keras.optimizers.SGD(learning_rate=1.0, **clipping).apply(list(grads), variables)
     return [keras.ops.negative(v.value) for v in variables]

@@ -16,6 +16,7 @@ from adapters.layer_behaviours import PADDLE_ATTENTION_NAN, PADDLE_MULTIHEAD_MEA
 from adapters.mixed import PADDLE_MIXED
 from adapters.operators import PythonOperators
 from adapters.paddle.collectives import IN_PLACE, PADDLE_COLLECTIVES, collective_rank
+from adapters.paddle.elementwise import PADDLE_ELEMENTWISE_DTYPES, PaddleElementwise
 from adapters.paddle.idioms import PaddleIdioms
 from adapters.paddle.initializers import (
     PADDLE_INITIALIZER_DTYPES,
@@ -40,7 +41,8 @@ warnings.filterwarnings("ignore", message="No ccache found", category=UserWarnin
 warnings.filterwarnings("ignore", message="Tensor do not have 'place' interface", category=UserWarning)
 
 
-class PaddleAdapter(PaddleLayers, PaddleOptimizers, PaddleInitializers, PaddleIdioms, PythonOperators, Adapter):
+class PaddleAdapter(PaddleLayers, PaddleOptimizers, PaddleInitializers, PaddleIdioms, PaddleElementwise,
+                    PythonOperators, Adapter):
     name = "paddle"
     module = "paddle"
     import_first = True
@@ -53,7 +55,7 @@ class PaddleAdapter(PaddleLayers, PaddleOptimizers, PaddleInitializers, PaddleId
     # What Paddle's CPU kernels take (python -m suites coverage --adapter paddle --check): float32 and
     # float64 nearly everywhere, few float16 and bfloat16 kernels on CPU.
     dtypes = {"*": ("float32", "float64"), "correlate": (), "convolve": (), "l2_penalty": (),
-              "one_hot": ("int32", "int64"),
+              "one_hot": ("int32", "int64"), **PADDLE_ELEMENTWISE_DTYPES,
               "sgd": ("bfloat16", "float32", "float64"),
               **dict.fromkeys(("matmul", "mm", "tensordot", "dot", "clip", "abs", "square", "round", "trunc",
                                "unique", "max", "sequence_mask", "linear", "dot_product_attention"), FLOATS_INTS),

@@ -11,6 +11,7 @@ import numpy as np
 
 from adapters.base import Adapter, Unsupported, dtypes_except, lift_1d, stacked_rnn
 from adapters.reference.collectives import Collectives
+from adapters.reference.elementwise import ElementwiseReference
 from adapters.reference.idioms import IdiomReference
 from adapters.reference.indexing import IndexingReference
 from adapters.reference.initializers import InitializerReference
@@ -21,7 +22,7 @@ from vocabulary.params import rnn_suffix
 
 
 class ReferenceAdapter(LayerReference, OptimizerReference, InitializerReference, IdiomReference, IndexingReference,
-                       Adapter):
+                       ElementwiseReference, Adapter):
     name = "reference"
     module = "numpy"
     differentiates = False  # gradients are checked against its finite differences, not computed by it

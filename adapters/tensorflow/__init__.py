@@ -28,6 +28,7 @@ from adapters.keras import rnn as keras_rnn
 from adapters.layer_behaviours import TF_GELU_FLOAT32_CONSTANTS, TF_L2_NORMALIZE, TF_PER_EXAMPLE_LOSS
 from adapters.operators import PythonOperators
 from adapters.tensorflow.collectives import COLLECTIVE_OPS, TF_COLLECTIVES, collective_rank
+from adapters.tensorflow.elementwise import TENSORFLOW_ELEMENTWISE_DTYPES, TensorFlowElementwise
 from adapters.tensorflow.export import TensorFlowExport
 from adapters.tensorflow.idioms import TensorFlowIdioms
 from adapters.tensorflow.layers import TensorFlowLayers
@@ -39,8 +40,8 @@ from vocabulary.params import MULTIHEAD_OPS
 XLA_REFUSES = "Detected unsupported operations when trying to compile graph"
 
 
-class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, PythonOperators, TensorFlowOptimizers, Initializers,
-                        TensorFlowExport, Adapter):
+class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, TensorFlowElementwise, PythonOperators,
+                        TensorFlowOptimizers, Initializers, TensorFlowExport, Adapter):
     name = "tensorflow"
     module = "tensorflow"
     behaviours = (KERAS_MASKED_SOFTMAX,  # masked_softmax is tf.keras.layers.Softmax(mask=)
@@ -52,7 +53,7 @@ class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, PythonOperators, Ten
                                "mean", "max", "segment_mask", "scatter_add", "greater", "clip", "sort", "argsort",
                                "topk", "topk_indices"), dtypes_except("bool")),
               **keras_optimizers.OPTIMIZER_DTYPES["tensorflow"],  # tf.keras' optimizers and initializers
-              **keras_initializers.KERAS_INITIALIZER_DTYPES["tensorflow"],
+              **keras_initializers.KERAS_INITIALIZER_DTYPES["tensorflow"], **TENSORFLOW_ELEMENTWISE_DTYPES,
               **dict.fromkeys(("matmul", "mm", "dot"), dtypes_except("int8", "uint8", "bool")),
               **dict.fromkeys(("pow", "neg", "abs", "sign"), dtypes_except("uint8", "bool")),
               **dict.fromkeys(("exp", "log", "tanh", "sigmoid", "sqrt", "softmax", "log_softmax", "floor", "ceil",

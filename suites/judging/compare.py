@@ -251,8 +251,10 @@ def layout(expected, actual, dtype: str, actual_dtype: str | None = None) -> Com
     return Comparison(True)
 
 
-def compare(expected, actual, dtype: str, allowed=None, actual_dtype: str | None = None) -> Comparison:
-    """Shape, then dtype, then NaN/inf positions, then values within `allowed`."""
+def compare(expected, actual, dtype: str, allowed=None, actual_dtype: str | None = None,
+            signed_zeros: bool = False) -> Comparison:
+    """Shape, then dtype, then NaN/inf positions (and with `signed_zeros`, the sign of each zero
+    expected where a zero came: a documented -0 is not +0), then values within `allowed`."""
     expected = np.asarray(expected)
     actual = np.asarray(actual)
     shaped = layout(expected, actual, dtype, actual_dtype)
@@ -262,7 +264,10 @@ def compare(expected, actual, dtype: str, allowed=None, actual_dtype: str | None
         return _compare_exact(expected, actual)
     e = expected.astype(np.float64)
     a = actual.astype(np.float64)
-    for name, mask in (("NaN", np.isnan), ("+inf", np.isposinf), ("-inf", np.isneginf)):
+    checks = (("NaN", np.isnan), ("+inf", np.isposinf), ("-inf", np.isneginf))
+    if signed_zeros:  # where both are zeros: a sign bit is -0's only mark
+        checks += (("-0", lambda v: (e == 0) & (a == 0) & np.signbit(v)),)
+    for name, mask in checks:
         differ = mask(e) != mask(a)
         if differ.any():
             i = _first(differ)

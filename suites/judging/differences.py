@@ -154,7 +154,7 @@ def value(outcome, diff, raised, actual, actual_dtype, ctx, shapes=None, in_refe
         if holds and "value" in observed:
             documented = compare.round_to(np.asarray(observed["value"]), ctx.result_dtype)
             allowed = compare.allowed_error(documented, ctx.result_dtype, tolerance={"atol": observed.get("atol", 0.0)})
-            holds = compare.compare(documented, actual, ctx.result_dtype, allowed).ok
+            holds = compare.compare(documented, actual, ctx.result_dtype, allowed, signed_zeros=True).ok
         now = returned(actual) + (f" in parts of shapes {shapes}" if shapes else "")
         if holds and "value" not in observed and in_reference_shapes is not None:
             again = in_reference_shapes()

@@ -224,12 +224,14 @@ def _magnitude_fn(ctx, wide):
 
 def _allowed(ctx, wide, out_size, scale):
     """gamma_n times the derivative's magnitude, n being the value's roundings plus the
-    cotangent's reduction; DEFAULT_ULPS ulp-like norm-wise slack where no bound exists; plus the
-    spec's own rtol (relative to that magnitude) and atol."""
+    cotangent's reduction; DEFAULT_ULPS ulp-like norm-wise slack where no bound exists, and the
+    smallest normal number (a subnormal derivative, exp(-91) in float32, rounds to its spacing);
+    plus the spec's own rtol (relative to that magnitude) and atol."""
     tolerance = ctx.tolerance
     spec_allowed = tolerance.get("atol", 0.0) + tolerance.get("rtol", 0.0) * scale
     bound = ctx.sum_product(wide)
-    if bound is None:
-        return 4 * compare.DEFAULT_ULPS * compare.unit_roundoff(ctx.judged) * scale + spec_allowed
+    if bound is None:  # and the smallest normal number, as the value check allows: a subnormal derivative
+        return 4 * compare.DEFAULT_ULPS * compare.unit_roundoff(ctx.judged) * scale + compare.tiny(ctx.judged) \
+            + spec_allowed
     n = bound.n + out_size
     return compare.gamma(n, ctx.judged) * scale + n * compare.tiny(ctx.judged) + spec_allowed

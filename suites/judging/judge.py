@@ -146,7 +146,7 @@ def _judge(ctx, case, inputs, expect, raised, actual, actual_dtype, shapes) -> O
     if "value" in expect:
         documented = compare.round_to(np.asarray(expect["value"]), ctx.result_dtype)
         allowed = compare.allowed_error(documented, ctx.result_dtype, tolerance={"atol": expect.get("atol", 0.0)})
-        result = compare.compare(documented, actual, ctx.result_dtype, allowed, actual_dtype)
+        result = compare.compare(documented, actual, ctx.result_dtype, allowed, actual_dtype, signed_zeros=True)
         if not result.ok:
             return Outcome("fail", case, f"differs from the documented value: {result.summary()}", result, inputs)
     try:

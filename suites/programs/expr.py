@@ -17,7 +17,8 @@ from adapters.base import OPS
 from vocabulary import VOCABULARY, having
 
 MAX_DEPTH = 32
-BINARY = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.Pow: "pow"}
+BINARY = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.Pow: "pow", ast.FloorDiv: "floor_divide",
+          ast.Mod: "remainder"}
 # Ops whose number operands are tensors (2 * x); elsewhere a number is a plain argument (an axis).
 NUMBER_OPERANDS = having("number_operands")
 # Ops whose first argument is a place, x[key], written as a subscript: index_set(x[key], v).

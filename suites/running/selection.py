@@ -57,10 +57,13 @@ def gradient_examples(spec) -> list:
     """(example, dtype) of the explicit examples whose gradients an item checks: every dtype it
     runs in of the gradient's dtypes and the ones it names, but for an example that expects an
     error or (without documented gradients) has non-finite inputs or integer ones: finite
-    differences need finite, real inputs, special values are value checks. An example with
+    differences need finite, real inputs, special values are value checks; none where the spec's
+    gradient says `examples: false` (its examples sit on domains' edges). An example with
     documented gradients runs in an integer dtype too: what a framework does when asked for an
     integer input's gradient is its own answer (autograd/integer-input)."""
     key = (spec.file, spec.id)
+    if spec.gradient.get("examples") is False:  # the spec's examples are value checks (special cases)
+        return []
     if key not in _GRADIENT_EXAMPLES:
         dtypes = set(spec.gradient_dtypes) | ({d for e in spec.examples for d in e.dtypes or ()}
                                               if "dtypes" not in spec.gradient else set())

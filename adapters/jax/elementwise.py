@@ -1,0 +1,88 @@
+"""The jax adapter's Array API elementwise math: jax.numpy's functions under NumPy's names
+(jnp.arcsin, jnp.arctan2: the names jax's users write; jnp's Array API aliases are the same
+functions)."""
+
+
+class JaxElementwise:
+    """A mixin of JaxAdapter (self.jnp is jax.numpy)."""
+
+    def sin(self, x):
+        return self.jnp.sin(x)
+
+    def cos(self, x):
+        return self.jnp.cos(x)
+
+    def tan(self, x):
+        return self.jnp.tan(x)
+
+    def asin(self, x):
+        return self.jnp.arcsin(x)
+
+    def acos(self, x):
+        return self.jnp.arccos(x)
+
+    def atan(self, x):
+        return self.jnp.arctan(x)
+
+    def atan2(self, x1, x2):
+        return self.jnp.arctan2(x1, x2)
+
+    def sinh(self, x):
+        return self.jnp.sinh(x)
+
+    def cosh(self, x):
+        return self.jnp.cosh(x)
+
+    def asinh(self, x):
+        return self.jnp.arcsinh(x)
+
+    def acosh(self, x):
+        return self.jnp.arccosh(x)
+
+    def atanh(self, x):
+        return self.jnp.arctanh(x)
+
+    def expm1(self, x):
+        return self.jnp.expm1(x)
+
+    def log1p(self, x):
+        return self.jnp.log1p(x)
+
+    def log2(self, x):
+        return self.jnp.log2(x)
+
+    def log10(self, x):
+        return self.jnp.log10(x)
+
+    def reciprocal(self, x):
+        return self.jnp.reciprocal(x)
+
+    def logaddexp(self, x1, x2):
+        return self.jnp.logaddexp(x1, x2)
+
+    def hypot(self, x1, x2):
+        return self.jnp.hypot(x1, x2)
+
+    def copysign(self, x1, x2):
+        return self.jnp.copysign(x1, x2)
+
+    def nextafter(self, x1, x2):
+        return self.jnp.nextafter(x1, x2)
+
+    def floor_divide(self, x1, x2):
+        return self.jnp.floor_divide(x1, x2)
+
+    def remainder(self, x1, x2):
+        return self.jnp.remainder(x1, x2)
+
+    def isnan(self, x):
+        return self.jnp.isnan(x)
+
+    def isinf(self, x):
+        return self.jnp.isinf(x)
+
+    def isfinite(self, x):
+        return self.jnp.isfinite(x)
+
+    def signbit(self, x):
+        return self.jnp.signbit(x)

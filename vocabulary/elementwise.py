@@ -1,0 +1,69 @@
+"""The Python Array API standard's elementwise math (2024.12, "Element-wise Functions") beyond the
+basics of vocabulary/__init__.py: the trigonometric and hyperbolic families, the exponential and
+logarithmic ones, division's floor and remainder, and the tests of a float's class and sign.
+
+Each op is the standard's function of the same name. Its semantics are the standard's text,
+special cases included: for a real-valued x, the standard lists what each special value must give
+(NaN, the signed zeros, the infinities, the domain's edges), and specs/math.yaml holds every listed
+case as a named example. The standard's functions are documented at
+https://data-apis.org/array-api/2024.12/API_specification/elementwise_functions.html.
+"""
+from vocabulary.records import Op, binary, unary
+
+STANDARD = "https://data-apis.org/array-api/2024.12/API_specification/generated/array_api."
+BROADCAST = "Elementwise, NumPy broadcasting, the operands' promoted dtype."
+DOMAIN = "Outside its domain the result is NaN; the standard's special cases hold (specs/math.yaml)."
+
+
+def _unary(name, semantics, **flags):
+    return Op(name, "x", "elementwise math", f"{semantics} {DOMAIN} ({STANDARD}{name}.html)", unary, **flags)
+
+
+def _binary(name, semantics, **flags):
+    return Op(name, "x1, x2", "elementwise math", f"{semantics} {BROADCAST} ({STANDARD}{name}.html)", binary,
+              **flags)
+
+
+def _test(name, semantics):
+    """A test of each element (isnan, signbit...): a bool result, without a derivative."""
+    return Op(name, "x", "elementwise math", f"{semantics} A bool tensor of x's shape ({STANDARD}{name}.html)",
+              unary, zero_derivative=True)
+
+
+ELEMENTWISE_OPS = [
+    _unary("sin", "Sine of x in radians."),
+    _unary("cos", "Cosine of x in radians."),
+    _unary("tan", "Tangent of x in radians."),
+    _unary("asin", "Principal arcsine, in [-pi/2, pi/2]; domain [-1, 1]."),
+    _unary("acos", "Principal arccosine, in [0, pi]; domain [-1, 1]."),
+    _unary("atan", "Principal arctangent, in [-pi/2, pi/2]."),
+    _binary("atan2", "The angle of the point (x2, x1) in radians, in [-pi, pi]: the arctangent of x1 / x2 in "
+                     "the quadrant of the signs of x1 and x2 (the signs of zeros count); x1 is the y "
+                     "coordinate, as in C's atan2(y, x)."),
+    _unary("sinh", "Hyperbolic sine."),
+    _unary("cosh", "Hyperbolic cosine."),
+    _unary("asinh", "Inverse hyperbolic sine."),
+    _unary("acosh", "Inverse hyperbolic cosine, >= 0; domain [1, inf]."),
+    _unary("atanh", "Inverse hyperbolic tangent; domain [-1, 1], +-inf at +-1."),
+    _unary("expm1", "exp(x) - 1, accurate where x is near 0 (no cancellation)."),
+    _unary("log1p", "log(1 + x), accurate where x is near 0; domain [-1, inf]."),
+    _unary("log2", "Base-2 logarithm."),
+    _unary("log10", "Base-10 logarithm."),
+    _unary("reciprocal", "1 / x (the standard's reciprocal, 2024.12)."),
+    _binary("logaddexp", "log(exp(x1) + exp(x2)), without overflow where either is large."),
+    _binary("hypot", "sqrt(x1 ** 2 + x2 ** 2) without overflow or underflow in the squares."),
+    _binary("copysign", "The magnitude of x1 with the sign of x2 (a zero's sign counts)."),
+    _binary("nextafter", "The next float after x1 in the direction of x2, in the operands' dtype (x2 where "
+                         "they are equal).", zero_derivative=True),
+    _binary("floor_divide", "floor(x1 / x2) as the standard states it: the quotient rounded toward -inf; for "
+                            "integers, Python's //. An integer division by zero is the standard's unspecified "
+                            "case. Models write it x1 // x2.", number_operands=True, zero_derivative=True),
+    _binary("remainder", "x1 - floor_divide(x1, x2) * x2: the remainder with x2's sign (Python's %, "
+                         "numpy.remainder; not C's fmod, which takes x1's). Models write it x1 % x2.",
+            number_operands=True),
+    _test("isnan", "True where x is NaN."),
+    _test("isinf", "True where x is +inf or -inf."),
+    _test("isfinite", "True where x is neither NaN nor infinite."),
+    _test("signbit", "True where x's sign bit is set: -0 and negative values (and a NaN with its sign bit "
+                     "set)."),
+]
