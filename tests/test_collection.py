@@ -107,7 +107,8 @@ def test_an_adapter_without_gradients_collects_no_gradient_items():
 def test_every_example_runs_in_every_dtype_it_names():
     """No example is left out by collection: its value runs in each dtype it names (else the
     spec's), on every adapter, and its gradient in each float one the spec's gradient allows (its
-    own `dtypes`, else the spec's and the example's). The layer-norm examples in float64, float16
+    own `dtypes`, else the spec's and the example's; none where it says `examples: false`: the
+    standard's special cases in specs/math.yaml). The layer-norm examples in float64, float16
     and bfloat16 once never ran: the spec runs float32 only."""
     from suites.loading.specs import load_path
 
@@ -121,7 +122,8 @@ def test_every_example_runs_in_every_dtype_it_names():
             for dtype in example.dtypes or spec.dtypes:
                 if f"{node}[reference-cpu-{dtype}-eager]" not in ids:
                     missing.append(f"{node} {example.name} value {dtype}")
-                allowed = spec.gradient and (spec.gradient.get("dtypes") or {*spec.dtypes, *(example.dtypes or ())})
+                allowed = spec.gradient and spec.gradient.get("examples") is not False and (
+                    spec.gradient.get("dtypes") or {*spec.dtypes, *(example.dtypes or ())})
                 differentiated = dtype.startswith(("float", "bfloat")) and not example.expect.get("raises")
                 if allowed and dtype in allowed and differentiated and f"{node}/gradient[engine-cpu-{dtype}-eager]" \
                         not in ids and (example.grad or _finite(spec, example, dtype)):

@@ -11,6 +11,7 @@ execute Python. `evaluate` walks the tree, handing each call to a callback: an a
 for real runs, an error-bound rule for tolerances (suites/judging/compare.py).
 """
 import ast
+import difflib
 from dataclasses import dataclass
 
 from adapters.base import OPS
@@ -78,12 +79,20 @@ def parse(text: str, names) -> object:
     return _convert(tree.body, frozenset(names), 0)
 
 
+def unknown_op(op: str) -> ExprError:
+    """The one-line error of an op the vocabulary lacks: the nearest names first (a typo's fix),
+    then every op the vocabulary has."""
+    near = difflib.get_close_matches(op, OPS, n=3)
+    hint = f" (did you mean {' or '.join(map(repr, near))}?)" if near else ""
+    return ExprError(f"unknown op {op!r}{hint}; valid ops: {', '.join(sorted(OPS))}")
+
+
 def call(op: str, names, params: dict) -> Call:
     """The tree of a spec's `op` form: op(arg, ..., **params), the args in order; where a param
     comes before an arg's place in the op's signature (scatter_reduce's axis before index and src,
     a grid over it), every arg by its name, which must then be one of the op's parameters."""
     if op not in OPS:
-        raise ExprError(f"unknown op {op!r}; valid ops: {', '.join(sorted(OPS))}")
+        raise unknown_op(op)
     consts = tuple((k, Const(constant(v))) for k, v in params.items())
     order = [p for p in VOCABULARY[op].parameters.parameters if p != "self"]
     if not any(p in order[:len(names)] for p in params):
@@ -138,7 +147,7 @@ def _convert(node, names, depth):
             raise ExprError(f"only vocabulary ops can be called; found {ast.unparse(node.func)!r}")
         op = node.func.id
         if op not in OPS:
-            raise ExprError(f"unknown op {op!r}; valid ops: {', '.join(sorted(OPS))}")
+            raise unknown_op(op)
         kwargs = []
         for kw in node.keywords:
             if kw.arg is None:
