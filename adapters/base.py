@@ -29,6 +29,10 @@ def dtypes_except(*names) -> tuple:
     """Every dtype but these, in DTYPES order: the usual shape of a dtype declaration."""
     return tuple(d for d in DTYPES if d not in names)
 
+
+BITWISE_OPS = ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert", "bitwise_left_shift",
+               "bitwise_right_shift")
+
 # Tensor ops that specs and expressions may call: the vocabulary's records, in its order.
 OPS = tuple(VOCABULARY)
 

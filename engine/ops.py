@@ -126,6 +126,27 @@ isnan = _elementwise("isnan", np.isnan, lambda g, out, x: (None,))  # tests: boo
 isinf = _elementwise("isinf", np.isinf, lambda g, out, x: (None,))
 isfinite = _elementwise("isfinite", np.isfinite, lambda g, out, x: (None,))
 signbit = _elementwise("signbit", np.signbit, lambda g, out, x: (None,))
+# comparisons, logic and bits: bool or integer results, without a derivative
+def _no_derivative(g, out, *inputs):
+    return (None,) * len(inputs)
+
+
+equal = _elementwise("equal", np.equal, _no_derivative)
+not_equal = _elementwise("not_equal", np.not_equal, _no_derivative)
+less = _elementwise("less", np.less, _no_derivative)
+less_equal = _elementwise("less_equal", np.less_equal, _no_derivative)
+greater_equal = _elementwise("greater_equal", np.greater_equal, _no_derivative)
+logical_and = _elementwise("logical_and", np.logical_and, _no_derivative)
+logical_or = _elementwise("logical_or", np.logical_or, _no_derivative)
+logical_xor = _elementwise("logical_xor", np.logical_xor, _no_derivative)
+logical_not = _elementwise("logical_not", np.logical_not, _no_derivative)
+bitwise_and = _elementwise("bitwise_and", np.bitwise_and, _no_derivative)
+bitwise_or = _elementwise("bitwise_or", np.bitwise_or, _no_derivative)
+bitwise_xor = _elementwise("bitwise_xor", np.bitwise_xor, _no_derivative)
+bitwise_invert = _elementwise("bitwise_invert", np.invert, _no_derivative)
+bitwise_left_shift = _elementwise("bitwise_left_shift", np.left_shift, _no_derivative)
+bitwise_right_shift = _elementwise("bitwise_right_shift", np.right_shift, _no_derivative)
+positive = _elementwise("positive", np.positive, lambda g, out, x: (g,))
 
 
 def cast(x, dtype):

@@ -53,8 +53,26 @@ def test_the_op_form_names_its_args_where_a_param_comes_before_them():
 def test_one_comparison_is_a_mask_made_from_values():
     a = np.array([-1.0, 0.0, 2.0])
     assert expr.parse("a > 0", {"a"}) == expr.Call("greater", (expr.Name("a"), expr.Const(0)), ())
-    assert expr.parse("0 < a", {"a"}) == expr.Call("greater", (expr.Name("a"), expr.Const(0)), ())
+    assert expr.parse("0 < a", {"a"}) == expr.Call("less", (expr.Const(0), expr.Name("a")), ())
     assert evaluate("where(a > 0.5, a, 0.0)", a=a).tolist() == [0.0, 0.0, 2.0]
+
+
+@pytest.mark.parametrize("text, op", [("a == b", "equal"), ("a != b", "not_equal"), ("a < b", "less"),
+                                      ("a <= b", "less_equal"), ("a >= b", "greater_equal"),
+                                      ("a & b", "bitwise_and"), ("a | b", "bitwise_or"), ("a ^ b", "bitwise_xor"),
+                                      ("a << b", "bitwise_left_shift"), ("a >> b", "bitwise_right_shift")])
+def test_python_operators_are_the_standards_functions(text, op):
+    assert expr.parse(text, {"a", "b"}) == expr.Call(op, (expr.Name("a"), expr.Name("b")), ())
+
+
+def test_unary_operators_on_a_tensor_are_ops_and_on_a_number_fold():
+    assert expr.parse("~a", {"a"}) == expr.Call("bitwise_invert", (expr.Name("a"),), ())
+    assert expr.parse("+a", {"a"}) == expr.Call("positive", (expr.Name("a"),), ())
+    assert expr.parse("~3", {"a"}) == expr.Const(-4)
+    a = np.array([1, -3], np.int8)  # Python's int operators as the expected values
+    out = expr.evaluate(expr.parse("(a << 2) ^ ~a", {"a"}), {"a": a}, lambda op, x, k: getattr(REF, op)(*x, **k),
+                        lambda c: c)
+    assert out.dtype == np.int8 and out.tolist() == [(1 << 2) ^ ~1, (-3 << 2) ^ ~-3]
 
 
 def test_strings_only_as_keyword_options():
@@ -92,7 +110,7 @@ def test_negative_constants_fold():
     ("open('x')", "unknown op 'open'"),
     ("a if a else a", "conditional"),
     ("a < a < a", "comparison"),
-    ("a == a", "comparison"),
+    ("~1.5", "bitwise_invert takes integers"),
     ("[x for x in a]", "ListComp"),
     ("matmul(*a)", "'*' unpacking"),
     ("sum(a, **a)", "'**' arguments"),

@@ -41,7 +41,9 @@ def test_tables_derive_from_the_records():
     from suites.running import coverage
 
     assert set(expr.NUMBER_OPERANDS) == {"add", "sub", "mul", "div", "maximum", "minimum", "pow", "greater",
-                                         "floor_divide", "remainder"}
+                                         "floor_divide", "remainder", "equal", "not_equal", "less", "less_equal",
+                                         "greater_equal", "bitwise_and", "bitwise_or", "bitwise_xor",
+                                         "bitwise_invert", "bitwise_left_shift", "bitwise_right_shift"}
     assert set(compare.RULES) == vocabulary.having("bound")
     assert program.PARTS == {"lstm": ("output", "h_n", "c_n"), "gru": ("output", "h_n"),
                              "batch_norm_stats": ("running_mean", "running_var"),

@@ -20,7 +20,7 @@ Adding an op: its record here (a layer's in vocabulary/layers.py), the reference
 
 import numpy as np
 
-from vocabulary.elementwise import ELEMENTWISE_OPS
+from vocabulary.elementwise import ELEMENTWISE_OPS, LOGIC_OPS
 from vocabulary.initializers import INITIALIZER_OPS, LAYER_DEFAULT_OPS
 from vocabulary.layers import LAYER_OPS
 from vocabulary.optimizers import CLIP_GRAD_NORM, L2_PENALTY, OPTIMIZER_OPS
@@ -93,7 +93,7 @@ _OPS = [
        bound="exact"),
     Op("pow", "a, b", "elementwise", "a ** b. " + BROADCAST, binary, number_operands=True),
     Op("greater", "a, b", "elementwise", "a > b: a bool tensor (a mask made from values, without a derivative). "
-       "Written `a > b` or `b < a` in expressions. " + BROADCAST.split(" The result")[0], binary,
+       "Written `a > b` in expressions (`a < b` is less). " + BROADCAST.split(" The result")[0], binary,
        number_operands=True, zero_derivative=True),
     Op("clip", "x, lo, hi", "elementwise", "min(max(x, lo), hi), lo <= hi given as numbers (torch.clamp, "
        "jnp.clip, tf.clip_by_value). Where x sits on a bound it has no derivative: the reference's finite "
@@ -120,6 +120,7 @@ _OPS = [
        "tf.math has no trunc, tf.truncatediv is a division): -1.5 -> -1, -0.5 -> -0. " + INTEGRAL, unary,
        zero_derivative=True),
     *ELEMENTWISE_OPS,
+    *LOGIC_OPS,
     # -- casts
     Op("cast", "x, dtype", "casts", "x converted to `dtype` (a NumPy dtype name, bfloat16 included), as "
        "x.astype(dtype), torch's x.to, tf.cast and keras.ops.cast write it: to a float, the nearest value (ties "

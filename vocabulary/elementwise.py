@@ -1,6 +1,7 @@
 """The Python Array API standard's elementwise math (2024.12, "Element-wise Functions") beyond the
 basics of vocabulary/__init__.py: the trigonometric and hyperbolic families, the exponential and
-logarithmic ones, division's floor and remainder, and the tests of a float's class and sign.
+logarithmic ones, division's floor and remainder, the tests of a float's class and sign, and the
+comparisons, logical and bitwise operations (LOGIC_OPS).
 
 Each op is the standard's function of the same name. Its semantics are the standard's text,
 special cases included: for a real-valued x, the standard lists what each special value must give
@@ -66,4 +67,53 @@ ELEMENTWISE_OPS = [
     _test("isfinite", "True where x is neither NaN nor infinite."),
     _test("signbit", "True where x's sign bit is set: -0 and negative values (and a NaN with its sign bit "
                      "set)."),
+]
+
+
+def _compare(name, operator):
+    """A comparison: a bool tensor, written with its Python operator in expressions."""
+    return Op(name, "x1, x2", "comparisons, logic and bits",
+              f"x1 {operator} x2: a bool tensor (without a derivative), by IEEE 754's comparisons: NaN is "
+              f"unordered (every comparison with it is False, != True) and -0 equals +0. Written "
+              f"`x1 {operator} x2` in expressions. "
+              f"Elementwise, NumPy broadcasting ({STANDARD}{name}.html)", binary, number_operands=True,
+              zero_derivative=True)
+
+
+def _logical(name, semantics, sample=binary):
+    return Op(name, "x1, x2" if sample is binary else "x", "comparisons, logic and bits",
+              f"{semantics} A bool result; the standard asks for bool operands and lets a library take numbers, "
+              f"zero (-0 included) as False and every other value (NaN included) as True ({STANDARD}{name}.html)",
+              sample, zero_derivative=True)
+
+
+def _bitwise(name, semantics, sample=binary):
+    return Op(name, "x1, x2" if sample is binary else "x", "comparisons, logic and bits",
+              f"{semantics} Integer operands in two's complement (and bool for and, or, xor and invert). "
+              f"{BROADCAST} ({STANDARD}{name}.html)", sample,
+              number_operands=True, zero_derivative=True)
+
+
+LOGIC_OPS = [
+    _compare("equal", "=="),
+    _compare("not_equal", "!="),
+    _compare("less", "<"),
+    _compare("less_equal", "<="),
+    _compare("greater_equal", ">="),
+    _logical("logical_and", "x1 AND x2."),
+    _logical("logical_or", "x1 OR x2."),
+    _logical("logical_xor", "x1 XOR x2: True where exactly one is True."),
+    _logical("logical_not", "NOT x.", sample=unary),
+    _bitwise("bitwise_and", "x1 & x2, bit by bit."),
+    _bitwise("bitwise_or", "x1 | x2, bit by bit."),
+    _bitwise("bitwise_xor", "x1 ^ x2, bit by bit."),
+    _bitwise("bitwise_invert", "~x: every bit flipped (-x - 1 for a signed integer, NOT for bool).", sample=unary),
+    _bitwise("bitwise_left_shift", "x1 << x2: x2 (>= 0) zeros appended on the right, the bits past the dtype's "
+                                   "width dropped (x1 * 2 ** x2 wrapped to the dtype); a shift by the width or more "
+                                   "gives 0, which the standard leaves unstated: Parity expects the arithmetic."),
+    _bitwise("bitwise_right_shift", "x1 >> x2: an arithmetic (sign-propagating) shift, floor(x1 / 2 ** x2); a "
+                                    "shift by the width or more gives 0, or -1 for a negative x1 (the standard "
+                                    "leaves it unstated: Parity expects the arithmetic)."),
+    Op("positive", "x", "comparisons, logic and bits", f"+x: x unchanged, in its own dtype (-0 stays -0) "
+       f"({STANDARD}positive.html)", unary, bound="exact"),
 ]

@@ -4,7 +4,7 @@ import functools
 import numpy as np
 
 from adapters import workers
-from adapters.base import Adapter, Unsupported, dtypes_except
+from adapters.base import BITWISE_OPS, FLOATS, Adapter, Unsupported, dtypes_except
 from adapters.behaviours import ENGINE_MASKED_SOFTMAX
 from adapters.engine.elementwise import EngineElementwise
 from adapters.engine.initializers import EngineInitializers
@@ -18,10 +18,11 @@ class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, Ada
     module = "numpy"  # the engine lives in this repository and needs NumPy only
     behaviours = (ENGINE_MASKED_SOFTMAX,)
     dtypes = {"*": dtypes_except("bfloat16"),
-              **dict.fromkeys(("sub", "neg", "sigmoid", "sign", "softmax", "log_softmax", "cross_entropy",
+              **dict.fromkeys(("sub", "neg", "sigmoid", "sign", "positive", "softmax", "log_softmax", "cross_entropy",
                                "dot_product_attention", "gru", "batch_norm", *MULTIHEAD_OPS),
                               dtypes_except("bfloat16", "bool")),
-              **dict.fromkeys(("masked_softmax", "lstm", *OPTIMIZERS_AND_CLIPPING), ("float16", "float32", "float64"))}
+              **dict.fromkeys(("masked_softmax", "lstm", *OPTIMIZERS_AND_CLIPPING), ("float16", "float32", "float64")),
+              **dict.fromkeys(BITWISE_OPS, dtypes_except(*FLOATS))}
 
     def __init__(self):
         import engine

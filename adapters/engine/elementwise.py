@@ -84,3 +84,51 @@ class EngineElementwise:
 
     def signbit(self, x):
         return self.ops.signbit(x)
+
+    def equal(self, x1, x2):
+        return self.ops.equal(x1, x2)
+
+    def not_equal(self, x1, x2):
+        return self.ops.not_equal(x1, x2)
+
+    def less(self, x1, x2):
+        return self.ops.less(x1, x2)
+
+    def less_equal(self, x1, x2):
+        return self.ops.less_equal(x1, x2)
+
+    def greater_equal(self, x1, x2):
+        return self.ops.greater_equal(x1, x2)
+
+    def logical_and(self, x1, x2):
+        return self.ops.logical_and(x1, x2)
+
+    def logical_or(self, x1, x2):
+        return self.ops.logical_or(x1, x2)
+
+    def logical_xor(self, x1, x2):
+        return self.ops.logical_xor(x1, x2)
+
+    def logical_not(self, x):
+        return self.ops.logical_not(x)
+
+    def bitwise_and(self, x1, x2):
+        return self.ops.bitwise_and(x1, x2)
+
+    def bitwise_or(self, x1, x2):
+        return self.ops.bitwise_or(x1, x2)
+
+    def bitwise_xor(self, x1, x2):
+        return self.ops.bitwise_xor(x1, x2)
+
+    def bitwise_invert(self, x):
+        return self.ops.bitwise_invert(x)
+
+    def bitwise_left_shift(self, x1, x2):
+        return self.ops.bitwise_left_shift(x1, x2)
+
+    def bitwise_right_shift(self, x1, x2):
+        return self.ops.bitwise_right_shift(x1, x2)
+
+    def positive(self, x):
+        return self.ops.positive(x)

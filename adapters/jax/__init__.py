@@ -12,7 +12,7 @@ import numpy as np
 
 from adapters import workers
 from adapters.backends import jax_vjp
-from adapters.base import DTYPES, FLOATS, Adapter, Unsupported, as_tuple, conv_padding, dtypes_except
+from adapters.base import BITWISE_OPS, DTYPES, FLOATS, Adapter, Unsupported, as_tuple, conv_padding, dtypes_except
 from adapters.indexing import index_grids, leading_block
 from adapters.initializers import INITIALIZER_DTYPES
 from adapters.jax.collectives import JAX_COLLECTIVES, collective_rank
@@ -58,7 +58,8 @@ class JaxAdapter(JaxLayers, JaxOptimizers, JaxInitializers, JaxIdioms, JaxElemen
               # int64 inputs: "preferred_element_type must not be narrower" (float32 logits); jax-32 has int32
               "dot_product_attention": dtypes_except("int64") if X64 else DTYPES,
               "normalize": (),  # unsupported: jax has none
-              **dict.fromkeys(("avg_pool2d", "avg_pool1d"), dtypes_except("bool")), **INITIALIZER_DTYPES}
+              **dict.fromkeys(("avg_pool2d", "avg_pool1d"), dtypes_except("bool")), **INITIALIZER_DTYPES,
+              **dict.fromkeys(BITWISE_OPS, dtypes_except(*FLOATS))}
     behaviours = (JAX_ATTENTION_MEAN_OF_V, JAX_GELU_TANH, FLAX_LAYER_NORM_EPS, OPTAX_PER_EXAMPLE_LOSS,
                   JAX_AVG_POOL_SAME_COUNTS_PADDING, *JAX_POOL_STRIDE_ONE, FLAX_BATCH_NORM_STATS,
                   *FLAX_MULTIHEAD_MEAN_OF_V, *OPTAX_OPTIMIZERS, OPTAX_CLIP_GRAD_NORM, *JAX_INITIALIZERS,

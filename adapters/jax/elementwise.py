@@ -86,3 +86,51 @@ class JaxElementwise:
 
     def signbit(self, x):
         return self.jnp.signbit(x)
+
+    def equal(self, x1, x2):
+        return self.jnp.equal(x1, x2)
+
+    def not_equal(self, x1, x2):
+        return self.jnp.not_equal(x1, x2)
+
+    def less(self, x1, x2):
+        return self.jnp.less(x1, x2)
+
+    def less_equal(self, x1, x2):
+        return self.jnp.less_equal(x1, x2)
+
+    def greater_equal(self, x1, x2):
+        return self.jnp.greater_equal(x1, x2)
+
+    def logical_and(self, x1, x2):
+        return self.jnp.logical_and(x1, x2)
+
+    def logical_or(self, x1, x2):
+        return self.jnp.logical_or(x1, x2)
+
+    def logical_xor(self, x1, x2):
+        return self.jnp.logical_xor(x1, x2)
+
+    def logical_not(self, x):
+        return self.jnp.logical_not(x)
+
+    def bitwise_and(self, x1, x2):
+        return self.jnp.bitwise_and(x1, x2)
+
+    def bitwise_or(self, x1, x2):
+        return self.jnp.bitwise_or(x1, x2)
+
+    def bitwise_xor(self, x1, x2):
+        return self.jnp.bitwise_xor(x1, x2)
+
+    def bitwise_invert(self, x):
+        return self.jnp.invert(x)
+
+    def bitwise_left_shift(self, x1, x2):
+        return self.jnp.left_shift(x1, x2)
+
+    def bitwise_right_shift(self, x1, x2):
+        return self.jnp.right_shift(x1, x2)
+
+    def positive(self, x):
+        return self.jnp.positive(x)

@@ -1,14 +1,18 @@
 """The Keras adapter's Array API elementwise math: keras.ops under NumPy's names (keras.ops.arcsin,
 keras.ops.arctan2, keras.ops.mod for the remainder), on whichever backend is configured."""
-from adapters.base import FLOATS, Unsupported, dtypes_except
+from adapters.base import BITWISE_OPS, FLOATS, Unsupported, dtypes_except
 
 # Measured with `python -m suites coverage --check` per backend: keras.ops promotes integers and bools
 # to floats, but for these
 KERAS_ELEMENTWISE_DTYPES = {
     "tensorflow": {"reciprocal": FLOATS, **dict.fromkeys(("hypot", "floor_divide"), dtypes_except("bool")),
-                   "copysign": ()},
-    "jax": {"copysign": ()},
-    "torch": {**dict.fromkeys(("hypot", "floor_divide"), dtypes_except("bool")), "copysign": ()}}
+                   "copysign": (), "positive": (),
+                   **dict.fromkeys(("less", "less_equal", "greater_equal"), dtypes_except("bool")),
+                   **dict.fromkeys(BITWISE_OPS, dtypes_except(*FLOATS, "bool"))},
+    "jax": {"copysign": (), "positive": (), **dict.fromkeys(BITWISE_OPS, dtypes_except(*FLOATS))},
+    "torch": {**dict.fromkeys(("hypot", "floor_divide"), dtypes_except("bool")), "copysign": (), "positive": (),
+              **dict.fromkeys(BITWISE_OPS[:4], dtypes_except(*FLOATS)),
+              **dict.fromkeys(BITWISE_OPS[4:], dtypes_except(*FLOATS, "bool"))}}
 
 class KerasElementwise:
     """A mixin of KerasAdapter (self.ops is keras.ops)."""
@@ -93,3 +97,51 @@ class KerasElementwise:
 
     def signbit(self, x):
         return self.ops.signbit(x)
+
+    def equal(self, x1, x2):
+        return self.ops.equal(x1, x2)
+
+    def not_equal(self, x1, x2):
+        return self.ops.not_equal(x1, x2)
+
+    def less(self, x1, x2):
+        return self.ops.less(x1, x2)
+
+    def less_equal(self, x1, x2):
+        return self.ops.less_equal(x1, x2)
+
+    def greater_equal(self, x1, x2):
+        return self.ops.greater_equal(x1, x2)
+
+    def logical_and(self, x1, x2):
+        return self.ops.logical_and(x1, x2)
+
+    def logical_or(self, x1, x2):
+        return self.ops.logical_or(x1, x2)
+
+    def logical_xor(self, x1, x2):
+        return self.ops.logical_xor(x1, x2)
+
+    def logical_not(self, x):
+        return self.ops.logical_not(x)
+
+    def bitwise_and(self, x1, x2):
+        return self.ops.bitwise_and(x1, x2)
+
+    def bitwise_or(self, x1, x2):
+        return self.ops.bitwise_or(x1, x2)
+
+    def bitwise_xor(self, x1, x2):
+        return self.ops.bitwise_xor(x1, x2)
+
+    def bitwise_invert(self, x):
+        return self.ops.bitwise_invert(x)
+
+    def bitwise_left_shift(self, x1, x2):
+        return self.ops.bitwise_left_shift(x1, x2)
+
+    def bitwise_right_shift(self, x1, x2):
+        return self.ops.bitwise_right_shift(x1, x2)
+
+    def positive(self, x):
+        raise Unsupported("keras.ops has no positive (unary + on a backend tensor is the backend's)")

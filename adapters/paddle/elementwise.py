@@ -1,7 +1,8 @@
 """The Paddle adapter's Array API elementwise math: paddle's own functions of the standard's names
 (paddle.atan2, paddle.logaddexp, ...); floor_divide and remainder are Python's // and % on
-tensors (adapters/operators.py), as models write them."""
-from adapters.base import DTYPES, dtypes_except
+tensors (adapters/operators.py), as models write them, and so are the comparisons, & | ^ ~ << >>
+and unary +."""
+from adapters.base import BITWISE_OPS, DTYPES, FLOATS, dtypes_except
 
 # Measured with `python -m suites coverage --adapter paddle --check` (PaddleAdapter's default is float32 and
 # float64): Paddle's CPU kernels, integers promoted to float32 where the op takes them
@@ -11,7 +12,12 @@ PADDLE_ELEMENTWISE_DTYPES = {
     **dict.fromkeys(("atan2", "expm1"), ("float16", "float32", "float64", "int32", "int64")),
     **dict.fromkeys(("log1p", "log2", "log10", "isnan", "isfinite"), dtypes_except("int8", "uint8", "bool")),
     **dict.fromkeys(("logaddexp", "hypot", "remainder"), ("float32", "float64", "int32", "int64")),
-    "copysign": DTYPES, **dict.fromkeys(("floor_divide", "isinf"), dtypes_except("bool"))}
+    "copysign": DTYPES, **dict.fromkeys(("floor_divide", "isinf", "positive"), dtypes_except("bool")),
+    **dict.fromkeys(("equal", "not_equal", "less", "less_equal", "greater_equal"), DTYPES),
+    **dict.fromkeys(("logical_and", "logical_or", "logical_xor", "logical_not"),
+                    dtypes_except("float16", "bfloat16", "uint8")),
+    **dict.fromkeys(BITWISE_OPS[:4], dtypes_except(*FLOATS)),
+    **dict.fromkeys(BITWISE_OPS[4:], dtypes_except(*FLOATS, "bool"))}
 
 class PaddleElementwise:
     """A mixin of PaddleAdapter (self.paddle is the paddle module)."""
@@ -90,3 +96,15 @@ class PaddleElementwise:
 
     def signbit(self, x):
         return self.paddle.signbit(x)
+
+    def logical_and(self, x1, x2):
+        return self.paddle.logical_and(x1, x2)
+
+    def logical_or(self, x1, x2):
+        return self.paddle.logical_or(x1, x2)
+
+    def logical_xor(self, x1, x2):
+        return self.paddle.logical_xor(x1, x2)
+
+    def logical_not(self, x):
+        return self.paddle.logical_not(x)

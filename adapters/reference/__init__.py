@@ -9,7 +9,7 @@ import warnings
 
 import numpy as np
 
-from adapters.base import Adapter, Unsupported, dtypes_except, lift_1d, stacked_rnn
+from adapters.base import BITWISE_OPS, FLOATS, Adapter, Unsupported, dtypes_except, lift_1d, stacked_rnn
 from adapters.reference.collectives import Collectives
 from adapters.reference.elementwise import ElementwiseReference
 from adapters.reference.idioms import IdiomReference
@@ -27,8 +27,9 @@ class ReferenceAdapter(LayerReference, OptimizerReference, InitializerReference,
     module = "numpy"
     differentiates = False  # gradients are checked against its finite differences, not computed by it
     dtypes = {"*": dtypes_except("bfloat16"),  # NumPy has no bfloat16
-              **dict.fromkeys(("sub", "neg", "sigmoid", "sign", "softmax", "log_softmax", "lstm", "gru",
-                               "cross_entropy", "gelu", "batch_norm"), dtypes_except("bfloat16", "bool"))}
+              **dict.fromkeys(("sub", "neg", "sigmoid", "sign", "positive", "softmax", "log_softmax", "lstm", "gru",
+                               "cross_entropy", "gelu", "batch_norm"), dtypes_except("bfloat16", "bool")),
+              **dict.fromkeys(BITWISE_OPS, dtypes_except(*FLOATS))}
 
     def version(self):
         return np.__version__

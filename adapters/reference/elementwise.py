@@ -100,3 +100,54 @@ class ElementwiseReference:
 
     def signbit(self, x):
         return np.signbit(x)
+
+    # -- comparisons, logic and bits (vocabulary/elementwise.py's LOGIC_OPS): IEEE 754's comparisons;
+    # NumPy's shifts are the arithmetic at every amount (1 << 100 is 0 in every integer dtype, -1 >> 100
+    # is -1), which the standard leaves unstated past the width
+    def equal(self, x1, x2):
+        return np.equal(x1, x2)
+
+    def not_equal(self, x1, x2):
+        return np.not_equal(x1, x2)
+
+    def less(self, x1, x2):
+        return np.less(x1, x2)
+
+    def less_equal(self, x1, x2):
+        return np.less_equal(x1, x2)
+
+    def greater_equal(self, x1, x2):
+        return np.greater_equal(x1, x2)
+
+    def logical_and(self, x1, x2):
+        return np.logical_and(x1, x2)
+
+    def logical_or(self, x1, x2):
+        return np.logical_or(x1, x2)
+
+    def logical_xor(self, x1, x2):
+        return np.logical_xor(x1, x2)
+
+    def logical_not(self, x):
+        return np.logical_not(x)
+
+    def bitwise_and(self, x1, x2):
+        return np.bitwise_and(x1, x2)
+
+    def bitwise_or(self, x1, x2):
+        return np.bitwise_or(x1, x2)
+
+    def bitwise_xor(self, x1, x2):
+        return np.bitwise_xor(x1, x2)
+
+    def bitwise_invert(self, x):
+        return np.invert(x)
+
+    def bitwise_left_shift(self, x1, x2):
+        return np.left_shift(x1, x2)
+
+    def bitwise_right_shift(self, x1, x2):
+        return np.right_shift(x1, x2)
+
+    def positive(self, x):
+        return np.positive(x)

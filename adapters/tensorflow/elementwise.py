@@ -1,8 +1,10 @@
 """The TensorFlow adapter's Array API elementwise math: tf.math's ops where TensorFlow has them
 (tf.math.atan2, tf.math.is_nan, ...), tf.experimental.numpy's where tf.math has none (log2,
 log10, logaddexp, hypot, signbit); floor_divide and remainder are Python's // and % on tensors
-(adapters/operators.py: tf.math.floordiv and tf.math.floormod), as models write them."""
-from adapters.base import FLOATS, Unsupported, dtypes_except
+(adapters/operators.py: tf.math.floordiv and tf.math.floormod), as models write them; so are the
+comparisons and & | ^ ~ (tf.math.logical_and on bool tensors, tf.bitwise.bitwise_and on integers).
+tf.Tensor has no << >> or unary +: the shifts are tf.bitwise's, positive tf.experimental.numpy's."""
+from adapters.base import BITWISE_OPS, DTYPES, FLOATS, Unsupported, dtypes_except
 
 # Measured with `python -m suites coverage --adapter tensorflow --check`: tf.math's kernels take floats
 # only (no integer promotion), tf.experimental.numpy's no bfloat16
@@ -11,7 +13,11 @@ TENSORFLOW_ELEMENTWISE_DTYPES = {
                      "expm1", "log1p", "reciprocal", "isnan", "isinf", "isfinite"), FLOATS),
     **dict.fromkeys(("log2", "log10", "logaddexp", "hypot"), ("float16", "float32", "float64")),
     "copysign": (), "nextafter": ("float32", "float64"),
-    **dict.fromkeys(("floor_divide", "remainder"), dtypes_except("bool"))}
+    **dict.fromkeys(("floor_divide", "remainder", "less", "less_equal", "greater_equal"), dtypes_except("bool")),
+    **dict.fromkeys(("equal", "not_equal", "positive"), DTYPES),
+    **dict.fromkeys(("logical_and", "logical_or", "logical_xor", "logical_not"), ("bool",)),
+    **dict.fromkeys(BITWISE_OPS[:4], dtypes_except(*FLOATS)),
+    **dict.fromkeys(BITWISE_OPS[4:], dtypes_except(*FLOATS, "bool"))}
 
 class TensorFlowElementwise:
     """A mixin of TensorFlowAdapter (self.tf is the tensorflow module)."""
@@ -90,3 +96,24 @@ class TensorFlowElementwise:
 
     def signbit(self, x):
         return self.tf.experimental.numpy.signbit(x)
+
+    def logical_and(self, x1, x2):
+        return self.tf.math.logical_and(x1, x2)
+
+    def logical_or(self, x1, x2):
+        return self.tf.math.logical_or(x1, x2)
+
+    def logical_xor(self, x1, x2):
+        return self.tf.math.logical_xor(x1, x2)
+
+    def logical_not(self, x):
+        return self.tf.math.logical_not(x)
+
+    def bitwise_left_shift(self, x1, x2):
+        return self.tf.bitwise.left_shift(x1, x2)
+
+    def bitwise_right_shift(self, x1, x2):
+        return self.tf.bitwise.right_shift(x1, x2)
+
+    def positive(self, x):
+        return self.tf.experimental.numpy.positive(x)

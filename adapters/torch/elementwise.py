@@ -1,12 +1,15 @@
 """The torch adapter's Array API elementwise math: torch's own functions of the standard's names
 (torch.atan2, torch.logaddexp, ...); floor_divide and remainder are Python's // and % on tensors
-(adapters/operators.py), as models write them."""
-from adapters.base import FLOATS, dtypes_except
+(adapters/operators.py), as models write them, and so are the comparisons, & | ^ ~ << >> and
+unary +."""
+from adapters.base import BITWISE_OPS, FLOATS, dtypes_except
 
 # Measured with `python -m suites coverage --adapter torch --check`: every other op takes every dtype
 # (an integer or bool input of sin gives a float: torch's promotion)
 TORCH_ELEMENTWISE_DTYPES = {**dict.fromkeys(("logaddexp", "hypot", "nextafter"), FLOATS),
-                            **dict.fromkeys(("floor_divide", "remainder"), dtypes_except("bool"))}
+                            **dict.fromkeys(("floor_divide", "remainder", "positive"), dtypes_except("bool")),
+                            **dict.fromkeys(BITWISE_OPS[:4], dtypes_except(*FLOATS)),
+                            **dict.fromkeys(BITWISE_OPS[4:], dtypes_except(*FLOATS, "bool"))}
 
 class TorchElementwise:
     """A mixin of TorchAdapter (self.torch is the torch module)."""
@@ -85,3 +88,15 @@ class TorchElementwise:
 
     def signbit(self, x):
         return self.torch.signbit(x)
+
+    def logical_and(self, x1, x2):
+        return self.torch.logical_and(x1, x2)
+
+    def logical_or(self, x1, x2):
+        return self.torch.logical_or(x1, x2)
+
+    def logical_xor(self, x1, x2):
+        return self.torch.logical_xor(x1, x2)
+
+    def logical_not(self, x):
+        return self.torch.logical_not(x)

@@ -1,5 +1,6 @@
 """The expression language of specs: vocabulary calls, argument names, numbers, None (an optional
-tensor left out), + - * / ** and a > b or a < b (greater: a mask made from values)
+tensor left out), Python's arithmetic, comparison and bitwise operators (+ - * / // % **,
+== != < <= > >=, & | ^ ~ << >>: the ops of their standard names)
 (strings only as keyword options: mode="reflect"; a keyword may also take a tensor: mask=m), and
 indexing as users write it: x[1:, i, None, ...] is the op `index` (ints, slices of ints, None,
 ..., and index or mask tensors), and `index_set(x[key], v)` / `index_add(x[key], v)` update the
@@ -12,6 +13,7 @@ for real runs, an error-bound rule for tolerances (suites/judging/compare.py).
 """
 import ast
 import difflib
+import operator
 from dataclasses import dataclass
 
 from adapters.base import OPS
@@ -19,7 +21,12 @@ from vocabulary import VOCABULARY, having
 
 MAX_DEPTH = 32
 BINARY = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.Pow: "pow", ast.FloorDiv: "floor_divide",
-          ast.Mod: "remainder"}
+          ast.Mod: "remainder", ast.BitAnd: "bitwise_and", ast.BitOr: "bitwise_or", ast.BitXor: "bitwise_xor",
+          ast.LShift: "bitwise_left_shift", ast.RShift: "bitwise_right_shift"}
+UNARY = {ast.USub: "neg", ast.UAdd: "positive", ast.Invert: "bitwise_invert"}
+NUMBER_UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Invert: operator.invert}
+COMPARE = {ast.Eq: "equal", ast.NotEq: "not_equal", ast.Lt: "less", ast.LtE: "less_equal", ast.Gt: "greater",
+           ast.GtE: "greater_equal"}
 # Ops whose number operands are tensors (2 * x); elsewhere a number is a plain argument (an axis).
 NUMBER_OPERANDS = having("number_operands")
 # Ops whose first argument is a place, x[key], written as a subscript: index_set(x[key], v).
@@ -125,16 +132,18 @@ def _convert(node, names, depth):
         if not isinstance(node.value, (int, float)):  # bool is an int: keepdims=True
             raise ExprError(f"constant {node.value!r} is not a number")
         return Const(node.value)
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+    if isinstance(node, ast.UnaryOp) and type(node.op) in UNARY:
         operand = _convert(node.operand, names, down)
-        if isinstance(operand, Const) and isinstance(operand.value, (int, float)):
-            return Const(-operand.value if isinstance(node.op, ast.USub) else operand.value)
-        return operand if isinstance(node.op, ast.UAdd) else Call("neg", (operand,), ())
+        if isinstance(operand, Const) and isinstance(operand.value, (int, float)):  # -1 is a number
+            if isinstance(node.op, ast.Invert) and not isinstance(operand.value, int):
+                raise ExprError(f"~ of the number {operand.value!r}: bitwise_invert takes integers")
+            return Const(NUMBER_UNARY[type(node.op)](operand.value))
+        return Call(UNARY[type(node.op)], (operand,), ())
     if isinstance(node, ast.BinOp) and type(node.op) in BINARY:
         return Call(BINARY[type(node.op)], (_convert(node.left, names, down), _convert(node.right, names, down)), ())
-    if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Gt, ast.Lt)):
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in COMPARE:
         left, right = _convert(node.left, names, down), _convert(node.comparators[0], names, down)
-        return Call("greater", (left, right) if isinstance(node.ops[0], ast.Gt) else (right, left), ())
+        return Call(COMPARE[type(node.ops[0])], (left, right), ())
     if isinstance(node, (ast.Tuple, ast.List)):
         items = [_convert(e, names, down) for e in node.elts]
         if all(isinstance(i, Const) for i in items):
