@@ -303,6 +303,12 @@ def no_rounding_mode(api: str):
     raise Unsupported(f"{api} rounds half to even; it has no rounding mode")
 
 
+def no_diff_joins(api: str, prepend, append):
+    """diff's prepend and append, where the framework's diff has neither (TensorFlow's, Keras')."""
+    if prepend is not None or append is not None:
+        raise Unsupported(f"{api} takes no prepend or append")
+
+
 def conv_padding(padding, spatial: int):
     """A conv padding argument as XLA and TensorFlow take it: "SAME" / "VALID", or
     [(before, after)] per spatial axis for an int or a tuple (PyTorch's symmetric padding)."""

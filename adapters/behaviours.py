@@ -199,6 +199,16 @@ TORCH_SOFTMAX_IMPLICIT_DIM, TORCH_LOG_SOFTMAX_IMPLICIT_DIM = (framework_default(
     f"torch.nn.functional.{op} without dim picks one (with a deprecation warning): dim 0 for 0-, 1- and 3-d "
     "input, else dim 1, not the last axis as jax.nn, tf.nn and keras.ops do: a [batch, time, classes] "
     "tensor is normalised over the batch", TORCH_SOFTMAX) for op in ("softmax", "log_softmax"))
+TORCH_VAR_BESSEL, TORCH_STD_BESSEL = (framework_default(
+    op, {"correction": 1},
+    f"torch.{op} defaults to correction=1 (Bessel's: the sum of squared deviations over M - 1), where the "
+    f"Array API standard, NumPy, jax.numpy, TensorFlow and Keras default to 0 (over M)",
+    f"https://pytorch.org/docs/stable/generated/torch.{op}.html") for op in ("var", "std"))
+PADDLE_VAR_UNBIASED, PADDLE_STD_UNBIASED = (framework_default(
+    op, {"correction": 1},
+    f"paddle.{op} defaults to unbiased=True (over M - 1), where the Array API standard, NumPy, jax.numpy, "
+    f"TensorFlow and Keras default to the population's (over M)",
+    f"https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/{op}_en.html") for op in ("var", "std"))
 TORCH_PAD_SEQUENCE_TIME_MAJOR = framework_default(
     "pad_sequences", {"batch_first": False},
     "torch.nn.utils.rnn.pad_sequence defaults to batch_first=False: the batch is time-major [T, B, ...]",

@@ -73,7 +73,14 @@ maximum = _elementwise("maximum", np.maximum,
                        lambda g, out, a, b: (_share(a > b, a == b, g), _share(b > a, a == b, g)))
 minimum = _elementwise("minimum", np.minimum,
                        lambda g, out, a, b: (_share(a < b, a == b, g), _share(b < a, a == b, g)))
-greater = _elementwise("greater", np.greater, lambda g, out, a, b: (None, None))  # a mask: no gradient
+
+
+def _no_derivative(g, out, *inputs):
+    """Steps, tests, comparisons, logic and bits: bool, integer or piecewise-constant results."""
+    return (None,) * len(inputs)
+
+
+greater = _elementwise("greater", np.greater, _no_derivative)  # a mask: no gradient
 neg = _elementwise("neg", np.negative, lambda g, out, x: (-g,))
 exp = _elementwise("exp", np.exp, lambda g, out, x: (g * out,))
 log = _elementwise("log", np.log, lambda g, out, x: (g / x,))
@@ -83,14 +90,14 @@ relu = _elementwise("relu", lambda x: np.maximum(x, np.zeros((), x.dtype)), lamb
 abs = _elementwise("abs", np.abs, lambda g, out, x: (g * np.sign(x),))
 sqrt = _elementwise("sqrt", np.sqrt, lambda g, out, x: (g / (2 * out),))
 square = _elementwise("square", np.square, lambda g, out, x: (2 * g * x,))
-round = _elementwise("round", np.round, lambda g, out, x: (None,))  # piecewise constant: zero gradient
+round = _elementwise("round", np.round, _no_derivative)  # piecewise constant: zero gradient
 # a tie (x - round(x) = +-1/2) moved away from zero: x +- 1/2 is exact there
 round_half_away = _elementwise("round_half_away", lambda x: np.where(
-    np.abs(x - np.round(x)) == 0.5, x + np.copysign(0.5, x), np.round(x)), lambda g, out, x: (None,))
-sign = _elementwise("sign", np.sign, lambda g, out, x: (None,))
-floor = _elementwise("floor", np.floor, lambda g, out, x: (None,))  # piecewise constant, as round
-ceil = _elementwise("ceil", np.ceil, lambda g, out, x: (None,))
-trunc = _elementwise("trunc", np.trunc, lambda g, out, x: (None,))
+    np.abs(x - np.round(x)) == 0.5, x + np.copysign(0.5, x), np.round(x)), _no_derivative)
+sign = _elementwise("sign", np.sign, _no_derivative)
+floor = _elementwise("floor", np.floor, _no_derivative)  # piecewise constant, as round
+ceil = _elementwise("ceil", np.ceil, _no_derivative)
+trunc = _elementwise("trunc", np.trunc, _no_derivative)
 
 # -- the Array API standard's elementwise math (vocabulary/elementwise.py): NumPy's functions, whose
 # special cases are C99's and the standard's; the derivatives are calculus'.
@@ -119,18 +126,15 @@ hypot = _elementwise("hypot", np.hypot, lambda g, out, a, b: (g * a / out, g * b
 # |x1| with x2's sign: d/dx1 is +-1 (-1 where the signs differ), d/dx2 is 0 (a step at zero)
 copysign = _elementwise("copysign", np.copysign, lambda g, out, a, b: (
     np.where(np.signbit(a) != np.signbit(b), -g, g), np.zeros_like(g)))
-nextafter = _elementwise("nextafter", np.nextafter, lambda g, out, a, b: (None, None))  # a step: no derivative
-floor_divide = _elementwise("floor_divide", np.floor_divide, lambda g, out, a, b: (None, None))
+
+
+nextafter = _elementwise("nextafter", np.nextafter, _no_derivative)
+floor_divide = _elementwise("floor_divide", np.floor_divide, _no_derivative)
 remainder = _elementwise("remainder", np.remainder, lambda g, out, a, b: (g, -g * np.floor_divide(a, b)))
-isnan = _elementwise("isnan", np.isnan, lambda g, out, x: (None,))  # tests: bool, no derivative
-isinf = _elementwise("isinf", np.isinf, lambda g, out, x: (None,))
-isfinite = _elementwise("isfinite", np.isfinite, lambda g, out, x: (None,))
-signbit = _elementwise("signbit", np.signbit, lambda g, out, x: (None,))
-# comparisons, logic and bits: bool or integer results, without a derivative
-def _no_derivative(g, out, *inputs):
-    return (None,) * len(inputs)
-
-
+isnan = _elementwise("isnan", np.isnan, _no_derivative)
+isinf = _elementwise("isinf", np.isinf, _no_derivative)
+isfinite = _elementwise("isfinite", np.isfinite, _no_derivative)
+signbit = _elementwise("signbit", np.signbit, _no_derivative)
 equal = _elementwise("equal", np.equal, _no_derivative)
 not_equal = _elementwise("not_equal", np.not_equal, _no_derivative)
 less = _elementwise("less", np.less, _no_derivative)
@@ -193,18 +197,75 @@ def mean(x, axis=None, keepdims=False):
                          "mean")
 
 
-def max(x, axis=None, keepdims=False):
-    """The gradient is shared evenly between tied maxima, as torch.amax and jnp.max do."""
+def _extremum(reduce, name):
+    """max and min: the gradient is shared evenly between tied extrema, as torch.amax and jnp.max do."""
+    def op(x, axis=None, keepdims=False):
+        x = tensor(x)
+        axes = _axes(axis, x.ndim)
+        out = reduce(x.data, axis=axes, keepdims=keepdims)
+
+        def backward(g):
+            winners = x.data == _restore(out, axes, keepdims)
+            share = winners / np.sum(winners, axis=axes, keepdims=True)
+            return (_restore(g, axes, keepdims) * share.astype(g.dtype),)
+
+        return Tensor.record(out, (x,), backward, name)
+
+    op.__name__ = name
+    return op
+
+
+max = _extremum(np.max, "max")
+min = _extremum(np.min, "min")
+
+
+def prod(x, axis=None, keepdims=False):
+    """NumPy's prod (an integer or bool x gives int64 or uint64). The gradient of each element is
+    the product of the others, taken as exclusive prefix and suffix products along the reduced
+    elements, so a zero among them needs no division."""
     x = tensor(x)
     axes = _axes(axis, x.ndim)
-    out = np.max(x.data, axis=axes, keepdims=keepdims)
+    out = np.prod(x.data, axis=axes, keepdims=keepdims)
 
     def backward(g):
-        winners = x.data == _restore(out, axes, keepdims)
-        share = winners / np.sum(winners, axis=axes, keepdims=True)
-        return (_restore(g, axes, keepdims) * share.astype(g.dtype),)
+        kept = [a for a in range(x.ndim) if a not in axes]
+        flat = np.transpose(x.data, kept + list(axes)).reshape([x.shape[a] for a in kept] + [-1])
+        ones = np.ones_like(flat[..., :1])
+        before = np.cumprod(np.concatenate([ones, flat[..., :-1]], axis=-1), axis=-1)
+        after = np.flip(np.cumprod(np.concatenate([ones, np.flip(flat, -1)[..., :-1]], axis=-1), axis=-1), -1)
+        others = np.transpose((before * after).reshape([x.shape[a] for a in kept + list(axes)]),
+                              np.argsort(kept + list(axes)))
+        return (_restore(g, axes, keepdims) * others,)
 
-    return Tensor.record(out, (x,), backward, "max")
+    return Tensor.record(out, (x,), backward, "prod")
+
+
+def var(x, axis=None, correction=None, keepdims=False):
+    """The standard's variance (correction None is its 0), two passes, from the tape's own ops: mean,
+    the deviations squared, their sum over M - correction, NaN where that is 0 or less. An integer
+    x is taken as float64."""
+    x = tensor(x)
+    x = cast(x, "float64") if x.dtype.kind in "biu" else x
+    axes = _axes(axis, x.ndim)
+    count = int(np.prod([x.shape[a] for a in axes])) - (0 if correction is None else correction)
+    deviations = sub(x, mean(x, axes, True))
+    if count <= 0:
+        return Tensor(np.full_like(np.sum(x.data, axis=axes, keepdims=keepdims), np.nan))
+    return div(sum(mul(deviations, deviations), axes, keepdims), np.asarray(count, x.dtype))
+
+
+def std(x, axis=None, correction=None, keepdims=False):
+    return sqrt(var(x, axis, correction, keepdims))
+
+
+def all(x, axis=None, keepdims=False):
+    x = tensor(x)
+    return Tensor(np.all(x.data, axis=_axes(axis, x.ndim), keepdims=keepdims))
+
+
+def any(x, axis=None, keepdims=False):
+    x = tensor(x)
+    return Tensor(np.any(x.data, axis=_axes(axis, x.ndim), keepdims=keepdims))
 
 
 def cumsum(x, axis):
@@ -212,6 +273,53 @@ def cumsum(x, axis):
     x = tensor(x)
     out = np.cumsum(x.data, axis=axis, dtype=x.dtype)
     return Tensor.record(out, (x,), lambda g: (np.flip(np.cumsum(np.flip(g, axis), axis=axis), axis),), "cumsum")
+
+
+def cumprod(x, axis):
+    """NumPy's cumprod (its dtype prod's). The gradient of x_k is the product of the elements
+    before it times S_k = g_k + x_(k+1) S_(k+1), the sum of the later outputs' gradients over x_k:
+    no division, so a zero element has the gradient the other elements give it."""
+    x = tensor(x)
+    out = np.cumprod(x.data, axis=axis)
+
+    def backward(g):
+        xs, gs = np.moveaxis(x.data, axis, -1), np.moveaxis(g, axis, -1)
+        before = np.cumprod(np.concatenate([np.ones_like(xs[..., :1]), xs[..., :-1]], axis=-1), axis=-1)
+        later = np.zeros_like(gs)
+        for k in reversed(range(xs.shape[-1])):
+            later[..., k] = gs[..., k] + (xs[..., k + 1] * later[..., k + 1] if k + 1 < xs.shape[-1] else 0)
+        return (np.moveaxis(before * later, -1, axis),)
+
+    return Tensor.record(out, (x,), backward, "cumprod")
+
+
+def diff(x, axis=-1, n=1, prepend=None, append=None):
+    """NumPy's diff: prepend and append joined by concat, then n first differences, each a tape
+    op (a bool x gives !=, which has no derivative)."""
+    x = tensor(x)
+    x = concat([part for part in (prepend, x, append) if part is not None], axis)
+    for _ in range(n):
+        x = _difference(x, axis)
+    return x
+
+
+def _difference(z, axis):
+    """z[1:] - z[:-1] along axis; the gradient of z_i is g_(i-1) - g_i (zero past either end)."""
+    length = z.shape[axis]
+    if not length:
+        return z
+    later, earlier = np.take(z.data, np.arange(1, length), axis), np.take(z.data, np.arange(length - 1), axis)
+    if z.dtype == np.bool_:
+        return Tensor(np.not_equal(later, earlier))
+
+    def backward(g):
+        pad = [(0, 0)] * g.ndim
+        pad[axis % g.ndim] = (1, 0)
+        ahead = np.pad(g, pad)
+        pad[axis % g.ndim] = (0, 1)
+        return (ahead - np.pad(g, pad),)
+
+    return Tensor.record(later - earlier, (z,), backward, "diff")
 
 
 # -- linear algebra -----------------------------------------------------------------------------

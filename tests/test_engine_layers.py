@@ -101,6 +101,19 @@ def test_one_dimensional_pooling_and_cumsum():
     check_gradients(lambda x: E.cumsum(x, 1), {"x": x})
 
 
+def test_products_and_differences_along_an_axis():
+    """prod and cumprod with a zero among the elements (their gradients take no division), and
+    diff of every order up to past the axis' length, with prepend and append."""
+    x = normal(2, 4, 3)
+    x[0, 1, :] = 0.0
+    for axis in (0, 1, -1):
+        check_gradients(lambda x: E.prod(x, axis), {"x": x})
+        check_gradients(lambda x: E.cumprod(x, axis), {"x": x})
+    for n in range(6):
+        check_gradients(lambda x, p, a: E.diff(x, 1, n, p, a), {"x": x, "p": normal(2, 1, 3), "a": normal(2, 2, 3)})
+        np.testing.assert_array_equal(E.diff(Tensor(x), -1, n).numpy(), np.diff(x, n, -1))
+
+
 def test_vectorised_erfc_is_within_1e_10_of_math_erfc():
     """engine.special.erfc (GELU's, for float32 and narrower results) against math.erfc per element."""
     z = np.concatenate([np.linspace(-30, 30, 200_001), np.linspace(3.9, 4.1, 2001), [0.0, -0.0, 1e-300]])

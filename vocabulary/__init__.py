@@ -36,6 +36,7 @@ from vocabulary.records import (  # noqa: F401  (Index, Mask: the samples' argum
     unary,
     values,
 )
+from vocabulary.statistics import STATISTICAL_OPS
 
 # How a program runs: op by op, compiled by the framework's compiler, under its mixed-precision
 # policy, or exported and run by the runtime that serves it (docs/modes.md).
@@ -156,6 +157,7 @@ _OPS = [
        along_axis, bound="reduction"),
     Op("max", "x, axis=None, keepdims=False", "reductions and shapes", "Largest value. " + REDUCTION,
        along_axis),
+    *STATISTICAL_OPS,
     Op("cumsum", "x, axis", "reductions and shapes", "numpy.cumsum along axis: out[..., i] = x[..., 0] + ... + "
        "x[..., i]; the result has x's dtype (NumPy, and torch, widen small integers: documented).", along_axis,
        bound="cumsum"),

@@ -160,6 +160,30 @@ class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, Ada
     def max(self, x, axis=None, keepdims=False):
         return self.ops.max(x, axis, keepdims)
 
+    def min(self, x, axis=None, keepdims=False):
+        return self.ops.min(x, axis, keepdims)
+
+    def prod(self, x, axis=None, keepdims=False):
+        return self.ops.prod(x, axis, keepdims)
+
+    def var(self, x, axis=None, correction=None, keepdims=False):
+        return self.ops.var(x, axis, correction, keepdims)
+
+    def std(self, x, axis=None, correction=None, keepdims=False):
+        return self.ops.std(x, axis, correction, keepdims)
+
+    def all(self, x, axis=None, keepdims=False):
+        return self.ops.all(x, axis, keepdims)
+
+    def any(self, x, axis=None, keepdims=False):
+        return self.ops.any(x, axis, keepdims)
+
+    def cumprod(self, x, axis):
+        return self.ops.cumprod(x, axis)
+
+    def diff(self, x, axis=-1, n=1, prepend=None, append=None):
+        return self.ops.diff(x, axis, n, prepend, append)
+
     def reshape(self, x, shape):
         return self.ops.reshape(x, shape)
 

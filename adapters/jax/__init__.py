@@ -23,6 +23,7 @@ from adapters.jax.initializers import FLAX_LAYER_DEFAULTS, JAX_INITIALIZERS, Jax
 from adapters.jax.layers import JaxLayers
 from adapters.jax.optimizers import OPTAX_CLIP_GRAD_NORM, OPTAX_OPTIMIZERS, JaxOptimizers
 from adapters.jax.precision import X64
+from adapters.jax.statistics import JaxStatistics, _axis
 from adapters.layer_behaviours import (
     FLAX_BATCH_NORM_STATS,
     FLAX_LAYER_NORM_EPS,
@@ -44,7 +45,8 @@ if not X64:
     warnings.filterwarnings("ignore", message="Explicitly requested dtype .* is not available", category=UserWarning)
 
 
-class JaxAdapter(JaxLayers, JaxOptimizers, JaxInitializers, JaxIdioms, JaxElementwise, JaxExport, Adapter):
+class JaxAdapter(JaxLayers, JaxOptimizers, JaxInitializers, JaxIdioms, JaxElementwise, JaxStatistics, JaxExport,
+                 Adapter):
     name = "jax" if X64 else "jax-32"
     variant_of = None if X64 else "jax"
     module = "jax"
@@ -335,6 +337,3 @@ class JaxAdapter(JaxLayers, JaxOptimizers, JaxInitializers, JaxIdioms, JaxElemen
     def grad(self, fn, args, wrt, cotangent):
         return jax_vjp(fn, args, wrt, cotangent)
 
-
-def _axis(axis):
-    return tuple(axis) if isinstance(axis, list) else axis

@@ -43,6 +43,7 @@ from adapters.keras.optimizers import (
     OPTIMIZER_DTYPES,
     KerasOptimizers,
 )
+from adapters.keras.statistics import KerasStatistics
 from adapters.layer_behaviours import (
     KERAS_ATTENTION_MEAN_OF_V,
     KERAS_BATCH_NORM_EPS,
@@ -124,7 +125,7 @@ def configured_backend() -> str:
         return "tensorflow"
 
 
-class KerasAdapter(KerasLayers, KerasIdioms, KerasElementwise, KerasOptimizers, KerasExport,
+class KerasAdapter(KerasLayers, KerasIdioms, KerasElementwise, KerasStatistics, KerasOptimizers, KerasExport,
                    keras_initializers.KerasInitializers, Adapter):
     # One name per backend (keras-tensorflow, keras-jax, keras-torch): frameworks differ by
     # backend, and so do the spec's documented differences and the report's columns.

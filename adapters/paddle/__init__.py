@@ -11,7 +11,12 @@ import warnings
 
 from adapters import AdapterError, workers
 from adapters.base import DTYPES, Adapter, Unsupported, dtypes_except, no_rounding_mode, own_code
-from adapters.behaviours import PADDLE_ALL_GATHER_CONCATENATES, PADDLE_MASKED_FILL_SOFTMAX
+from adapters.behaviours import (
+    PADDLE_ALL_GATHER_CONCATENATES,
+    PADDLE_MASKED_FILL_SOFTMAX,
+    PADDLE_STD_UNBIASED,
+    PADDLE_VAR_UNBIASED,
+)
 from adapters.layer_behaviours import PADDLE_ATTENTION_NAN, PADDLE_MULTIHEAD_MEAN_OF_V, PADDLE_NORMALIZE_AXIS_ONE
 from adapters.mixed import PADDLE_MIXED
 from adapters.operators import PythonOperators
@@ -26,6 +31,7 @@ from adapters.paddle.initializers import (
 )
 from adapters.paddle.layers import PaddleLayers
 from adapters.paddle.optimizers import PADDLE_CLIP_GRAD_NORM, PADDLE_OPTIMIZERS, PaddleOptimizers
+from adapters.paddle.statistics import PADDLE_STATISTICS_DTYPES, PaddleStatistics
 
 FLOATS_INTS = ("float32", "float64", "int32", "int64")
 P2P_TIMEOUT = 10  # seconds a ppermute may take before it counts as hung: gloo itself waits 30
@@ -42,7 +48,7 @@ warnings.filterwarnings("ignore", message="Tensor do not have 'place' interface"
 
 
 class PaddleAdapter(PaddleLayers, PaddleOptimizers, PaddleInitializers, PaddleIdioms, PaddleElementwise,
-                    PythonOperators, Adapter):
+                    PaddleStatistics, PythonOperators, Adapter):
     name = "paddle"
     module = "paddle"
     import_first = True
@@ -51,11 +57,11 @@ class PaddleAdapter(PaddleLayers, PaddleOptimizers, PaddleInitializers, PaddleId
                               "raises")
     behaviours = (PADDLE_MASKED_FILL_SOFTMAX, PADDLE_ALL_GATHER_CONCATENATES, PADDLE_NORMALIZE_AXIS_ONE,
                   PADDLE_ATTENTION_NAN, *PADDLE_MULTIHEAD_MEAN_OF_V, *PADDLE_OPTIMIZERS, PADDLE_CLIP_GRAD_NORM,
-                  *PADDLE_INITIALIZERS, *PADDLE_LAYER_DEFAULTS, *PADDLE_MIXED)
+                  *PADDLE_INITIALIZERS, *PADDLE_LAYER_DEFAULTS, *PADDLE_MIXED, PADDLE_VAR_UNBIASED, PADDLE_STD_UNBIASED)
     # What Paddle's CPU kernels take (python -m suites coverage --adapter paddle --check): float32 and
     # float64 nearly everywhere, few float16 and bfloat16 kernels on CPU.
     dtypes = {"*": ("float32", "float64"), "correlate": (), "convolve": (), "l2_penalty": (),
-              "one_hot": ("int32", "int64"), **PADDLE_ELEMENTWISE_DTYPES,
+              "one_hot": ("int32", "int64"), **PADDLE_ELEMENTWISE_DTYPES, **PADDLE_STATISTICS_DTYPES,
               "sgd": ("bfloat16", "float32", "float64"),
               **dict.fromkeys(("matmul", "mm", "tensordot", "dot", "clip", "abs", "square", "round", "trunc",
                                "unique", "max", "sequence_mask", "linear", "dot_product_attention"), FLOATS_INTS),

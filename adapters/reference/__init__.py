@@ -9,7 +9,7 @@ import warnings
 
 import numpy as np
 
-from adapters.base import BITWISE_OPS, FLOATS, Adapter, Unsupported, dtypes_except, lift_1d, stacked_rnn
+from adapters.base import BITWISE_OPS, FLOATS, Adapter, Unsupported, dtypes_except, given, lift_1d, stacked_rnn
 from adapters.reference.collectives import Collectives
 from adapters.reference.elementwise import ElementwiseReference
 from adapters.reference.idioms import IdiomReference
@@ -166,6 +166,43 @@ class ReferenceAdapter(LayerReference, OptimizerReference, InitializerReference,
 
     def max(self, x, axis=None, keepdims=False):
         return np.max(x, axis=_axis(axis), keepdims=keepdims)
+
+    def min(self, x, axis=None, keepdims=False):
+        return np.min(x, axis=_axis(axis), keepdims=keepdims)
+
+    def prod(self, x, axis=None, keepdims=False):
+        """NumPy's prod: an empty product is 1, a signed integer or bool x gives int64 and an
+        unsigned one uint64, as the standard asks."""
+        return np.prod(x, axis=_axis(axis), keepdims=keepdims)
+
+    def var(self, x, axis=None, correction=None, keepdims=False):
+        """The standard's variance: correction None is its default, 0. Where M - correction <= 0 (M
+        the elements reduced, the same for every output) the result is NaN, as the standard
+        states; NumPy's var clips its divisor at 0 and gives inf or NaN there."""
+        axis, correction = _axis(axis), 0 if correction is None else correction
+        axes = range(np.ndim(x)) if axis is None else np.atleast_1d(axis)
+        count = int(np.prod([np.shape(x)[a] for a in axes]))
+        with warnings.catch_warnings():  # a divisor of 0 or less: NaN below, silently
+            warnings.simplefilter("ignore", RuntimeWarning)
+            out = np.var(x, axis=axis, ddof=correction, keepdims=keepdims)
+        return np.full_like(out, np.nan) if count - correction <= 0 else out
+
+    def std(self, x, axis=None, correction=None, keepdims=False):
+        return np.sqrt(self.var(x, axis, correction, keepdims))
+
+    def all(self, x, axis=None, keepdims=False):
+        return np.all(x, axis=_axis(axis), keepdims=keepdims)
+
+    def any(self, x, axis=None, keepdims=False):
+        return np.any(x, axis=_axis(axis), keepdims=keepdims)
+
+    def cumprod(self, x, axis):
+        """NumPy's cumprod, whose dtype is prod's (a signed integer or bool x gives int64)."""
+        return np.cumprod(x, axis=axis)
+
+    def diff(self, x, axis=-1, n=1, prepend=None, append=None):
+        """NumPy's diff (prepend and append joined along axis first; a bool x gives !=)."""
+        return np.diff(x, n=n, axis=axis, **given(prepend=prepend, append=append))
 
     def reshape(self, x, shape):
         return np.reshape(x, shape)

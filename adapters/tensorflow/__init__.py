@@ -33,6 +33,7 @@ from adapters.tensorflow.export import TensorFlowExport
 from adapters.tensorflow.idioms import TensorFlowIdioms
 from adapters.tensorflow.layers import TensorFlowLayers
 from adapters.tensorflow.optimizers import TF_CLIP_GRAD_NORM, TensorFlowOptimizers
+from adapters.tensorflow.statistics import TENSORFLOW_STATISTICS_DTYPES, TensorFlowStatistics
 from vocabulary.params import MULTIHEAD_OPS
 
 # What tf.function(jit_compile=True) raises for an op that XLA has no kernel for (RaggedTensorToTensor,
@@ -40,8 +41,8 @@ from vocabulary.params import MULTIHEAD_OPS
 XLA_REFUSES = "Detected unsupported operations when trying to compile graph"
 
 
-class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, TensorFlowElementwise, PythonOperators,
-                        TensorFlowOptimizers, Initializers, TensorFlowExport, Adapter):
+class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, TensorFlowElementwise, TensorFlowStatistics,
+                        PythonOperators, TensorFlowOptimizers, Initializers, TensorFlowExport, Adapter):
     name = "tensorflow"
     module = "tensorflow"
     behaviours = (KERAS_MASKED_SOFTMAX,  # masked_softmax is tf.keras.layers.Softmax(mask=)
@@ -54,6 +55,7 @@ class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, TensorFlowElementwis
                                "topk", "topk_indices"), dtypes_except("bool")),
               **keras_optimizers.OPTIMIZER_DTYPES["tensorflow"],  # tf.keras' optimizers and initializers
               **keras_initializers.KERAS_INITIALIZER_DTYPES["tensorflow"], **TENSORFLOW_ELEMENTWISE_DTYPES,
+              **TENSORFLOW_STATISTICS_DTYPES,
               **dict.fromkeys(("matmul", "mm", "dot"), dtypes_except("int8", "uint8", "bool")),
               **dict.fromkeys(("pow", "neg", "abs", "sign"), dtypes_except("uint8", "bool")),
               **dict.fromkeys(("exp", "log", "tanh", "sigmoid", "sqrt", "softmax", "log_softmax", "floor", "ceil",

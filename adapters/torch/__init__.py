@@ -19,6 +19,8 @@ from adapters.behaviours import (
     TORCH_MASKED_FILL_SOFTMAX,
     TORCH_PAD_SEQUENCE_TIME_MAJOR,
     TORCH_SOFTMAX_IMPLICIT_DIM,
+    TORCH_STD_BESSEL,
+    TORCH_VAR_BESSEL,
 )
 from adapters.layer_behaviours import TORCH_MULTIHEAD_TIME_MAJOR, TORCH_MULTIHEAD_WEIGHTS_NAN, TORCH_NORMALIZE_DIM_ONE
 from adapters.operators import PythonOperators
@@ -29,12 +31,13 @@ from adapters.torch.idioms import TorchIdioms
 from adapters.torch.initializers import TORCH_INITIALIZER_DTYPES, TorchInitializers
 from adapters.torch.layers import TorchLayers
 from adapters.torch.optimizers import TORCH_COMPILED_ADAGRAD, TorchOptimizers
+from adapters.torch.statistics import TORCH_STATISTICS_DTYPES, TorchStatistics, _dims
 from vocabulary.optimizers import OPTIMIZERS_AND_CLIPPING
 from vocabulary.params import MULTIHEAD_OPS
 
 
-class TorchAdapter(TorchLayers, TorchOptimizers, TorchInitializers, TorchIdioms, TorchElementwise, TorchExport,
-                   PythonOperators, Adapter):
+class TorchAdapter(TorchLayers, TorchOptimizers, TorchInitializers, TorchIdioms, TorchElementwise, TorchStatistics,
+                   TorchExport, PythonOperators, Adapter):
     name = "torch"
     module = "torch"
     dtypes = {"*": DTYPES, "scatter_nd": (), "correlate": (), "convolve": (), "l2_penalty": (),
@@ -48,11 +51,11 @@ class TorchAdapter(TorchLayers, TorchOptimizers, TorchInitializers, TorchIdioms,
               "max_pool2d": dtypes_except("bool"),
               **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS + ("int64",)),
               "one_hot": ("int64",),  # F.one_hot takes int64 indices only
-              **TORCH_INITIALIZER_DTYPES, **TORCH_ELEMENTWISE_DTYPES}
+              **TORCH_INITIALIZER_DTYPES, **TORCH_ELEMENTWISE_DTYPES, **TORCH_STATISTICS_DTYPES}
     behaviours = (TORCH_MASKED_FILL_SOFTMAX, TORCH_SOFTMAX_IMPLICIT_DIM, TORCH_LOG_SOFTMAX_IMPLICIT_DIM,
                   TORCH_PAD_SEQUENCE_TIME_MAJOR, TORCH_LSTM_TIME_MAJOR, TORCH_GRU_TIME_MAJOR,
                   TORCH_ALL_GATHER_CONCATENATES, TORCH_NORMALIZE_DIM_ONE, *TORCH_MULTIHEAD_TIME_MAJOR,
-                  TORCH_MULTIHEAD_WEIGHTS_NAN, TORCH_COMPILED_ADAGRAD)
+                  TORCH_MULTIHEAD_WEIGHTS_NAN, TORCH_COMPILED_ADAGRAD, TORCH_VAR_BESSEL, TORCH_STD_BESSEL)
 
     def __init__(self):
         import torch
@@ -327,10 +330,3 @@ class TorchAdapter(TorchLayers, TorchOptimizers, TorchInitializers, TorchIdioms,
 
     def grad(self, fn, args, wrt, cotangent):
         return autograd_vjp(fn, args, wrt, cotangent)
-
-
-def _dims(x, axis):
-    """axis=None reduces every dim; name them, since amax has no dim=None."""
-    if axis is None:
-        return tuple(range(x.dim()))
-    return tuple(axis) if isinstance(axis, (list, tuple)) else axis

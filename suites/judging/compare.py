@@ -103,6 +103,9 @@ def sum_product_bound(tree, inputs: dict, behaviour=None, rounded=(), moved=None
         return None
 
     def apply(op, args, kwargs):
+        operands = [b for a in (*args, *kwargs.values()) for b in (a if isinstance(a, (list, tuple)) else [a])]
+        if any(isinstance(b, Bound) and b.running is not None for b in operands):
+            raise _Unbounded  # a running analysis' error has no magnitude to carry on: no bound
         if behaviour is not None and op == behaviour.op and behaviour.fill is not None:
             return RULES[op](*args, **behaviour.fill([getattr(a, "value", a) for a in args], kwargs))
         bound = RULES[op](*args, **kwargs)

@@ -217,9 +217,16 @@ def _values_along(out, directions) -> float:
 
 def _magnitude_fn(ctx, wide):
     """The magnitude expression of a sum-product program as a function of its inputs, else None."""
-    if ctx.sum_product(wide) is None:
+    if _magnitudes(ctx, wide) is None:
         return None
     return lambda ins: ctx.sum_product(ins).magnitude
+
+
+def _magnitudes(ctx, wide):
+    """The program's sum-product Bound where it carries magnitudes; None where it has none or its
+    error is a running analysis' (var, std, the optimizers), which bounds the values only."""
+    bound = ctx.sum_product(wide)
+    return None if bound is None or bound.running is not None else bound
 
 
 def _allowed(ctx, wide, out_size, scale):
@@ -229,7 +236,7 @@ def _allowed(ctx, wide, out_size, scale):
     plus the spec's own rtol (relative to that magnitude) and atol."""
     tolerance = ctx.tolerance
     spec_allowed = tolerance.get("atol", 0.0) + tolerance.get("rtol", 0.0) * scale
-    bound = ctx.sum_product(wide)
+    bound = _magnitudes(ctx, wide)
     if bound is None:  # and the smallest normal number, as the value check allows: a subnormal derivative
         return 4 * compare.DEFAULT_ULPS * compare.unit_roundoff(ctx.judged) * scale + compare.tiny(ctx.judged) \
             + spec_allowed
