@@ -9,11 +9,12 @@ from adapters.behaviours import ENGINE_MASKED_SOFTMAX
 from adapters.engine.elementwise import EngineElementwise
 from adapters.engine.initializers import EngineInitializers
 from adapters.engine.optimizers import EngineOptimizers
+from adapters.engine.statistics import EngineStatistics
 from vocabulary.optimizers import OPTIMIZERS_AND_CLIPPING
 from vocabulary.params import MULTIHEAD_OPS
 
 
-class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, Adapter):
+class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, EngineStatistics, Adapter):
     name = "engine"
     module = "numpy"  # the engine lives in this repository and needs NumPy only
     behaviours = (ENGINE_MASKED_SOFTMAX,)
@@ -37,13 +38,14 @@ class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, Ada
             scatter_reduce,
             sequence,
             sorting,
+            statistics,
             subscript,
         )
 
         self.engine, self.ops, self.sequence, self.indexing, self.nn = engine, ops, sequence, indexing, nn
         self.layers, self.pooling, self.sorting = layers, pooling, sorting
         self.collectives, self.contraction = collectives, contraction
-        self.subscript, self.scatter_reductions = subscript, scatter_reduce
+        self.subscript, self.scatter_reductions, self.statistics = subscript, scatter_reduce, statistics
 
     def version(self):
         return f"in-house (numpy {np.__version__})"
@@ -159,30 +161,6 @@ class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, Ada
 
     def max(self, x, axis=None, keepdims=False):
         return self.ops.max(x, axis, keepdims)
-
-    def min(self, x, axis=None, keepdims=False):
-        return self.ops.min(x, axis, keepdims)
-
-    def prod(self, x, axis=None, keepdims=False):
-        return self.ops.prod(x, axis, keepdims)
-
-    def var(self, x, axis=None, correction=None, keepdims=False):
-        return self.ops.var(x, axis, correction, keepdims)
-
-    def std(self, x, axis=None, correction=None, keepdims=False):
-        return self.ops.std(x, axis, correction, keepdims)
-
-    def all(self, x, axis=None, keepdims=False):
-        return self.ops.all(x, axis, keepdims)
-
-    def any(self, x, axis=None, keepdims=False):
-        return self.ops.any(x, axis, keepdims)
-
-    def cumprod(self, x, axis):
-        return self.ops.cumprod(x, axis)
-
-    def diff(self, x, axis=-1, n=1, prepend=None, append=None):
-        return self.ops.diff(x, axis, n, prepend, append)
 
     def reshape(self, x, shape):
         return self.ops.reshape(x, shape)
