@@ -318,6 +318,12 @@ def conv_padding(padding, spatial: int):
     return [(int(p), int(p)) for p in pads]
 
 
+def axes_tuple(axis):
+    """An axis argument as the frameworks take several axes: specs write them as YAML lists,
+    and NumPy, JAX, PyTorch and Keras read a list as an array, not as axes."""
+    return tuple(axis) if isinstance(axis, list) else axis
+
+
 def as_tuple(value, spatial: int) -> tuple:
     """stride / dilation: an int for every spatial axis, or one per axis."""
     return (int(value),) * spatial if isinstance(value, int) else tuple(int(v) for v in value)

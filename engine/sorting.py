@@ -27,6 +27,10 @@ def _taken(x, order, axis):
     return Tensor.record(np.take_along_axis(x.data, order, axis=axis), (x,), backward, "take_along_axis")
 
 
+def searchsorted(x1, x2, side="left"):
+    return Tensor(np.searchsorted(tensor(x1).data, tensor(x2).data, side=side).astype(np.int64))
+
+
 def sort(x, axis=-1, descending=False):
     return _taken(x, argsort(x, axis, descending).data, axis)
 

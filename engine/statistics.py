@@ -57,6 +57,11 @@ def any(x, axis=None, keepdims=False):
     return Tensor(np.any(x.data, axis=_axes(axis, x.ndim), keepdims=keepdims))
 
 
+def count_nonzero(x, axis=None, keepdims=False):
+    x = tensor(x)
+    return Tensor(np.asarray(np.count_nonzero(x.data, axis=_axes(axis, x.ndim), keepdims=keepdims), np.int64))
+
+
 def cumprod(x, axis):
     """NumPy's cumprod (its dtype prod's). The gradient of x_k is the product of the elements
     before it times S_k = g_k + x_(k+1) S_(k+1), the sum of the later outputs' gradients over x_k:

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from adapters.reference import ReferenceAdapter
-from engine import Tensor, layers, pooling, special, statistics
+from engine import Tensor, layers, manipulation, pooling, special, statistics
 from engine import ops as E
 from tests.test_engine_nn import check_gradients
 
@@ -113,6 +113,27 @@ def test_products_and_differences_along_an_axis():
         check_gradients(lambda x, p, a: statistics.diff(x, 1, n, p, a),
                         {"x": x, "p": normal(2, 1, 3), "a": normal(2, 2, 3)})
         np.testing.assert_array_equal(statistics.diff(Tensor(x), -1, n).numpy(), np.diff(x, n, -1))
+
+
+def test_manipulations_move_the_cotangent_back():
+    """The manipulation functions against NumPy's, and their gradients (copies' cotangents summed)."""
+    x = normal(2, 1, 3)
+    for fn, numpy_fn in ((lambda x: manipulation.flip(x, (0, 2)), lambda x: np.flip(x, (0, 2))),
+                         (lambda x: manipulation.roll(x, (4, -1), (2, 0)), lambda x: np.roll(x, (4, -1), (2, 0))),
+                         (lambda x: manipulation.roll(x, 5), lambda x: np.roll(x, 5)),
+                         (lambda x: manipulation.squeeze(x, -2), lambda x: np.squeeze(x, -2)),
+                         (lambda x: manipulation.expand_dims(x, -4), lambda x: np.expand_dims(x, -4)),
+                         (lambda x: manipulation.moveaxis(x, (0, 2), (-1, 0)),
+                          lambda x: np.moveaxis(x, (0, 2), (-1, 0))),
+                         (lambda x: manipulation.broadcast_to(x, (4, 2, 1, 3)),
+                          lambda x: np.broadcast_to(x, (4, 2, 1, 3))),
+                         (lambda x: manipulation.tile(x, (2, 1, 2, 1)), lambda x: np.tile(x, (2, 1, 2, 1))),
+                         (lambda x: manipulation.tile(x, (3,)), lambda x: np.tile(x, (3,))),
+                         (lambda x: manipulation.repeat(x, (2, 0, 1), axis=-1), lambda x: np.repeat(x, (2, 0, 1), -1)),
+                         (lambda x: manipulation.repeat(x, 2), lambda x: np.repeat(x, 2)),
+                         (lambda x: manipulation.unstack(x, -1)[1], lambda x: np.moveaxis(x, -1, 0)[1])):
+        np.testing.assert_array_equal(fn(Tensor(x)).numpy(), numpy_fn(x))
+        check_gradients(fn, {"x": x})
 
 
 def test_vectorised_erfc_is_within_1e_10_of_math_erfc():

@@ -23,6 +23,7 @@ import numpy as np
 from vocabulary.elementwise import ELEMENTWISE_OPS, LOGIC_OPS
 from vocabulary.initializers import INITIALIZER_OPS, LAYER_DEFAULT_OPS
 from vocabulary.layers import LAYER_OPS
+from vocabulary.manipulation import MANIPULATION_OPS
 from vocabulary.optimizers import CLIP_GRAD_NORM, L2_PENALTY, OPTIMIZER_OPS
 from vocabulary.records import (  # noqa: F401  (Index, Mask: the samples' argument types)
     INDEX,
@@ -171,6 +172,7 @@ _OPS = [
        lambda d: ([[values(d), values(d)], 0], {}), bound="joined"),
     Op("stack", "xs, axis", "reductions and shapes", "numpy.stack: the tensors along a new axis.",
        lambda d: ([[values(d), values(d)], 0], {}), bound="joined"),
+    *MANIPULATION_OPS,
     Op("softmax", "x, axis=-1", "reductions and shapes", "exp(x) / sum(exp(x)) along axis.", along_axis),
     Op("log_softmax", "x, axis=-1", "reductions and shapes", "x - log(sum(exp(x))) along axis.", along_axis),
     Op("where", "cond, x, y", "reductions and shapes", "numpy.where: x where the bool cond is True, else y; "

@@ -1,16 +1,17 @@
 """The Python Array API standard's statistical and utility functions beyond sum, mean, max and
 cumulative_sum (2024.12): min, prod, var, std, all and any, cumulative_prod (as cumprod, beside
-cumsum) and diff. Each op is the standard's function of the same name,
-its semantics the standard's text, special cases included (specs/statistics.yaml holds each as a
-named example): https://data-apis.org/array-api/2024.12/API_specification/statistical_functions.html
-and utility_functions.html.
+cumsum) and diff; and its searching functions count_nonzero and searchsorted. Each op is the
+standard's function of the same name, its semantics the standard's text, special cases included
+(specs/statistics.yaml holds each as a named example):
+https://data-apis.org/array-api/2024.12/API_specification/statistical_functions.html,
+utility_functions.html and searching_functions.html.
 
 var's and std's `correction` is where frameworks part by default: the standard's default is 0 (the
 population variance), torch's and Paddle's 1 (Bessel's). The signature's None is a correction the
 spec leaves to the framework; the reference computes the standard's 0 there, and each framework
 that defaults otherwise documents its default as a behaviour (adapters/behaviours.py).
 """
-from vocabulary.records import REDUCTION, Op, along_axis
+from vocabulary.records import REDUCTION, Op, along_axis, values
 
 PAGE = "https://data-apis.org/array-api/2024.12/API_specification/generated/array_api."
 GROUP = "reductions and shapes"
@@ -48,4 +49,12 @@ STATISTICAL_OPS = [
        f"shape but along axis) are joined to x along axis; the axis shrinks by n (to 0 when n is at least its "
        f"length). The result has x's dtype; a bool x gives x[i + 1] != x[i] (NumPy's). ({PAGE}diff.html)",
        along_axis, bound="difference"),
+    Op("count_nonzero", "x, axis=None, keepdims=False", GROUP, f"The number of non-zero elements reduced, in "
+       f"the default integer dtype (int64): NaN is non-zero, -0 zero. {REDUCTION} ({PAGE}count_nonzero.html)",
+       along_axis, zero_derivative=True),
+    Op("searchsorted", "x1, x2, side='left'", "sorting", f"For each element of x2, the index in x1 (1-D, "
+       f"ascending) where it would be inserted to keep x1 sorted: side 'left' the first such index (x1[i-1] < "
+       f"v <= x1[i]), 'right' the last (x1[i-1] <= v < x1[i]); int64, of x2's shape. The standard's sorter is "
+       f"not in the signature. ({PAGE}searchsorted.html)",
+       lambda d: ([values(d, (4,)), values(d, (3,))], {}), zero_derivative=True),
 ]

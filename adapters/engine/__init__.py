@@ -8,13 +8,15 @@ from adapters.base import BITWISE_OPS, FLOATS, Adapter, Unsupported, dtypes_exce
 from adapters.behaviours import ENGINE_MASKED_SOFTMAX
 from adapters.engine.elementwise import EngineElementwise
 from adapters.engine.initializers import EngineInitializers
+from adapters.engine.manipulation import EngineManipulation
 from adapters.engine.optimizers import EngineOptimizers
 from adapters.engine.statistics import EngineStatistics
 from vocabulary.optimizers import OPTIMIZERS_AND_CLIPPING
 from vocabulary.params import MULTIHEAD_OPS
 
 
-class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, EngineStatistics, Adapter):
+class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, EngineStatistics, EngineManipulation,
+                    Adapter):
     name = "engine"
     module = "numpy"  # the engine lives in this repository and needs NumPy only
     behaviours = (ENGINE_MASKED_SOFTMAX,)
@@ -32,6 +34,7 @@ class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, Eng
             contraction,
             indexing,
             layers,
+            manipulation,
             nn,
             ops,
             pooling,
@@ -46,6 +49,7 @@ class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, Eng
         self.layers, self.pooling, self.sorting = layers, pooling, sorting
         self.collectives, self.contraction = collectives, contraction
         self.subscript, self.scatter_reductions, self.statistics = subscript, scatter_reduce, statistics
+        self.manipulation = manipulation
 
     def version(self):
         return f"in-house (numpy {np.__version__})"
@@ -254,6 +258,9 @@ class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, Eng
 
     def argsort(self, x, axis=-1, descending=False):
         return self.sorting.argsort(x, axis, descending)
+
+    def searchsorted(self, x1, x2, side="left"):
+        return self.sorting.searchsorted(x1, x2, side)
 
     def topk(self, x, k):
         return self.sorting.topk(x, k)

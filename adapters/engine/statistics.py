@@ -23,6 +23,9 @@ class EngineStatistics:
     def any(self, x, axis=None, keepdims=False):
         return self.statistics.any(x, axis, keepdims)
 
+    def count_nonzero(self, x, axis=None, keepdims=False):
+        return self.statistics.count_nonzero(x, axis, keepdims)
+
     def cumprod(self, x, axis):
         return self.statistics.cumprod(x, axis)
 

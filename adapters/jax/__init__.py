@@ -12,7 +12,17 @@ import numpy as np
 
 from adapters import workers
 from adapters.backends import jax_vjp
-from adapters.base import BITWISE_OPS, DTYPES, FLOATS, Adapter, Unsupported, as_tuple, conv_padding, dtypes_except
+from adapters.base import (
+    BITWISE_OPS,
+    DTYPES,
+    FLOATS,
+    Adapter,
+    Unsupported,
+    as_tuple,
+    axes_tuple,
+    conv_padding,
+    dtypes_except,
+)
 from adapters.indexing import index_grids, leading_block
 from adapters.initializers import INITIALIZER_DTYPES
 from adapters.jax.collectives import JAX_COLLECTIVES, collective_rank
@@ -21,9 +31,10 @@ from adapters.jax.export import JaxExport
 from adapters.jax.idioms import JaxIdioms
 from adapters.jax.initializers import FLAX_LAYER_DEFAULTS, JAX_INITIALIZERS, JaxInitializers
 from adapters.jax.layers import JaxLayers
+from adapters.jax.manipulation import JaxManipulation
 from adapters.jax.optimizers import OPTAX_CLIP_GRAD_NORM, OPTAX_OPTIMIZERS, JaxOptimizers
 from adapters.jax.precision import X64
-from adapters.jax.statistics import JaxStatistics, _axis
+from adapters.jax.statistics import JaxStatistics
 from adapters.layer_behaviours import (
     FLAX_BATCH_NORM_STATS,
     FLAX_LAYER_NORM_EPS,
@@ -45,8 +56,8 @@ if not X64:
     warnings.filterwarnings("ignore", message="Explicitly requested dtype .* is not available", category=UserWarning)
 
 
-class JaxAdapter(JaxLayers, JaxOptimizers, JaxInitializers, JaxIdioms, JaxElementwise, JaxStatistics, JaxExport,
-                 Adapter):
+class JaxAdapter(JaxLayers, JaxOptimizers, JaxInitializers, JaxIdioms, JaxElementwise, JaxStatistics,
+                 JaxManipulation, JaxExport, Adapter):
     name = "jax" if X64 else "jax-32"
     variant_of = None if X64 else "jax"
     module = "jax"
@@ -196,13 +207,13 @@ class JaxAdapter(JaxLayers, JaxOptimizers, JaxInitializers, JaxIdioms, JaxElemen
         return self.jnp.sign(x)
 
     def sum(self, x, axis=None, keepdims=False):
-        return self.jnp.sum(x, axis=_axis(axis), keepdims=keepdims)
+        return self.jnp.sum(x, axis=axes_tuple(axis), keepdims=keepdims)
 
     def mean(self, x, axis=None, keepdims=False):
-        return self.jnp.mean(x, axis=_axis(axis), keepdims=keepdims)
+        return self.jnp.mean(x, axis=axes_tuple(axis), keepdims=keepdims)
 
     def max(self, x, axis=None, keepdims=False):
-        return self.jnp.max(x, axis=_axis(axis), keepdims=keepdims)
+        return self.jnp.max(x, axis=axes_tuple(axis), keepdims=keepdims)
 
     def reshape(self, x, shape):
         return self.jnp.reshape(x, tuple(shape))

@@ -25,6 +25,9 @@ class JaxIdioms:
     def sort(self, x, axis=-1, descending=False):
         return self.jnp.sort(x, axis=axis, descending=descending)
 
+    def searchsorted(self, x1, x2, side="left"):
+        return self.jnp.searchsorted(x1, x2, side=side)
+
     def argsort(self, x, axis=-1, descending=False):
         return self.jnp.argsort(x, axis=axis, descending=descending)
 

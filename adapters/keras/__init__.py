@@ -36,6 +36,7 @@ from adapters.keras.elementwise import KERAS_ELEMENTWISE_DTYPES, KerasElementwis
 from adapters.keras.export import KerasExport
 from adapters.keras.idioms import KerasIdioms
 from adapters.keras.layers import KerasLayers, refuse_in_trace, unweighted
+from adapters.keras.manipulation import KerasManipulation
 from adapters.keras.optimizers import (
     KERAS_CLIP_GRAD_NORM,
     KERAS_L2_REGULARIZER,
@@ -64,7 +65,7 @@ BACKEND_DTYPES = {
     "tensorflow": {"*": DTYPES, "convolve": (),  # keras.ops promotes integers and bools where TF's own ops refuse
                    **dict.fromkeys(("add", "sub", "mul", "maximum", "minimum", "pow", "relu", "round", "sign",
                                     "scatter_add", "greater", "topk", "topk_indices", "unique", "einsum",
-                                    "scatter_reduce", "index_add"),
+                                    "scatter_reduce", "index_add", "searchsorted"),
                                    dtypes_except("bool")),
                    "neg": dtypes_except("uint8", "bool"), "dot": dtypes_except("bfloat16"),
                    "masked_softmax": dtypes_except("int8"),  # Keras reads an int8 dtype as a quantisation policy
@@ -88,7 +89,7 @@ BACKEND_DTYPES = {
             **dict.fromkeys(("avg_pool2d", "avg_pool1d"), dtypes_except("bool"))},
     "torch": {"*": DTYPES, "convolve": (),
               **dict.fromkeys(("sub", "neg", "pow", "relu", "round", "conv1d", "conv2d", "topk", "topk_indices",
-                               "einsum"), dtypes_except("bool")),
+                               "einsum", "searchsorted"), dtypes_except("bool")),
               **dict.fromkeys(("softmax", "log_softmax"), FLOATS), "masked_softmax": dtypes_except("int8"),
               # building the recurrent layers in half precision needs QR (geqrf) on CPU
               **dict.fromkeys(("lstm", "gru"), ("float32", "float64")),
@@ -125,8 +126,8 @@ def configured_backend() -> str:
         return "tensorflow"
 
 
-class KerasAdapter(KerasLayers, KerasIdioms, KerasElementwise, KerasStatistics, KerasOptimizers, KerasExport,
-                   keras_initializers.KerasInitializers, Adapter):
+class KerasAdapter(KerasLayers, KerasIdioms, KerasElementwise, KerasStatistics, KerasManipulation, KerasOptimizers,
+                   KerasExport, keras_initializers.KerasInitializers, Adapter):
     # One name per backend (keras-tensorflow, keras-jax, keras-torch): frameworks differ by
     # backend, and so do the spec's documented differences and the report's columns.
     name = f"keras-{configured_backend()}"

@@ -33,6 +33,9 @@ class KerasIdioms:
         _ascending_only(descending, "keras.ops.sort")
         return self.ops.sort(x, axis=axis)
 
+    def searchsorted(self, x1, x2, side="left"):
+        return self.ops.searchsorted(x1, x2, side=side)
+
     def argsort(self, x, axis=-1, descending=False):
         _ascending_only(descending, "keras.ops.argsort")
         return self.ops.argsort(x, axis=axis)

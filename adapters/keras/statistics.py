@@ -30,6 +30,11 @@ class KerasStatistics:
     def any(self, x, axis=None, keepdims=False):
         return self.ops.any(x, axis=axis, keepdims=keepdims)
 
+    def count_nonzero(self, x, axis=None, keepdims=False):
+        if keepdims:
+            raise Unsupported("keras.ops.count_nonzero takes no keepdims")
+        return self.ops.count_nonzero(x, axis=axis)
+
     def cumprod(self, x, axis):
         return self.ops.cumprod(x, axis=axis)
 

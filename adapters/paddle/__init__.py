@@ -30,6 +30,7 @@ from adapters.paddle.initializers import (
     PaddleInitializers,
 )
 from adapters.paddle.layers import PaddleLayers
+from adapters.paddle.manipulation import PADDLE_MANIPULATION_DTYPES, PaddleManipulation
 from adapters.paddle.optimizers import PADDLE_CLIP_GRAD_NORM, PADDLE_OPTIMIZERS, PaddleOptimizers
 from adapters.paddle.statistics import PADDLE_STATISTICS_DTYPES, PaddleStatistics
 
@@ -48,7 +49,7 @@ warnings.filterwarnings("ignore", message="Tensor do not have 'place' interface"
 
 
 class PaddleAdapter(PaddleLayers, PaddleOptimizers, PaddleInitializers, PaddleIdioms, PaddleElementwise,
-                    PaddleStatistics, PythonOperators, Adapter):
+                    PaddleStatistics, PaddleManipulation, PythonOperators, Adapter):
     name = "paddle"
     module = "paddle"
     import_first = True
@@ -62,6 +63,7 @@ class PaddleAdapter(PaddleLayers, PaddleOptimizers, PaddleInitializers, PaddleId
     # float64 nearly everywhere, few float16 and bfloat16 kernels on CPU.
     dtypes = {"*": ("float32", "float64"), "correlate": (), "convolve": (), "l2_penalty": (),
               "one_hot": ("int32", "int64"), **PADDLE_ELEMENTWISE_DTYPES, **PADDLE_STATISTICS_DTYPES,
+              **PADDLE_MANIPULATION_DTYPES,
               "sgd": ("bfloat16", "float32", "float64"),
               **dict.fromkeys(("matmul", "mm", "tensordot", "dot", "clip", "abs", "square", "round", "trunc",
                                "unique", "max", "sequence_mask", "linear", "dot_product_attention"), FLOATS_INTS),

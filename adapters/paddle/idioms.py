@@ -24,6 +24,9 @@ class PaddleIdioms:
     def sort(self, x, axis=-1, descending=False):
         return self.paddle.sort(x, axis=axis, descending=descending)
 
+    def searchsorted(self, x1, x2, side="left"):
+        return self.paddle.searchsorted(x1, x2, right=side == "right")
+
     def argsort(self, x, axis=-1, descending=False):
         return self.paddle.argsort(x, axis=axis, descending=descending)
 

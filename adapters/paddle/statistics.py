@@ -2,14 +2,15 @@
 paddle.min, paddle.prod, paddle.var and paddle.std (whose `unbiased`, True by default, is the
 correction 1 or 0: a spec's other corrections are unsupported), paddle.all and paddle.any,
 paddle.cumprod and paddle.diff."""
-from adapters.base import Unsupported
+from adapters.base import DTYPES, Unsupported
 
 # Measured with `python -m suites coverage --adapter paddle --check` (PaddleAdapter's default is float32 and
 # float64): Paddle's CPU kernels
 PADDLE_STATISTICS_DTYPES = {**dict.fromkeys(("min", "prod", "var", "std", "cumprod"),
                                            ("float32", "float64", "int32", "int64")),
                             **dict.fromkeys(("all", "any"), ("float32", "float64", "int32", "int64", "bool")),
-                            "diff": ("bfloat16", "float32", "float64", "int32", "int64", "bool")}
+                            "diff": ("bfloat16", "float32", "float64", "int32", "int64", "bool"),
+                            "count_nonzero": DTYPES, "searchsorted": ("float32", "float64", "int32", "int64")}
 
 
 class PaddleStatistics:
@@ -32,6 +33,9 @@ class PaddleStatistics:
 
     def any(self, x, axis=None, keepdims=False):
         return self.paddle.any(x, axis=axis, keepdim=keepdims)
+
+    def count_nonzero(self, x, axis=None, keepdims=False):
+        return self.paddle.count_nonzero(x, axis=axis, keepdim=keepdims)
 
     def cumprod(self, x, axis):
         return self.paddle.cumprod(x, dim=axis)

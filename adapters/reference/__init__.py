@@ -9,20 +9,31 @@ import warnings
 
 import numpy as np
 
-from adapters.base import BITWISE_OPS, FLOATS, Adapter, Unsupported, dtypes_except, given, lift_1d, stacked_rnn
+from adapters.base import (
+    BITWISE_OPS,
+    FLOATS,
+    Adapter,
+    Unsupported,
+    axes_tuple,
+    dtypes_except,
+    given,
+    lift_1d,
+    stacked_rnn,
+)
 from adapters.reference.collectives import Collectives
 from adapters.reference.elementwise import ElementwiseReference
 from adapters.reference.idioms import IdiomReference
 from adapters.reference.indexing import IndexingReference
 from adapters.reference.initializers import InitializerReference
 from adapters.reference.layers import LayerReference
+from adapters.reference.manipulation import ManipulationReference
 from adapters.reference.optimizers import OptimizerReference
 from vocabulary import PAD_MODES
 from vocabulary.params import rnn_suffix
 
 
-class ReferenceAdapter(LayerReference, OptimizerReference, InitializerReference, IdiomReference, IndexingReference,
-                       ElementwiseReference, Adapter):
+class ReferenceAdapter(LayerReference, ManipulationReference, OptimizerReference, InitializerReference,
+                       IdiomReference, IndexingReference, ElementwiseReference, Adapter):
     name = "reference"
     module = "numpy"
     differentiates = False  # gradients are checked against its finite differences, not computed by it
@@ -157,29 +168,29 @@ class ReferenceAdapter(LayerReference, OptimizerReference, InitializerReference,
         return np.sign(x)
 
     def sum(self, x, axis=None, keepdims=False):
-        return np.sum(x, axis=_axis(axis), keepdims=keepdims)
+        return np.sum(x, axis=axes_tuple(axis), keepdims=keepdims)
 
     def mean(self, x, axis=None, keepdims=False):
         with warnings.catch_warnings():  # the mean of nothing is 0 / 0, NaN, as documented: NumPy also warns
             warnings.filterwarnings("ignore", "Mean of empty slice", RuntimeWarning)
-            return np.mean(x, axis=_axis(axis), keepdims=keepdims)
+            return np.mean(x, axis=axes_tuple(axis), keepdims=keepdims)
 
     def max(self, x, axis=None, keepdims=False):
-        return np.max(x, axis=_axis(axis), keepdims=keepdims)
+        return np.max(x, axis=axes_tuple(axis), keepdims=keepdims)
 
     def min(self, x, axis=None, keepdims=False):
-        return np.min(x, axis=_axis(axis), keepdims=keepdims)
+        return np.min(x, axis=axes_tuple(axis), keepdims=keepdims)
 
     def prod(self, x, axis=None, keepdims=False):
         """NumPy's prod: an empty product is 1, a signed integer or bool x gives int64 and an
         unsigned one uint64, as the standard asks."""
-        return np.prod(x, axis=_axis(axis), keepdims=keepdims)
+        return np.prod(x, axis=axes_tuple(axis), keepdims=keepdims)
 
     def var(self, x, axis=None, correction=None, keepdims=False):
         """The standard's variance: correction None is its default, 0. Where M - correction <= 0 (M
         the elements reduced, the same for every output) the result is NaN, as the standard
         states; NumPy's var clips its divisor at 0 and gives inf or NaN there."""
-        axis, correction = _axis(axis), 0 if correction is None else correction
+        axis, correction = axes_tuple(axis), 0 if correction is None else correction
         axes = range(np.ndim(x)) if axis is None else np.atleast_1d(axis)
         count = int(np.prod([np.shape(x)[a] for a in axes]))
         with warnings.catch_warnings():  # a divisor of 0 or less: NaN below, silently
@@ -191,10 +202,13 @@ class ReferenceAdapter(LayerReference, OptimizerReference, InitializerReference,
         return np.sqrt(self.var(x, axis, correction, keepdims))
 
     def all(self, x, axis=None, keepdims=False):
-        return np.all(x, axis=_axis(axis), keepdims=keepdims)
+        return np.all(x, axis=axes_tuple(axis), keepdims=keepdims)
 
     def any(self, x, axis=None, keepdims=False):
-        return np.any(x, axis=_axis(axis), keepdims=keepdims)
+        return np.any(x, axis=axes_tuple(axis), keepdims=keepdims)
+
+    def count_nonzero(self, x, axis=None, keepdims=False):
+        return np.asarray(np.count_nonzero(x, axis=axes_tuple(axis), keepdims=keepdims), dtype=np.int64)
 
     def cumprod(self, x, axis):
         """NumPy's cumprod, whose dtype is prod's (a signed integer or bool x gives int64)."""
@@ -363,11 +377,6 @@ class ReferenceAdapter(LayerReference, OptimizerReference, InitializerReference,
 
     def grad(self, fn, args, wrt, cotangent):
         raise Unsupported("the reference has no autodiff: it is the finite-difference oracle")
-
-
-def _axis(axis):
-    """Specs write axes as YAML lists; NumPy wants a tuple."""
-    return tuple(axis) if isinstance(axis, list) else axis
 
 
 def _pair(v) -> tuple:

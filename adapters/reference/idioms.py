@@ -36,6 +36,9 @@ class IdiomReference:
         out = np.sort(x, axis=axis, kind="stable")
         return np.flip(out, axis=axis) if descending else out
 
+    def searchsorted(self, x1, x2, side="left"):
+        return np.searchsorted(x1, x2, side=side).astype(np.int64)
+
     def argsort(self, x, axis=-1, descending=False):
         """A stable argsort; descending keeps equal values in order too: the stable ascending
         argsort of the values' order reversed (NaN first), as jnp.argsort(descending=True)."""

@@ -32,6 +32,7 @@ from adapters.tensorflow.elementwise import TENSORFLOW_ELEMENTWISE_DTYPES, Tenso
 from adapters.tensorflow.export import TensorFlowExport
 from adapters.tensorflow.idioms import TensorFlowIdioms
 from adapters.tensorflow.layers import TensorFlowLayers
+from adapters.tensorflow.manipulation import TensorFlowManipulation
 from adapters.tensorflow.optimizers import TF_CLIP_GRAD_NORM, TensorFlowOptimizers
 from adapters.tensorflow.statistics import TENSORFLOW_STATISTICS_DTYPES, TensorFlowStatistics
 from vocabulary.params import MULTIHEAD_OPS
@@ -42,7 +43,8 @@ XLA_REFUSES = "Detected unsupported operations when trying to compile graph"
 
 
 class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, TensorFlowElementwise, TensorFlowStatistics,
-                        PythonOperators, TensorFlowOptimizers, Initializers, TensorFlowExport, Adapter):
+                        TensorFlowManipulation, PythonOperators, TensorFlowOptimizers, Initializers, TensorFlowExport,
+                        Adapter):
     name = "tensorflow"
     module = "tensorflow"
     behaviours = (KERAS_MASKED_SOFTMAX,  # masked_softmax is tf.keras.layers.Softmax(mask=)

@@ -27,6 +27,9 @@ class TensorFlowIdioms:
     def sort(self, x, axis=-1, descending=False):
         return self.tf.sort(x, axis=axis, direction="DESCENDING" if descending else "ASCENDING")
 
+    def searchsorted(self, x1, x2, side="left"):
+        return self.tf.searchsorted(x1, x2, side=side)
+
     def argsort(self, x, axis=-1, descending=False):
         return self.tf.argsort(x, axis=axis, direction="DESCENDING" if descending else "ASCENDING")
 

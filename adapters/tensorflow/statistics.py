@@ -5,10 +5,10 @@ tf.experimental.numpy.var with ddof, where TensorFlow's users reach for it; its 
 unsupported),
 tf.reduce_all and tf.reduce_any (bool tensors only), tf.math.cumprod and tf.experimental.numpy.diff
 (which takes no prepend or append: unsupported)."""
-from adapters.base import FLOATS, Unsupported, dtypes_except, no_diff_joins
+from adapters.base import FLOATS, Unsupported, axes_tuple, dtypes_except, no_diff_joins
 
 # Measured with `python -m suites coverage --adapter tensorflow --check`
-TENSORFLOW_STATISTICS_DTYPES = {**dict.fromkeys(("min", "prod", "cumprod"), dtypes_except("bool")),
+TENSORFLOW_STATISTICS_DTYPES = {**dict.fromkeys(("min", "prod", "cumprod", "searchsorted"), dtypes_except("bool")),
                                 **dict.fromkeys(("var", "std"), FLOATS), **dict.fromkeys(("all", "any"), ("bool",))}
 
 
@@ -24,7 +24,7 @@ class TensorFlowStatistics:
     def var(self, x, axis=None, correction=None, keepdims=False):
         if not correction:
             return self.tf.math.reduce_variance(x, axis=axis, keepdims=keepdims)
-        return self.tf.experimental.numpy.var(x, axis=_axis(axis), ddof=correction, keepdims=keepdims)
+        return self.tf.experimental.numpy.var(x, axis=axes_tuple(axis), ddof=correction, keepdims=keepdims)
 
     def std(self, x, axis=None, correction=None, keepdims=False):
         if correction:
@@ -38,13 +38,12 @@ class TensorFlowStatistics:
     def any(self, x, axis=None, keepdims=False):
         return self.tf.reduce_any(x, axis=axis, keepdims=keepdims)
 
+    def count_nonzero(self, x, axis=None, keepdims=False):
+        return self.tf.math.count_nonzero(x, axis=axes_tuple(axis), keepdims=keepdims)
+
     def cumprod(self, x, axis):
         return self.tf.math.cumprod(x, axis=axis)
 
     def diff(self, x, axis=-1, n=1, prepend=None, append=None):
         no_diff_joins("tf.experimental.numpy.diff", prepend, append)
         return self.tf.experimental.numpy.diff(x, n=n, axis=axis)
-
-
-def _axis(axis):
-    return tuple(axis) if isinstance(axis, list) else axis

@@ -30,6 +30,7 @@ from adapters.torch.export import TorchExport
 from adapters.torch.idioms import TorchIdioms
 from adapters.torch.initializers import TORCH_INITIALIZER_DTYPES, TorchInitializers
 from adapters.torch.layers import TorchLayers
+from adapters.torch.manipulation import TorchManipulation
 from adapters.torch.optimizers import TORCH_COMPILED_ADAGRAD, TorchOptimizers
 from adapters.torch.statistics import TORCH_STATISTICS_DTYPES, TorchStatistics, _dims
 from vocabulary.optimizers import OPTIMIZERS_AND_CLIPPING
@@ -37,7 +38,7 @@ from vocabulary.params import MULTIHEAD_OPS
 
 
 class TorchAdapter(TorchLayers, TorchOptimizers, TorchInitializers, TorchIdioms, TorchElementwise, TorchStatistics,
-                   TorchExport, PythonOperators, Adapter):
+                   TorchManipulation, TorchExport, PythonOperators, Adapter):
     name = "torch"
     module = "torch"
     dtypes = {"*": DTYPES, "scatter_nd": (), "correlate": (), "convolve": (), "l2_penalty": (),
@@ -48,7 +49,7 @@ class TorchAdapter(TorchLayers, TorchOptimizers, TorchInitializers, TorchIdioms,
               **dict.fromkeys(("mean", "softmax", "log_softmax", "masked_softmax", "lstm", "gru", "gelu", "layer_norm",
                                "cross_entropy", "dot_product_attention", "max_pool1d", "norm", "normalize",
                                "batch_norm", "batch_norm_stats", *MULTIHEAD_OPS, *OPTIMIZERS_AND_CLIPPING), FLOATS),
-              "max_pool2d": dtypes_except("bool"),
+              "max_pool2d": dtypes_except("bool"), "searchsorted": dtypes_except("bool"),
               **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS + ("int64",)),
               "one_hot": ("int64",),  # F.one_hot takes int64 indices only
               **TORCH_INITIALIZER_DTYPES, **TORCH_ELEMENTWISE_DTYPES, **TORCH_STATISTICS_DTYPES}

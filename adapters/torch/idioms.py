@@ -27,6 +27,9 @@ class TorchIdioms:
     def argsort(self, x, axis=-1, descending=False):
         return self.torch.argsort(x, dim=axis, descending=descending)
 
+    def searchsorted(self, x1, x2, side="left"):
+        return self.torch.searchsorted(x1, x2, side=side)
+
     def topk(self, x, k):
         return self.torch.topk(x, k).values
 

@@ -2,7 +2,7 @@
 torch's users call them: torch.min as torch.max is called (torch.amin where torch.min takes no
 such arguments), torch.prod, torch.var and torch.std with torch's own correction default (1) where
 a spec leaves it out, torch.all and torch.any, torch.cumprod and torch.diff."""
-from adapters.base import FLOATS
+from adapters.base import FLOATS, Unsupported
 
 # Measured with `python -m suites coverage --adapter torch --check`: var and std take floats only
 TORCH_STATISTICS_DTYPES = dict.fromkeys(("var", "std"), FLOATS)
@@ -45,6 +45,11 @@ class TorchStatistics:
 
     def any(self, x, axis=None, keepdims=False):
         return self.torch.any(x, dim=_dims(x, axis), keepdim=keepdims)
+
+    def count_nonzero(self, x, axis=None, keepdims=False):
+        if keepdims:
+            raise Unsupported("torch.count_nonzero takes no keepdim")
+        return self.torch.count_nonzero(x, dim=_dims(x, axis) if axis is not None else None)
 
     def cumprod(self, x, axis):
         return self.torch.cumprod(x, dim=axis)

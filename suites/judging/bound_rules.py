@@ -91,7 +91,6 @@ def _variance(op):
     float32). std's square root by the running analysis' sqrt, as its error is not linear in
     var's near 0. The inputs' own errors (n roundings) count as extra roundings of both."""
     def rule(a, axis=None, correction=None, keepdims=False):
-        axis = _tuple(axis)
         var = REFERENCE.var(a.value, axis, correction, keepdims)
         count = a.value.size // max(np.size(var), 1)
         spread = REFERENCE.var(a.value, axis, 0, keepdims) * count  # S
@@ -110,13 +109,10 @@ def _variance(op):
     return rule
 
 
-def _tuple(axis):
-    return tuple(axis) if isinstance(axis, list) else axis
-
-
 def _structural(op):
-    def rule(a, *args):
-        return Bound(getattr(REFERENCE, op)(a.value, *args), getattr(REFERENCE, op)(a.magnitude, *args), a.n)
+    def rule(a, *args, **kwargs):
+        return Bound(getattr(REFERENCE, op)(a.value, *args, **kwargs), getattr(REFERENCE, op)(a.magnitude, *args,
+                                                                                            **kwargs), a.n)
     return rule
 
 
