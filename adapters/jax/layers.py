@@ -3,7 +3,7 @@ converted), optax's losses; each with its own defaults."""
 import functools
 
 from adapters.attention_params import heads_split
-from adapters.base import Unsupported, as_tuple, flipped_momentum, given, stacked_rnn
+from adapters.base import Unsupported, as_tuple, axes_tuple, flipped_momentum, given, stacked_rnn
 from adapters.mixed import with_policy
 from vocabulary.params import rnn_suffix
 
@@ -76,7 +76,7 @@ class JaxLayers:
         return norm, {"params": params, "batch_stats": stats}
 
     def norm(self, x, axis=None, keepdims=False):
-        return self.jnp.linalg.norm(x, axis=tuple(axis) if isinstance(axis, list) else axis, keepdims=keepdims)
+        return self.jnp.linalg.norm(x, axis=axes_tuple(axis), keepdims=keepdims)
 
     def normalize(self, x, axis=-1, eps=None):
         raise Unsupported("jax.nn and flax.linen have no L2 normalize (users divide by jnp.linalg.norm)")

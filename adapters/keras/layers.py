@@ -4,7 +4,7 @@ import functools
 import warnings
 
 from adapters.attention_params import heads_split
-from adapters.base import Unsupported, as_tuple, conv_padding, flipped_momentum, given, lift_1d
+from adapters.base import Unsupported, as_tuple, axes_tuple, conv_padding, flipped_momentum, given, lift_1d
 from adapters.mixed import MIXED_BFLOAT16, with_policy
 
 # torch.compile warns each time its trace meets a functools cache: Keras' own dtype helpers and
@@ -193,7 +193,7 @@ class KerasLayers:
         return stateless_outputs(norm, [w for w in (weight, bias) if w is not None], moving, x, training=training)
 
     def norm(self, x, axis=None, keepdims=False):
-        return self.ops.norm(x, axis=tuple(axis) if isinstance(axis, list) else axis, keepdims=keepdims)
+        return self.ops.norm(x, axis=axes_tuple(axis), keepdims=keepdims)
 
     def normalize(self, x, axis=-1, eps=None):
         return self.ops.normalize(x, axis=axis, epsilon=eps)

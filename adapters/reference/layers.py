@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from adapters.base import as_tuple, stacked_rnn
+from adapters.base import as_tuple, axes_tuple, stacked_rnn
 from vocabulary.params import rnn_suffix
 
 # NumPy has no erf; math's are good to about 1 ulp, erfc in the tail too (1 + erf(x) cancels there)
@@ -117,7 +117,7 @@ class LayerReference:
     def norm(self, x, axis=None, keepdims=False):
         """sqrt(sum x^2) over axis, computed as m sqrt(sum (x / m)^2) with m = max |x| so that
         squares of tiny (or huge) values neither underflow nor overflow (as LAPACK's nrm2)."""
-        axis = tuple(axis) if isinstance(axis, list) else axis
+        axis = axes_tuple(axis)
         m = np.max(np.abs(x), axis=axis, keepdims=True)
         with np.errstate(invalid="ignore", divide="ignore"):
             scaled = np.where(m > 0, x / np.where(m > 0, m, 1), 0)

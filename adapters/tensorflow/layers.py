@@ -1,7 +1,7 @@
 """The tensorflow adapter's layer ops: tf.nn and tf.math, with TensorFlow's own defaults. Where
 tf.nn has no such op, TensorFlow's answer is Keras (tf.keras is Keras 3): the keras adapter on
 the tensorflow backend tests that."""
-from adapters.base import Unsupported, as_tuple
+from adapters.base import Unsupported, as_tuple, axes_tuple
 
 
 class TensorFlowLayers:
@@ -49,7 +49,7 @@ class TensorFlowLayers:
                           "(Keras 3): the keras adapter on the tensorflow backend")
 
     def norm(self, x, axis=None, keepdims=False):
-        return self.tf.norm(x, ord="euclidean", axis=tuple(axis) if isinstance(axis, list) else axis,
+        return self.tf.norm(x, ord="euclidean", axis=axes_tuple(axis),
                             keepdims=keepdims)
 
     def normalize(self, x, axis=None, eps=1e-12):

@@ -1,5 +1,5 @@
 """The torch adapter's layer ops: torch.nn.functional, with torch's own defaults."""
-from adapters.base import Unsupported
+from adapters.base import Unsupported, axes_tuple
 
 
 class TorchLayers:
@@ -28,7 +28,7 @@ class TorchLayers:
         return mean, var  # updated in place, as a BatchNorm module's buffers are
 
     def norm(self, x, axis=None, keepdims=False):
-        dim = tuple(axis) if isinstance(axis, list) else axis
+        dim = axes_tuple(axis)
         return self.torch.linalg.vector_norm(x, 2, dim=dim, keepdim=keepdims)
 
     def normalize(self, x, axis=1, eps=1e-12):

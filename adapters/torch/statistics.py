@@ -2,7 +2,7 @@
 torch's users call them: torch.min as torch.max is called (torch.amin where torch.min takes no
 such arguments), torch.prod, torch.var and torch.std with torch's own correction default (1) where
 a spec leaves it out, torch.all and torch.any, torch.cumprod and torch.diff."""
-from adapters.base import FLOATS, Unsupported
+from adapters.base import FLOATS, Unsupported, axes_tuple
 
 # Measured with `python -m suites coverage --adapter torch --check`: var and std take floats only
 TORCH_STATISTICS_DTYPES = dict.fromkeys(("var", "std"), FLOATS)
@@ -12,7 +12,7 @@ def _dims(x, axis):
     """axis=None reduces every dim; name them, since amax and amin have no dim=None."""
     if axis is None:
         return tuple(range(x.dim()))
-    return tuple(axis) if isinstance(axis, (list, tuple)) else axis
+    return axes_tuple(axis)
 
 
 class TorchStatistics:
@@ -30,7 +30,7 @@ class TorchStatistics:
         takes no tuple of dims and no keepdim over everything, and raises as torch does there."""
         if axis is None and not keepdims:
             return self.torch.prod(x)
-        return self.torch.prod(x, dim=tuple(axis) if isinstance(axis, list) else axis, keepdim=keepdims)
+        return self.torch.prod(x, dim=axes_tuple(axis), keepdim=keepdims)
 
     def var(self, x, axis=None, correction=None, keepdims=False):
         kwargs = {} if correction is None else {"correction": correction}
