@@ -85,11 +85,6 @@ def _grad_src(g_block, src, index):
     return gs
 
 
-def argmin(x, axis):
-    """int64 index of the first smallest value along axis; no gradient."""
-    return Tensor(np.argmin(tensor(x).data, axis=axis))
-
-
 def one_hot(indices, num_classes, dtype="int64"):
     """[..., num_classes] with a 1 at each index; int64 by default, as torch.nn.functional.one_hot."""
     indices = np.asarray(tensor(indices).data)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from adapters.reference import ReferenceAdapter
-from engine import Tensor, layers, manipulation, pooling, special, statistics
+from engine import Tensor, layers, manipulation, matrices, pooling, special, statistics
 from engine import ops as E
 from tests.test_engine_nn import check_gradients
 
@@ -134,6 +134,22 @@ def test_manipulations_move_the_cotangent_back():
                          (lambda x: manipulation.unstack(x, -1)[1], lambda x: np.moveaxis(x, -1, 0)[1])):
         np.testing.assert_array_equal(fn(Tensor(x)).numpy(), numpy_fn(x))
         check_gradients(fn, {"x": x})
+
+
+def test_matrix_functions_against_numpy_and_their_gradients():
+    """take (a repeated and a negative index), matrix_transpose, vecdot (broadcast, along -2), tril
+    and triu against NumPy's, and their gradients (a repeated index's cotangents added up)."""
+    x, v = normal(2, 3, 4), normal(3, 1)
+    for fn, numpy_fn in ((lambda x: matrices.take(x, np.array([2, -1, 2]), axis=1),
+                          lambda x: np.take(x, [2, -1, 2], axis=1)),
+                         (lambda x: matrices.take(x, np.array([5, 0, -24])), lambda x: np.take(x, [5, 0, -24])),
+                         (matrices.matrix_transpose, np.matrix_transpose),
+                         (lambda x: matrices.vecdot(x, Tensor(v), axis=-2), lambda x: np.vecdot(x, v, axis=-2)),
+                         (lambda x: matrices.tril(x, -1), lambda x: np.tril(x, -1)),
+                         (lambda x: matrices.triu(x, 2), lambda x: np.triu(x, 2))):
+        np.testing.assert_array_equal(fn(Tensor(x)).numpy(), numpy_fn(x))
+        check_gradients(fn, {"x": x})
+    check_gradients(lambda v: matrices.vecdot(Tensor(x), v, axis=-2), {"v": v})
 
 
 def test_vectorised_erfc_is_within_1e_10_of_math_erfc():

@@ -267,6 +267,24 @@ def test_a_failed_item_that_left_no_record_is_named_at_the_runs_end(tmp_path):
     assert "1 of which left no record" in page
 
 
+def test_a_fault_in_the_harness_fails_the_item_with_its_record(tmp_path):
+    """Parity's own checking raising (hypothesis' FlakyFailure with no failure in it once ended in
+    a StopIteration) is no verdict on the framework, and it must not cost the record: the item
+    fails as an error that says the harness raised, and the page shows it."""
+    (tmp_path / "broken_harness.py").write_text(
+        "from suites.judging import judge\n"
+        "def broken(*args, **kwargs):\n"
+        "    raise StopIteration('a bug of the harness')\n"
+        "judge.check_case = broken\n")
+    run = pytest_run(tmp_path / "results", "-p", "no:xdist", "-p", "broken_harness", "--adapter", "reference",
+                     "--dtype", "float64", "-k", "relu-at-zero[", env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "left no record" not in run.stdout
+    [record] = read_records([tmp_path / "results"])[0]
+    assert record["status"] == "error" and record["message"].startswith(
+        "the check itself raised StopIteration: a bug of the harness: a fault in Parity's harness"), record
+
+
 def test_an_other_adapter_that_kills_the_oracle_check_leaves_the_fail_and_its_record(tmp_path):
     """A fail is questioned on the run's other adapters; one of them aborting there killed the
     worker, and the item being judged left no record. They run in a process apart now: the fail

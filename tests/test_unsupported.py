@@ -197,6 +197,25 @@ def test_an_error_in_a_dtype_the_adapter_does_not_declare_is_unsupported(tmp_pat
     assert status["kernel-less", "float64"]["status"] == status["kernel-less-declared", "float64"]["status"] == "pass"
 
 
+def test_a_compilers_own_error_where_eager_lacks_the_kernel_is_unsupported(tmp_path):
+    """torch.compile of torch.linalg.vecdot on int32 meets the missing kernel while tracing and
+    raises dynamo's TorchRuntimeError, which the adapter's call never saw: compiled, the case is
+    unsupported where eager says the framework lacks the kernel (it was an error, and hypothesis,
+    seeing it turn unsupported past dynamo's recompile limit, left the item without a record). Where
+    the adapter declares the dtype, the compiled error stays an error."""
+    cmd = [sys.executable, "-m", "pytest", str(EXP_INTEGERS), "--adapter-path", str(KERNEL_LESS), "--adapter",
+           "tracing-kernel-less,tracing-kernel-less-declared", "--mode", "compiled", "--dtype", "int32",
+           "--results-dir", str(tmp_path), "-q", "-p", "no:cacheprovider"]
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=pathlib.Path(__file__).parent.parent)
+    assert run.returncode == 1, run.stdout + run.stderr
+    status = {r["adapter"]: r for r in records(tmp_path)}
+    undeclared = status["tracing-kernel-less"]
+    assert undeclared["status"] == "unsupported", undeclared["message"]
+    assert undeclared["message"].startswith("tracing-kernel-less does not declare exp in int32")
+    assert "(eagerly; compiled: TracingError: RuntimeError when making fake tensor call" in undeclared["message"]
+    assert status["tracing-kernel-less-declared"]["status"] == "error"
+
+
 def test_an_op_the_adapter_does_not_implement_is_unsupported_whatever_it_declares(tmp_path):
     """An adapter that declares every dtype for every op and cannot convert to bfloat16: a spec of
     an op it lacks is unsupported in bfloat16 too (it was an error: the conversion failed first)."""
@@ -322,3 +341,26 @@ def test_cases_that_cannot_be_drawn_are_an_error_of_their_own():
     ran = []
     outcome = judge.hypothesis_cases(1, st.integers().filter(lambda _: False), lambda *case: ran.append(case), 3)
     assert not ran and outcome.status == "error" and "no generated case was drawn" in outcome.message
+
+
+def test_an_error_that_turns_unsupported_when_replayed_is_an_error_with_a_record():
+    """torch.compile of an op without an int32 kernel raised dynamo's error for each shape until
+    its recompile limit, then the op's own (unsupported, the shape refused): hypothesis, replaying
+    the shrunk failure, found it rejected and raised FlakyFailure holding no failure of Parity's,
+    and the item died with a StopIteration and no record. It is an error that says so now."""
+    import hypothesis.strategies as st
+    import numpy as np
+
+    from suites.judging import judge
+    from suites.judging.outcome import Outcome
+
+    calls = []
+
+    def check(inputs, _):
+        calls.append(inputs["x"].shape)
+        refused = len(calls) > 20  # the limit past which the compiler gives up and runs the op eagerly
+        return Outcome("unsupported" if refused else "error", "hypothesis", "refused" if refused else "compiler")
+
+    outcome = judge.hypothesis_cases(1, st.integers(1, 300).map(lambda n: {"x": np.zeros(n)}), check)
+    assert outcome.status == "error", outcome
+    assert outcome.message.startswith("the generated cases are not repeatable: FlakyFailure: Unreliable assumption")

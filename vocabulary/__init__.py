@@ -24,6 +24,7 @@ from vocabulary.elementwise import ELEMENTWISE_OPS, LOGIC_OPS
 from vocabulary.initializers import INITIALIZER_OPS, LAYER_DEFAULT_OPS
 from vocabulary.layers import LAYER_OPS
 from vocabulary.manipulation import MANIPULATION_OPS
+from vocabulary.matrices import MATRIX_OPS
 from vocabulary.optimizers import CLIP_GRAD_NORM, L2_PENALTY, OPTIMIZER_OPS
 from vocabulary.records import (  # noqa: F401  (Index, Mask: the samples' argument types)
     INDEX,
@@ -162,8 +163,6 @@ _OPS = [
     Op("cumsum", "x, axis", "reductions and shapes", "numpy.cumsum along axis: out[..., i] = x[..., 0] + ... + "
        "x[..., i]; the result has x's dtype (NumPy, and torch, widen small integers: documented).", along_axis,
        bound="cumsum"),
-    Op("argmin", "x, axis", "reductions and shapes", "int64 index of the smallest value along axis (the first "
-       "one on ties).", along_axis, zero_derivative=True),
     Op("reshape", "x, shape", "reductions and shapes", "numpy.reshape; shape is a tuple, -1 allowed once.",
        lambda d: ([values(d), (3, 2)], {}), bound="structural"),
     Op("transpose", "x, axes", "reductions and shapes", "numpy.transpose with every axis named in axes.",
@@ -173,6 +172,7 @@ _OPS = [
     Op("stack", "xs, axis", "reductions and shapes", "numpy.stack: the tensors along a new axis.",
        lambda d: ([[values(d), values(d)], 0], {}), bound="joined"),
     *MANIPULATION_OPS,
+    *MATRIX_OPS,
     Op("softmax", "x, axis=-1", "reductions and shapes", "exp(x) / sum(exp(x)) along axis.", along_axis),
     Op("log_softmax", "x, axis=-1", "reductions and shapes", "x - log(sum(exp(x))) along axis.", along_axis),
     Op("where", "cond, x, y", "reductions and shapes", "numpy.where: x where the bool cond is True, else y; "

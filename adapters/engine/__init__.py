@@ -9,6 +9,7 @@ from adapters.behaviours import ENGINE_MASKED_SOFTMAX
 from adapters.engine.elementwise import EngineElementwise
 from adapters.engine.initializers import EngineInitializers
 from adapters.engine.manipulation import EngineManipulation
+from adapters.engine.matrices import EngineMatrices
 from adapters.engine.optimizers import EngineOptimizers
 from adapters.engine.statistics import EngineStatistics
 from vocabulary.optimizers import OPTIMIZERS_AND_CLIPPING
@@ -16,7 +17,7 @@ from vocabulary.params import MULTIHEAD_OPS
 
 
 class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, EngineStatistics, EngineManipulation,
-                    Adapter):
+                    EngineMatrices, Adapter):
     name = "engine"
     module = "numpy"  # the engine lives in this repository and needs NumPy only
     behaviours = (ENGINE_MASKED_SOFTMAX,)
@@ -35,6 +36,7 @@ class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, Eng
             indexing,
             layers,
             manipulation,
+            matrices,
             nn,
             ops,
             pooling,
@@ -49,7 +51,7 @@ class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, Eng
         self.layers, self.pooling, self.sorting = layers, pooling, sorting
         self.collectives, self.contraction = collectives, contraction
         self.subscript, self.scatter_reductions, self.statistics = subscript, scatter_reduce, statistics
-        self.manipulation = manipulation
+        self.manipulation, self.matrices = manipulation, matrices
 
     def version(self):
         return f"in-house (numpy {np.__version__})"
@@ -234,9 +236,6 @@ class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, Eng
 
     def one_hot(self, indices, num_classes, dtype="int64"):
         return self.indexing.one_hot(indices, num_classes, dtype)
-
-    def argmin(self, x, axis):
-        return self.indexing.argmin(x, axis)
 
     def stop_gradient(self, x):
         return self.ops.stop_gradient(x)

@@ -32,6 +32,7 @@ from adapters.jax.idioms import JaxIdioms
 from adapters.jax.initializers import FLAX_LAYER_DEFAULTS, JAX_INITIALIZERS, JaxInitializers
 from adapters.jax.layers import JaxLayers
 from adapters.jax.manipulation import JaxManipulation
+from adapters.jax.matrices import JaxMatrices
 from adapters.jax.optimizers import OPTAX_CLIP_GRAD_NORM, OPTAX_OPTIMIZERS, JaxOptimizers
 from adapters.jax.precision import X64
 from adapters.jax.statistics import JaxStatistics
@@ -57,7 +58,7 @@ if not X64:
 
 
 class JaxAdapter(JaxLayers, JaxOptimizers, JaxInitializers, JaxIdioms, JaxElementwise, JaxStatistics,
-                 JaxManipulation, JaxExport, Adapter):
+                 JaxManipulation, JaxMatrices, JaxExport, Adapter):
     name = "jax" if X64 else "jax-32"
     variant_of = None if X64 else "jax"
     module = "jax"
@@ -235,9 +236,6 @@ class JaxAdapter(JaxLayers, JaxOptimizers, JaxInitializers, JaxIdioms, JaxElemen
 
     def where(self, cond, x, y):
         return self.jnp.where(cond, x, y)
-
-    def argmin(self, x, axis):
-        return self.jnp.argmin(x, axis=axis)
 
     def sequence_mask(self, lengths, max_len):
         return self.jnp.arange(max_len)[None, :] < lengths[:, None]

@@ -37,6 +37,7 @@ from adapters.keras.export import KerasExport
 from adapters.keras.idioms import KerasIdioms
 from adapters.keras.layers import KerasLayers, refuse_in_trace, unweighted
 from adapters.keras.manipulation import KerasManipulation
+from adapters.keras.matrices import KerasMatrices
 from adapters.keras.optimizers import (
     KERAS_CLIP_GRAD_NORM,
     KERAS_L2_REGULARIZER,
@@ -99,9 +100,9 @@ BACKEND_DTYPES = {
               **dict.fromkeys(("batch_norm", "batch_norm_stats"), dtypes_except("int8")),
               **dict.fromkeys(MULTIHEAD_OPS, FLOATS)},
 }
-for _backend, _table in BACKEND_DTYPES.items():  # keras.ops has no bmm; keras' optimizers and initializers' own
-    _table.update(bmm=(), **OPTIMIZER_DTYPES[_backend], **keras_initializers.KERAS_INITIALIZER_DTYPES[_backend],
-                  **KERAS_ELEMENTWISE_DTYPES[_backend])
+for _backend, _table in BACKEND_DTYPES.items():  # keras.ops has no bmm, no vecdot; its optimizers' and initializers'
+    _table.update(bmm=(), vecdot=(), **OPTIMIZER_DTYPES[_backend],
+                  **keras_initializers.KERAS_INITIALIZER_DTYPES[_backend], **KERAS_ELEMENTWISE_DTYPES[_backend])
 KERAS_BEHAVIOURS = (KERAS_MASKED_SOFTMAX, KERAS_PAD_SEQUENCES_DEFAULTS, KERAS_LAYER_NORM_EPS, KERAS_NORMALIZE_EPSILON,
                     KERAS_BATCH_NORM_EPS, KERAS_BATCH_NORM_STATS, *KERAS_OPTIMIZERS, KERAS_CLIP_GRAD_NORM,
                     KERAS_L2_REGULARIZER, *mixed.KERAS_MIXED, *keras_initializers.KERAS_INITIALIZERS,
@@ -126,8 +127,8 @@ def configured_backend() -> str:
         return "tensorflow"
 
 
-class KerasAdapter(KerasLayers, KerasIdioms, KerasElementwise, KerasStatistics, KerasManipulation, KerasOptimizers,
-                   KerasExport, keras_initializers.KerasInitializers, Adapter):
+class KerasAdapter(KerasLayers, KerasIdioms, KerasElementwise, KerasStatistics, KerasManipulation, KerasMatrices,
+                   KerasOptimizers, KerasExport, keras_initializers.KerasInitializers, Adapter):
     # One name per backend (keras-tensorflow, keras-jax, keras-torch): frameworks differ by
     # backend, and so do the spec's documented differences and the report's columns.
     name = f"keras-{configured_backend()}"
@@ -320,9 +321,6 @@ class KerasAdapter(KerasLayers, KerasIdioms, KerasElementwise, KerasStatistics, 
 
     def where(self, cond, x, y):
         return self.ops.where(cond, x, y)
-
-    def argmin(self, x, axis):
-        return self.ops.argmin(x, axis=axis)
 
     def sequence_mask(self, lengths, max_len):
         ops = self.ops

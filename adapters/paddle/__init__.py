@@ -31,6 +31,7 @@ from adapters.paddle.initializers import (
 )
 from adapters.paddle.layers import PaddleLayers
 from adapters.paddle.manipulation import PADDLE_MANIPULATION_DTYPES, PaddleManipulation
+from adapters.paddle.matrices import PADDLE_MATRIX_DTYPES, PaddleMatrices
 from adapters.paddle.optimizers import PADDLE_CLIP_GRAD_NORM, PADDLE_OPTIMIZERS, PaddleOptimizers
 from adapters.paddle.statistics import PADDLE_STATISTICS_DTYPES, PaddleStatistics
 
@@ -49,7 +50,7 @@ warnings.filterwarnings("ignore", message="Tensor do not have 'place' interface"
 
 
 class PaddleAdapter(PaddleLayers, PaddleOptimizers, PaddleInitializers, PaddleIdioms, PaddleElementwise,
-                    PaddleStatistics, PaddleManipulation, PythonOperators, Adapter):
+                    PaddleStatistics, PaddleManipulation, PaddleMatrices, PythonOperators, Adapter):
     name = "paddle"
     module = "paddle"
     import_first = True
@@ -86,7 +87,7 @@ class PaddleAdapter(PaddleLayers, PaddleOptimizers, PaddleInitializers, PaddleId
               "embedding": ("float16", "bfloat16", "float32", "float64", "int8"),
               **dict.fromkeys(("max_pool2d", "avg_pool2d", "max_pool1d", "avg_pool1d"),
                               ("float16", "float32", "float64")),
-              **PADDLE_INITIALIZER_DTYPES}
+              **PADDLE_INITIALIZER_DTYPES, **PADDLE_MATRIX_DTYPES}
 
     def __init__(self):
         if "paddle" not in sys.modules and "tensorflow" in sys.modules:
@@ -195,9 +196,6 @@ class PaddleAdapter(PaddleLayers, PaddleOptimizers, PaddleInitializers, PaddleId
 
     def where(self, cond, x, y):
         return self.paddle.where(cond, x, y)
-
-    def argmin(self, x, axis):
-        return self.paddle.argmin(x, axis=axis)
 
     def sequence_mask(self, lengths, max_len):
         return self.F.sequence_mask(lengths, max_len).astype("bool")

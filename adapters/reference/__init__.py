@@ -27,12 +27,13 @@ from adapters.reference.indexing import IndexingReference
 from adapters.reference.initializers import InitializerReference
 from adapters.reference.layers import LayerReference
 from adapters.reference.manipulation import ManipulationReference
+from adapters.reference.matrices import MatrixReference
 from adapters.reference.optimizers import OptimizerReference
 from vocabulary import PAD_MODES
 from vocabulary.params import rnn_suffix
 
 
-class ReferenceAdapter(LayerReference, ManipulationReference, OptimizerReference, InitializerReference,
+class ReferenceAdapter(LayerReference, ManipulationReference, MatrixReference, OptimizerReference, InitializerReference,
                        IdiomReference, IndexingReference, ElementwiseReference, Adapter):
     name = "reference"
     module = "numpy"
@@ -229,10 +230,6 @@ class ReferenceAdapter(LayerReference, ManipulationReference, OptimizerReference
 
     def stack(self, xs, axis):
         return np.stack(xs, axis=axis)
-
-    def argmin(self, x, axis):
-        """The first index of the smallest value along axis."""
-        return np.argmin(x, axis=axis).astype(np.int64)
 
     def softmax(self, x, axis=-1):
         e = np.exp(x - np.max(x, axis=axis, keepdims=True))

@@ -33,6 +33,7 @@ from adapters.tensorflow.export import TensorFlowExport
 from adapters.tensorflow.idioms import TensorFlowIdioms
 from adapters.tensorflow.layers import TensorFlowLayers
 from adapters.tensorflow.manipulation import TensorFlowManipulation
+from adapters.tensorflow.matrices import TensorFlowMatrices
 from adapters.tensorflow.optimizers import TF_CLIP_GRAD_NORM, TensorFlowOptimizers
 from adapters.tensorflow.statistics import TENSORFLOW_STATISTICS_DTYPES, TensorFlowStatistics
 from vocabulary.params import MULTIHEAD_OPS
@@ -43,8 +44,8 @@ XLA_REFUSES = "Detected unsupported operations when trying to compile graph"
 
 
 class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, TensorFlowElementwise, TensorFlowStatistics,
-                        TensorFlowManipulation, PythonOperators, TensorFlowOptimizers, Initializers, TensorFlowExport,
-                        Adapter):
+                        TensorFlowManipulation, TensorFlowMatrices, PythonOperators, TensorFlowOptimizers, Initializers,
+                        TensorFlowExport, Adapter):
     name = "tensorflow"
     module = "tensorflow"
     behaviours = (KERAS_MASKED_SOFTMAX,  # masked_softmax is tf.keras.layers.Softmax(mask=)
@@ -54,7 +55,8 @@ class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, TensorFlowElementwis
     dtypes = {"*": DTYPES,
               **dict.fromkeys(("add", "sub", "div", "maximum", "minimum", "relu", "square", "round", "sum",
                                "mean", "max", "segment_mask", "scatter_add", "greater", "clip", "sort", "argsort",
-                               "topk", "topk_indices"), dtypes_except("bool")),
+                               "topk", "topk_indices", "tril", "triu"), dtypes_except("bool")),
+              "vecdot": (),
               **keras_optimizers.OPTIMIZER_DTYPES["tensorflow"],  # tf.keras' optimizers and initializers
               **keras_initializers.KERAS_INITIALIZER_DTYPES["tensorflow"], **TENSORFLOW_ELEMENTWISE_DTYPES,
               **TENSORFLOW_STATISTICS_DTYPES,
@@ -186,9 +188,6 @@ class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, TensorFlowElementwis
 
     def where(self, cond, x, y):
         return self.tf.where(cond, x, y)
-
-    def argmin(self, x, axis):
-        return self.tf.argmin(x, axis=axis)
 
     def sequence_mask(self, lengths, max_len):
         return self.tf.sequence_mask(lengths, max_len)

@@ -31,6 +31,7 @@ from adapters.torch.idioms import TorchIdioms
 from adapters.torch.initializers import TORCH_INITIALIZER_DTYPES, TorchInitializers
 from adapters.torch.layers import TorchLayers
 from adapters.torch.manipulation import TorchManipulation
+from adapters.torch.matrices import TorchMatrices
 from adapters.torch.optimizers import TORCH_COMPILED_ADAGRAD, TorchOptimizers
 from adapters.torch.statistics import TORCH_STATISTICS_DTYPES, TorchStatistics, _dims
 from vocabulary.optimizers import OPTIMIZERS_AND_CLIPPING
@@ -38,17 +39,18 @@ from vocabulary.params import MULTIHEAD_OPS
 
 
 class TorchAdapter(TorchLayers, TorchOptimizers, TorchInitializers, TorchIdioms, TorchElementwise, TorchStatistics,
-                   TorchManipulation, TorchExport, PythonOperators, Adapter):
+                   TorchManipulation, TorchMatrices, TorchExport, PythonOperators, Adapter):
     name = "torch"
     module = "torch"
     dtypes = {"*": DTYPES, "scatter_nd": (), "correlate": (), "convolve": (), "l2_penalty": (),
-              **dict.fromkeys(("matmul", "mm", "sub", "pow", "neg", "relu", "abs", "round", "argmin", "conv1d",
-                               "conv2d", "linear", "floor", "ceil", "trunc", "topk", "topk_indices", "bmm",
+              **dict.fromkeys(("matmul", "mm", "sub", "pow", "neg", "relu", "abs", "round", "argmin", "argmax",
+                               "conv1d", "conv2d", "linear", "floor", "ceil", "trunc", "topk", "topk_indices", "bmm",
                                "einsum", "tensordot", "dot"),
                               dtypes_except("bool")),
-              **dict.fromkeys(("mean", "softmax", "log_softmax", "masked_softmax", "lstm", "gru", "gelu", "layer_norm",
-                               "cross_entropy", "dot_product_attention", "max_pool1d", "norm", "normalize",
-                               "batch_norm", "batch_norm_stats", *MULTIHEAD_OPS, *OPTIMIZERS_AND_CLIPPING), FLOATS),
+              **dict.fromkeys(("mean", "vecdot", "softmax", "log_softmax", "masked_softmax", "lstm", "gru", "gelu",
+                               "layer_norm", "cross_entropy", "dot_product_attention", "max_pool1d", "norm",
+                               "normalize", "batch_norm", "batch_norm_stats", *MULTIHEAD_OPS, *OPTIMIZERS_AND_CLIPPING),
+                              FLOATS),
               "max_pool2d": dtypes_except("bool"), "searchsorted": dtypes_except("bool"),
               **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS + ("int64",)),
               "one_hot": ("int64",),  # F.one_hot takes int64 indices only
@@ -177,9 +179,6 @@ class TorchAdapter(TorchLayers, TorchOptimizers, TorchInitializers, TorchIdioms,
 
     def where(self, cond, x, y):
         return self.torch.where(cond, x, y)
-
-    def argmin(self, x, axis):
-        return self.torch.argmin(x, dim=axis)
 
     def sequence_mask(self, lengths, max_len):
         return self.torch.arange(max_len, device=lengths.device)[None, :] < lengths[:, None]

@@ -247,6 +247,16 @@ def _contraction(op):
     return rule
 
 
+def _vecdot(op):
+    """vecdot: each output sums K products along the axis (K its length, at least 1), as a
+    contraction does."""
+    def rule(x1, x2, axis=-1):
+        terms = max(np.shape(x1.value)[axis], 1)
+        return Bound(REFERENCE.vecdot(x1.value, x2.value, axis), REFERENCE.vecdot(x1.magnitude, x2.magnitude, axis),
+                     x1.n + x2.n + terms + 1)
+    return rule
+
+
 def _sliding(op):
     """correlate, convolve: each output sums at most min(M, N) products (the overlap)."""
     def rule(a, v, mode=None):
@@ -320,7 +330,7 @@ FAMILIES = {"sum": _sum, "product": _product, "square": _square, "exact": _exact
             "contraction": _contraction, "keyed": _keyed, "scatter_nd": _scatter_nd,
             "scatter_reduce": _scatter_reduce, "sliding": _sliding, "optimizer": _optimizer,
             "clipping": _clipping, "penalty": _penalty, "prod": _prod, "variance": _variance,
-            "cumprod": _cumprod, "difference": _difference}
+            "cumprod": _cumprod, "difference": _difference, "vecdot": _vecdot}
 RULES = {op.name: FAMILIES[op.bound](op.name) for op in VOCABULARY.values() if op.bound}
 
 

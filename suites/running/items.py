@@ -18,7 +18,7 @@ import pytest
 import adapters
 from reports.records import FAILING, PASSING, record
 from suites.judging import differences, entries, gradcheck, judge, suspect
-from suites.judging.outcome import Outcome
+from suites.judging.outcome import Outcome, one_line
 from suites.programs import inputs, training
 from suites.programs.context import Context, shared_stages
 from suites.running import faults, repeat, repro, results
@@ -137,10 +137,14 @@ class SpecItem(pytest.Item):
                 outcomes = {"example": self._examples, "collective": self._examples, "property": self._property,
                             "gradient": self._gradient, "training": self._training,
                             "repeat": self._repeat}[self.kind](ctx)
-        except BaseException:  # a timeout, or what hypothesis or an adapter made of it once caught
-            if not watch.fired:
+        except BaseException as exc:  # a timeout, or what hypothesis or an adapter made of it once caught
+            if watch.fired:
+                pytest.fail(f"timeout: {self._past_time()}", pytrace=False)  # recorded as the alarm came
+            if not isinstance(exc, Exception):  # pytest's own skip and fail, an interrupt
                 raise
-            pytest.fail(f"timeout: {self._past_time()}", pytrace=False)  # recorded as the alarm came
+            # the checking itself broke (a fault of Parity's): the item fails with its record all the same
+            outcomes = [Outcome("error", "-", f"the check itself raised {one_line(exc)}: a fault in Parity's "
+                                "harness, not a verdict on the framework")]
         finally:
             watch.end()
         if watch.fired:  # the alarm came, was swallowed, and the checks went on: the item ran past its time

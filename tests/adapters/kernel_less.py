@@ -1,7 +1,9 @@
 """Adapters whose framework has no integer kernel for exp (as a framework raises "kernel not
 registered"), for tests/test_unsupported.py: one declares exp without the integer dtypes, so the
 error is the framework lacking them (unsupported); one declares them, so it is an error. And one
-that declares every dtype and implements matmul alone: the ops it lacks are unsupported."""
+that declares every dtype and implements matmul alone: the ops it lacks are unsupported. And
+two with a compiler that, as dynamo's fake tensors do, meets the missing kernel while tracing and
+raises an error of its own that names no op."""
 import numpy as np
 
 from adapters.base import DTYPES, FLOATS, Adapter
@@ -21,6 +23,28 @@ class KernelLess(ReferenceAdapter):
 class KernelLessDeclared(KernelLess):
     name = "kernel-less-declared"
     dtypes = ReferenceAdapter.dtypes
+
+
+class TracingKernelLess(KernelLess):
+    name = "tracing-kernel-less"
+
+    def compile(self, fn):
+        def traced(*args):
+            try:
+                return fn(*args)
+            except Exception as exc:  # noqa: BLE001 - the compiler's own error stands for it
+                message = str(exc)
+            raise TracingError(f"RuntimeError when making fake tensor call: {message}")  # no cause, no context
+        return traced
+
+
+class TracingKernelLessDeclared(TracingKernelLess):
+    name = "tracing-kernel-less-declared"
+    dtypes = ReferenceAdapter.dtypes
+
+
+class TracingError(RuntimeError):
+    """torch._dynamo's TorchRuntimeError, as far as Parity can tell."""
 
 
 class MatmulOnly(Adapter):
