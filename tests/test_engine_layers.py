@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from adapters.reference import ReferenceAdapter
-from engine import Tensor, layers, manipulation, matrices, pooling, special, statistics
+from engine import Tensor, layers, linalg, manipulation, matrices, pooling, special, statistics
 from engine import ops as E
 from tests.test_engine_nn import check_gradients
 
@@ -151,6 +151,26 @@ def test_matrix_functions_against_numpy_and_their_gradients():
         check_gradients(fn, {"x": x})
     check_gradients(lambda v: matrices.vecdot(Tensor(x), v, axis=-2), {"v": v})
 
+
+
+def test_linalg_functions_against_numpy_and_their_gradients():
+    """diagonal and trace (offsets above, below and past the matrix), outer, cross (broadcast,
+    along axis 0) and matrix_power (0, 3 and -2) against NumPy's, and their gradients."""
+    x, y, u, w = normal(2, 3, 4), normal(3, 2), normal(3), normal(3, 1)
+    square = normal(2, 3, 3) + 3 * np.eye(3)  # well conditioned: the inverse's finite differences hold
+    cases = [(x, lambda x, k=k: linalg.diagonal(x, k), lambda x, k=k: np.diagonal(x, k, -2, -1)) for k in (0, 2, -1)]
+    cases += [(x, lambda x, k=k: linalg.trace(x, k), lambda x, k=k: np.trace(x, k, -2, -1)) for k in (0, 1, -2)]
+    cases += [(u, lambda x: linalg.outer(x, Tensor(w[:, 0])), lambda x: np.outer(x, w[:, 0])),
+              (y, lambda x: linalg.cross(x, Tensor(w), axis=0), lambda x: np.cross(x, w, axis=0)),
+              (u, lambda x: linalg.cross(Tensor(y.T), x), lambda x: np.cross(y.T, x))]
+    cases += [(square, lambda x, n=n: linalg.matrix_power(x, n), lambda x, n=n: np.linalg.matrix_power(x, n))
+              for n in (0, 3, -2)]
+    for value, fn, numpy_fn in cases:
+        np.testing.assert_allclose(fn(Tensor(value)).numpy(), numpy_fn(value), rtol=1e-12)
+        check_gradients(fn, {"x": value})
+    check_gradients(lambda w: linalg.cross(Tensor(y), w, axis=0), {"w": w})
+    assert linalg.diagonal(Tensor(x), 5).numpy().shape == (2, 0)  # past the matrix: empty
+    np.testing.assert_array_equal(linalg.trace(Tensor(x), -3).numpy(), np.zeros(2))
 
 def test_vectorised_erfc_is_within_1e_10_of_math_erfc():
     """engine.special.erfc (GELU's, for float32 and narrower results) against math.erfc per element."""

@@ -23,6 +23,7 @@ import numpy as np
 from vocabulary.elementwise import ELEMENTWISE_OPS, LOGIC_OPS
 from vocabulary.initializers import INITIALIZER_OPS, LAYER_DEFAULT_OPS
 from vocabulary.layers import LAYER_OPS
+from vocabulary.linalg import LINALG_OPS
 from vocabulary.manipulation import MANIPULATION_OPS
 from vocabulary.matrices import MATRIX_OPS
 from vocabulary.optimizers import CLIP_GRAD_NORM, L2_PENALTY, OPTIMIZER_OPS
@@ -173,6 +174,7 @@ _OPS = [
        lambda d: ([[values(d), values(d)], 0], {}), bound="joined"),
     *MANIPULATION_OPS,
     *MATRIX_OPS,
+    *LINALG_OPS,
     Op("softmax", "x, axis=-1", "reductions and shapes", "exp(x) / sum(exp(x)) along axis.", along_axis),
     Op("log_softmax", "x, axis=-1", "reductions and shapes", "x - log(sum(exp(x))) along axis.", along_axis),
     Op("where", "cond, x, y", "reductions and shapes", "numpy.where: x where the bool cond is True, else y; "

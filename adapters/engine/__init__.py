@@ -8,6 +8,7 @@ from adapters.base import BITWISE_OPS, FLOATS, Adapter, Unsupported, dtypes_exce
 from adapters.behaviours import ENGINE_MASKED_SOFTMAX
 from adapters.engine.elementwise import EngineElementwise
 from adapters.engine.initializers import EngineInitializers
+from adapters.engine.linalg import EngineLinalg
 from adapters.engine.manipulation import EngineManipulation
 from adapters.engine.matrices import EngineMatrices
 from adapters.engine.optimizers import EngineOptimizers
@@ -17,13 +18,13 @@ from vocabulary.params import MULTIHEAD_OPS
 
 
 class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, EngineStatistics, EngineManipulation,
-                    EngineMatrices, Adapter):
+                    EngineMatrices, EngineLinalg, Adapter):
     name = "engine"
     module = "numpy"  # the engine lives in this repository and needs NumPy only
     behaviours = (ENGINE_MASKED_SOFTMAX,)
     dtypes = {"*": dtypes_except("bfloat16"),
-              **dict.fromkeys(("sub", "neg", "sigmoid", "sign", "positive", "softmax", "log_softmax", "cross_entropy",
-                               "dot_product_attention", "gru", "batch_norm", *MULTIHEAD_OPS),
+              **dict.fromkeys(("sub", "neg", "sigmoid", "sign", "positive", "cross", "softmax", "log_softmax",
+                               "cross_entropy", "dot_product_attention", "gru", "batch_norm", *MULTIHEAD_OPS),
                               dtypes_except("bfloat16", "bool")),
               **dict.fromkeys(("masked_softmax", "lstm", *OPTIMIZERS_AND_CLIPPING), ("float16", "float32", "float64")),
               **dict.fromkeys(BITWISE_OPS, dtypes_except(*FLOATS))}
@@ -35,6 +36,7 @@ class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, Eng
             contraction,
             indexing,
             layers,
+            linalg,
             manipulation,
             matrices,
             nn,
@@ -51,7 +53,7 @@ class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, Eng
         self.layers, self.pooling, self.sorting = layers, pooling, sorting
         self.collectives, self.contraction = collectives, contraction
         self.subscript, self.scatter_reductions, self.statistics = subscript, scatter_reduce, statistics
-        self.manipulation, self.matrices = manipulation, matrices
+        self.manipulation, self.matrices, self.linalg = manipulation, matrices, linalg
 
     def version(self):
         return f"in-house (numpy {np.__version__})"

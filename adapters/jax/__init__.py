@@ -31,6 +31,7 @@ from adapters.jax.export import JaxExport
 from adapters.jax.idioms import JaxIdioms
 from adapters.jax.initializers import FLAX_LAYER_DEFAULTS, JAX_INITIALIZERS, JaxInitializers
 from adapters.jax.layers import JaxLayers
+from adapters.jax.linalg import JaxLinalg
 from adapters.jax.manipulation import JaxManipulation
 from adapters.jax.matrices import JaxMatrices
 from adapters.jax.optimizers import OPTAX_CLIP_GRAD_NORM, OPTAX_OPTIMIZERS, JaxOptimizers
@@ -58,7 +59,7 @@ if not X64:
 
 
 class JaxAdapter(JaxLayers, JaxOptimizers, JaxInitializers, JaxIdioms, JaxElementwise, JaxStatistics,
-                 JaxManipulation, JaxMatrices, JaxExport, Adapter):
+                 JaxManipulation, JaxMatrices, JaxLinalg, JaxExport, Adapter):
     name = "jax" if X64 else "jax-32"
     variant_of = None if X64 else "jax"
     module = "jax"
@@ -66,7 +67,7 @@ class JaxAdapter(JaxLayers, JaxOptimizers, JaxInitializers, JaxIdioms, JaxElemen
     shared_modes = ("compiled", "exported")  # jax.jit compiles once per input signature (shapes, dtypes)
     dtypes = {"*": DTYPES, "scatter_nd": (), "l2_penalty": (),
               **dict.fromkeys(("sub", "neg", "round", "sign", "softmax", "log_softmax", "scatter_add", "one_hot",
-                               "index_add"), dtypes_except("bool")),
+                               "index_add", "cross"), dtypes_except("bool")),
               **dict.fromkeys(("sigmoid", "lstm", "gru", "linear", "layer_norm", "embedding", "cross_entropy",
                                "batch_norm", "batch_norm_stats", *MULTIHEAD_OPS, "clip_grad_norm"), FLOATS),
               # int64 inputs: "preferred_element_type must not be narrower" (float32 logits); jax-32 has int32

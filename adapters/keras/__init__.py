@@ -36,6 +36,7 @@ from adapters.keras.elementwise import KERAS_ELEMENTWISE_DTYPES, KerasElementwis
 from adapters.keras.export import KerasExport
 from adapters.keras.idioms import KerasIdioms
 from adapters.keras.layers import KerasLayers, refuse_in_trace, unweighted
+from adapters.keras.linalg import KerasLinalg
 from adapters.keras.manipulation import KerasManipulation
 from adapters.keras.matrices import KerasMatrices
 from adapters.keras.optimizers import (
@@ -68,7 +69,7 @@ BACKEND_DTYPES = {
                                     "scatter_add", "greater", "topk", "topk_indices", "unique", "einsum",
                                     "scatter_reduce", "index_add", "searchsorted"),
                                    dtypes_except("bool")),
-                   "neg": dtypes_except("uint8", "bool"), "dot": dtypes_except("bfloat16"),
+                   "neg": dtypes_except("uint8", "bool"),
                    "masked_softmax": dtypes_except("int8"),  # Keras reads an int8 dtype as a quantisation policy
                    **dict.fromkeys(("sigmoid", "softmax", "log_softmax"), FLOATS),
                    **dict.fromkeys(("conv1d", "conv2d"), dtypes_except("int8", "uint8", "int64", "bool")),
@@ -100,8 +101,9 @@ BACKEND_DTYPES = {
               **dict.fromkeys(("batch_norm", "batch_norm_stats"), dtypes_except("int8")),
               **dict.fromkeys(MULTIHEAD_OPS, FLOATS)},
 }
-for _backend, _table in BACKEND_DTYPES.items():  # keras.ops has no bmm, no vecdot; its optimizers' and initializers'
-    _table.update(bmm=(), vecdot=(), **OPTIMIZER_DTYPES[_backend],
+for _backend, _table in BACKEND_DTYPES.items():  # keras.ops has no bmm, vecdot, matrix_power; no bool cross; its
+    # optimizers' and initializers' own
+    _table.update(bmm=(), vecdot=(), matrix_power=(), cross=dtypes_except("bool"), **OPTIMIZER_DTYPES[_backend],
                   **keras_initializers.KERAS_INITIALIZER_DTYPES[_backend], **KERAS_ELEMENTWISE_DTYPES[_backend])
 KERAS_BEHAVIOURS = (KERAS_MASKED_SOFTMAX, KERAS_PAD_SEQUENCES_DEFAULTS, KERAS_LAYER_NORM_EPS, KERAS_NORMALIZE_EPSILON,
                     KERAS_BATCH_NORM_EPS, KERAS_BATCH_NORM_STATS, *KERAS_OPTIMIZERS, KERAS_CLIP_GRAD_NORM,
@@ -128,7 +130,7 @@ def configured_backend() -> str:
 
 
 class KerasAdapter(KerasLayers, KerasIdioms, KerasElementwise, KerasStatistics, KerasManipulation, KerasMatrices,
-                   KerasOptimizers, KerasExport, keras_initializers.KerasInitializers, Adapter):
+                   KerasLinalg, KerasOptimizers, KerasExport, keras_initializers.KerasInitializers, Adapter):
     # One name per backend (keras-tensorflow, keras-jax, keras-torch): frameworks differ by
     # backend, and so do the spec's documented differences and the report's columns.
     name = f"keras-{configured_backend()}"
@@ -188,7 +190,7 @@ class KerasAdapter(KerasLayers, KerasIdioms, KerasElementwise, KerasStatistics, 
         return self.keras.backend.standardize_dtype(x.dtype)
 
     def sync(self, x):
-        self.ops.convert_to_numpy(x)  # waits for the value on every backend
+        self.to_numpy(x)  # waits for the value on every backend (a 0-d bfloat16 one cast first, as to_numpy does)
 
     def deterministic(self):
         """The backend's own switch (Keras' reproducibility recipe, keras.io

@@ -30,6 +30,7 @@ from adapters.paddle.initializers import (
     PaddleInitializers,
 )
 from adapters.paddle.layers import PaddleLayers
+from adapters.paddle.linalg import PADDLE_LINALG_DTYPES, PaddleLinalg
 from adapters.paddle.manipulation import PADDLE_MANIPULATION_DTYPES, PaddleManipulation
 from adapters.paddle.matrices import PADDLE_MATRIX_DTYPES, PaddleMatrices
 from adapters.paddle.optimizers import PADDLE_CLIP_GRAD_NORM, PADDLE_OPTIMIZERS, PaddleOptimizers
@@ -50,7 +51,7 @@ warnings.filterwarnings("ignore", message="Tensor do not have 'place' interface"
 
 
 class PaddleAdapter(PaddleLayers, PaddleOptimizers, PaddleInitializers, PaddleIdioms, PaddleElementwise,
-                    PaddleStatistics, PaddleManipulation, PaddleMatrices, PythonOperators, Adapter):
+                    PaddleStatistics, PaddleManipulation, PaddleMatrices, PaddleLinalg, PythonOperators, Adapter):
     name = "paddle"
     module = "paddle"
     import_first = True
@@ -87,7 +88,7 @@ class PaddleAdapter(PaddleLayers, PaddleOptimizers, PaddleInitializers, PaddleId
               "embedding": ("float16", "bfloat16", "float32", "float64", "int8"),
               **dict.fromkeys(("max_pool2d", "avg_pool2d", "max_pool1d", "avg_pool1d"),
                               ("float16", "float32", "float64")),
-              **PADDLE_INITIALIZER_DTYPES, **PADDLE_MATRIX_DTYPES}
+              **PADDLE_INITIALIZER_DTYPES, **PADDLE_MATRIX_DTYPES, **PADDLE_LINALG_DTYPES}
 
     def __init__(self):
         if "paddle" not in sys.modules and "tensorflow" in sys.modules:

@@ -26,6 +26,7 @@ from adapters.reference.idioms import IdiomReference
 from adapters.reference.indexing import IndexingReference
 from adapters.reference.initializers import InitializerReference
 from adapters.reference.layers import LayerReference
+from adapters.reference.linalg import LinalgReference
 from adapters.reference.manipulation import ManipulationReference
 from adapters.reference.matrices import MatrixReference
 from adapters.reference.optimizers import OptimizerReference
@@ -33,14 +34,14 @@ from vocabulary import PAD_MODES
 from vocabulary.params import rnn_suffix
 
 
-class ReferenceAdapter(LayerReference, ManipulationReference, MatrixReference, OptimizerReference, InitializerReference,
-                       IdiomReference, IndexingReference, ElementwiseReference, Adapter):
+class ReferenceAdapter(LayerReference, ManipulationReference, MatrixReference, LinalgReference, OptimizerReference,
+                       InitializerReference, IdiomReference, IndexingReference, ElementwiseReference, Adapter):
     name = "reference"
     module = "numpy"
     differentiates = False  # gradients are checked against its finite differences, not computed by it
     dtypes = {"*": dtypes_except("bfloat16"),  # NumPy has no bfloat16
-              **dict.fromkeys(("sub", "neg", "sigmoid", "sign", "positive", "softmax", "log_softmax", "lstm", "gru",
-                               "cross_entropy", "gelu", "batch_norm"), dtypes_except("bfloat16", "bool")),
+              **dict.fromkeys(("sub", "neg", "sigmoid", "sign", "positive", "cross", "softmax", "log_softmax", "lstm",
+                               "gru", "cross_entropy", "gelu", "batch_norm"), dtypes_except("bfloat16", "bool")),
               **dict.fromkeys(BITWISE_OPS, dtypes_except(*FLOATS))}
 
     def version(self):

@@ -32,6 +32,7 @@ from adapters.tensorflow.elementwise import TENSORFLOW_ELEMENTWISE_DTYPES, Tenso
 from adapters.tensorflow.export import TensorFlowExport
 from adapters.tensorflow.idioms import TensorFlowIdioms
 from adapters.tensorflow.layers import TensorFlowLayers
+from adapters.tensorflow.linalg import TensorFlowLinalg
 from adapters.tensorflow.manipulation import TensorFlowManipulation
 from adapters.tensorflow.matrices import TensorFlowMatrices
 from adapters.tensorflow.optimizers import TF_CLIP_GRAD_NORM, TensorFlowOptimizers
@@ -44,8 +45,8 @@ XLA_REFUSES = "Detected unsupported operations when trying to compile graph"
 
 
 class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, TensorFlowElementwise, TensorFlowStatistics,
-                        TensorFlowManipulation, TensorFlowMatrices, PythonOperators, TensorFlowOptimizers, Initializers,
-                        TensorFlowExport, Adapter):
+                        TensorFlowManipulation, TensorFlowMatrices, TensorFlowLinalg, PythonOperators,
+                        TensorFlowOptimizers, Initializers, TensorFlowExport, Adapter):
     name = "tensorflow"
     module = "tensorflow"
     behaviours = (KERAS_MASKED_SOFTMAX,  # masked_softmax is tf.keras.layers.Softmax(mask=)
@@ -55,12 +56,12 @@ class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, TensorFlowElementwis
     dtypes = {"*": DTYPES,
               **dict.fromkeys(("add", "sub", "div", "maximum", "minimum", "relu", "square", "round", "sum",
                                "mean", "max", "segment_mask", "scatter_add", "greater", "clip", "sort", "argsort",
-                               "topk", "topk_indices", "tril", "triu"), dtypes_except("bool")),
-              "vecdot": (),
+                               "topk", "topk_indices", "tril", "triu", "trace", "cross"), dtypes_except("bool")),
+              "vecdot": (), "matrix_power": (),
               **keras_optimizers.OPTIMIZER_DTYPES["tensorflow"],  # tf.keras' optimizers and initializers
               **keras_initializers.KERAS_INITIALIZER_DTYPES["tensorflow"], **TENSORFLOW_ELEMENTWISE_DTYPES,
               **TENSORFLOW_STATISTICS_DTYPES,
-              **dict.fromkeys(("matmul", "mm", "dot"), dtypes_except("int8", "uint8", "bool")),
+              **dict.fromkeys(("matmul", "mm", "dot", "outer"), dtypes_except("int8", "uint8", "bool")),
               **dict.fromkeys(("pow", "neg", "abs", "sign"), dtypes_except("uint8", "bool")),
               **dict.fromkeys(("exp", "log", "tanh", "sigmoid", "sqrt", "softmax", "log_softmax", "floor", "ceil",
                                "clip_grad_norm", "l2_penalty"), FLOATS),

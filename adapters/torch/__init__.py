@@ -30,6 +30,7 @@ from adapters.torch.export import TorchExport
 from adapters.torch.idioms import TorchIdioms
 from adapters.torch.initializers import TORCH_INITIALIZER_DTYPES, TorchInitializers
 from adapters.torch.layers import TorchLayers
+from adapters.torch.linalg import TorchLinalg
 from adapters.torch.manipulation import TorchManipulation
 from adapters.torch.matrices import TorchMatrices
 from adapters.torch.optimizers import TORCH_COMPILED_ADAGRAD, TorchOptimizers
@@ -39,13 +40,13 @@ from vocabulary.params import MULTIHEAD_OPS
 
 
 class TorchAdapter(TorchLayers, TorchOptimizers, TorchInitializers, TorchIdioms, TorchElementwise, TorchStatistics,
-                   TorchManipulation, TorchMatrices, TorchExport, PythonOperators, Adapter):
+                   TorchManipulation, TorchMatrices, TorchLinalg, TorchExport, PythonOperators, Adapter):
     name = "torch"
     module = "torch"
     dtypes = {"*": DTYPES, "scatter_nd": (), "correlate": (), "convolve": (), "l2_penalty": (),
               **dict.fromkeys(("matmul", "mm", "sub", "pow", "neg", "relu", "abs", "round", "argmin", "argmax",
                                "conv1d", "conv2d", "linear", "floor", "ceil", "trunc", "topk", "topk_indices", "bmm",
-                               "einsum", "tensordot", "dot"),
+                               "einsum", "tensordot", "dot", "trace", "cross", "matrix_power"),
                               dtypes_except("bool")),
               **dict.fromkeys(("mean", "vecdot", "softmax", "log_softmax", "masked_softmax", "lstm", "gru", "gelu",
                                "layer_norm", "cross_entropy", "dot_product_attention", "max_pool1d", "norm",

@@ -1,0 +1,20 @@
+"""The engine adapter's Array API linear algebra functions (vocabulary/linalg.py): engine/linalg.py's."""
+
+
+class EngineLinalg:
+    """A mixin of EngineAdapter (self.linalg is engine.linalg)."""
+
+    def diagonal(self, x, offset=0):
+        return self.linalg.diagonal(x, offset)
+
+    def trace(self, x, offset=0):
+        return self.linalg.trace(x, offset)
+
+    def outer(self, x1, x2):
+        return self.linalg.outer(x1, x2)
+
+    def cross(self, x1, x2, axis=-1):
+        return self.linalg.cross(x1, x2, axis)
+
+    def matrix_power(self, x, n):
+        return self.linalg.matrix_power(x, n)

@@ -1,0 +1,24 @@
+"""The Keras adapter's Array API linear algebra functions (vocabulary/linalg.py): keras.ops'
+diagonal and trace over the last two axes (axis1=-2, axis2=-1; their defaults are the first two,
+NumPy's), outer and cross (axis), on whichever backend is configured. keras.ops has no matrix
+power: unsupported."""
+from adapters.base import Unsupported
+
+
+class KerasLinalg:
+    """A mixin of KerasAdapter (self.ops is keras.ops)."""
+
+    def diagonal(self, x, offset=0):
+        return self.ops.diagonal(x, offset=offset, axis1=-2, axis2=-1)
+
+    def trace(self, x, offset=0):
+        return self.ops.trace(x, offset=offset, axis1=-2, axis2=-1)
+
+    def outer(self, x1, x2):
+        return self.ops.outer(x1, x2)
+
+    def cross(self, x1, x2, axis=-1):
+        return self.ops.cross(x1, x2, axis=axis)
+
+    def matrix_power(self, x, n):
+        raise Unsupported("keras.ops has no matrix power")

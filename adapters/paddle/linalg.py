@@ -1,0 +1,29 @@
+"""The Paddle adapter's Array API linear algebra functions (vocabulary/linalg.py), as Paddle's
+users call them: paddle.diagonal and paddle.trace over the last two axes (axis1=-2, axis2=-1;
+their defaults are the first two), paddle.outer, paddle.cross (axis) and
+paddle.linalg.matrix_power."""
+from adapters.base import DTYPES
+
+# Measured with `python -m suites coverage --adapter paddle --check` (Paddle's CPU kernels)
+PADDLE_LINALG_DTYPES = {"diagonal": DTYPES, "trace": ("float16", "float32", "float64", "int32", "int64"),
+                        "outer": ("bfloat16", "float32", "float64", "int32", "int64", "bool"),
+                        "cross": ("float32", "float64", "int32", "int64")}
+
+
+class PaddleLinalg:
+    """A mixin of PaddleAdapter (self.paddle is the paddle module)."""
+
+    def diagonal(self, x, offset=0):
+        return self.paddle.diagonal(x, offset=offset, axis1=-2, axis2=-1)
+
+    def trace(self, x, offset=0):
+        return self.paddle.trace(x, offset=offset, axis1=-2, axis2=-1)
+
+    def outer(self, x1, x2):
+        return self.paddle.outer(x1, x2)
+
+    def cross(self, x1, x2, axis=-1):
+        return self.paddle.cross(x1, x2, axis=axis)
+
+    def matrix_power(self, x, n):
+        return self.paddle.linalg.matrix_power(x, n)

@@ -1,0 +1,30 @@
+"""The TensorFlow adapter's Array API linear algebra functions (vocabulary/linalg.py), as
+TensorFlow's users call them: tf.linalg.diag_part (its k is the offset), tf.linalg.trace at
+offset 0 and otherwise the sum of diag_part's, tf.tensordot(x1, x2, axes=0) for outer (TensorFlow
+has no tf.outer), tf.linalg.cross for vectors along the last axis and tf.experimental.numpy.cross
+for another axis (tf.linalg.cross has none). TensorFlow has no integer matrix power
+(tf.linalg has none; users multiply): unsupported."""
+from adapters.base import Unsupported
+
+
+class TensorFlowLinalg:
+    """A mixin of TensorFlowAdapter (self.tf is the tensorflow module)."""
+
+    def diagonal(self, x, offset=0):
+        return self.tf.linalg.diag_part(x, k=offset)
+
+    def trace(self, x, offset=0):
+        if offset == 0:
+            return self.tf.linalg.trace(x)
+        return self.tf.reduce_sum(self.tf.linalg.diag_part(x, k=offset), axis=-1)
+
+    def outer(self, x1, x2):
+        return self.tf.tensordot(x1, x2, axes=0)
+
+    def cross(self, x1, x2, axis=-1):
+        if axis == -1:
+            return self.tf.linalg.cross(x1, x2)
+        return self.tf.experimental.numpy.cross(x1, x2, axis=axis)
+
+    def matrix_power(self, x, n):
+        raise Unsupported("TensorFlow has no matrix power")

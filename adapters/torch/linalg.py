@@ -1,0 +1,25 @@
+"""The torch adapter's Array API linear algebra functions (vocabulary/linalg.py), as torch's users
+call them: torch.linalg.diagonal (the last two dimensions), torch.trace for one matrix at offset 0
+(torch.trace takes a 2-D tensor and no offset) and otherwise the sum of torch.diagonal's, as
+users write it, torch.outer, torch.linalg.cross (dim) and torch.linalg.matrix_power."""
+
+
+class TorchLinalg:
+    """A mixin of TorchAdapter (self.torch is the torch module)."""
+
+    def diagonal(self, x, offset=0):
+        return self.torch.linalg.diagonal(x, offset=offset)
+
+    def trace(self, x, offset=0):
+        if x.dim() == 2 and offset == 0:
+            return self.torch.trace(x)
+        return self.torch.diagonal(x, offset=offset, dim1=-2, dim2=-1).sum(-1)
+
+    def outer(self, x1, x2):
+        return self.torch.outer(x1, x2)
+
+    def cross(self, x1, x2, axis=-1):
+        return self.torch.linalg.cross(x1, x2, dim=axis)
+
+    def matrix_power(self, x, n):
+        return self.torch.linalg.matrix_power(x, n)

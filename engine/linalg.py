@@ -1,0 +1,76 @@
+"""The engine's Array API linear algebra functions (vocabulary/linalg.py) on engine/ops.py's tape:
+diagonal and trace (the gradient puts the cotangent back on the diagonal taken), outer (each
+operand's gradient is the cotangent contracted with the other), cross (the gradient of a x b is
+b x g for a and g x a for b, summed back over the broadcast) and matrix_power (the product rule
+over the n factors; a negative power goes through the inverse, d(X^-1) = -X^-1 dX X^-1)."""
+import numpy as np
+
+from engine.ops import tensor, unbroadcast
+from engine.tensor import Tensor
+
+
+def _diagonal_index(shape, offset):
+    """The (rows, columns) of the offset-th diagonal of matrices of this shape's last two axes."""
+    rows, cols = shape[-2], shape[-1]
+    length = max(0, min(rows + min(offset, 0), cols - max(offset, 0)))
+    i = np.arange(length)
+    return i - min(offset, 0), i + max(offset, 0)
+
+
+def _on_diagonal(g, shape, offset):
+    """A zero tensor of this shape with g (of the diagonal's shape) on the offset-th diagonal."""
+    out = np.zeros(shape, g.dtype)
+    rows, cols = _diagonal_index(shape, offset)
+    out[..., rows, cols] = g
+    return out
+
+
+def diagonal(x, offset=0):
+    x = tensor(x)
+    rows, cols = _diagonal_index(x.shape, offset)
+    return Tensor.record(x.data[..., rows, cols], (x,), lambda g: (_on_diagonal(g, x.shape, offset),), "diagonal")
+
+
+def trace(x, offset=0):
+    """np.trace's dtypes: a signed integer x gives int64, an unsigned one uint64."""
+    x = tensor(x)
+    rows, cols = _diagonal_index(x.shape, offset)
+    value = np.asarray(np.trace(x.data, offset, -2, -1))
+    return Tensor.record(value, (x,), lambda g: (_on_diagonal(np.expand_dims(g, -1) * np.ones(len(rows), g.dtype),
+                                                              x.shape, offset),), "trace")
+
+
+def outer(x1, x2):
+    x1, x2 = tensor(x1), tensor(x2)
+    return Tensor.record(np.outer(x1.data, x2.data), (x1, x2), lambda g: (g @ x2.data, x1.data @ g), "outer")
+
+
+def cross(x1, x2, axis=-1):
+    x1, x2 = tensor(x1), tensor(x2)
+
+    def backward(g):
+        return (unbroadcast(np.cross(x2.data, g, axis=axis), x1.shape),
+                unbroadcast(np.cross(g, x1.data, axis=axis), x2.shape))
+    return Tensor.record(np.cross(x1.data, x2.data, axis=axis), (x1, x2), backward, "cross")
+
+
+def _power_gradient(base, n, g):
+    """The gradient of base^n (n >= 1) at base: sum over k of (base^k)^T g (base^(n-1-k))^T."""
+    powers = [np.broadcast_to(np.eye(base.shape[-1], dtype=base.dtype), base.shape)]
+    for _ in range(n - 1):
+        powers.append(powers[-1] @ base)
+    return sum(np.swapaxes(powers[k], -1, -2) @ g @ np.swapaxes(powers[n - 1 - k], -1, -2) for k in range(n))
+
+
+def matrix_power(x, n):
+    x = tensor(x)
+
+    def backward(g):
+        if n == 0:
+            return (np.zeros_like(g),)
+        if n > 0:
+            return (_power_gradient(x.data, n, g),)
+        inverse = np.linalg.inv(x.data)
+        inverse_t = np.swapaxes(inverse, -1, -2)
+        return (-inverse_t @ _power_gradient(inverse, -n, g) @ inverse_t,)
+    return Tensor.record(np.linalg.matrix_power(x.data, n), (x,), backward, "matrix_power")

@@ -1,0 +1,34 @@
+"""The Python Array API standard's linear algebra extension, its sum-product functions (2024.12):
+diagonal, trace, outer, cross and matrix_power. Each op is the standard's function of the same
+name (linalg.diagonal, linalg.trace, linalg.outer, linalg.cross, linalg.matrix_power), its
+semantics the standard's text: https://data-apis.org/array-api/2024.12/extensions/linear_algebra_functions.html
+
+A stack of matrices is held in the last two axes (the standard); offsets count diagonals above
+the main one (> 0) and below it (< 0), and an offset past the matrix gives an empty diagonal.
+"""
+from vocabulary.records import Op, values
+
+PAGE = "https://data-apis.org/array-api/2024.12/extensions/generated/array_api.linalg."
+
+LINALG_OPS = [
+    Op("diagonal", "x, offset=0", "linear algebra", f"The offset-th diagonal of each matrix in x's last two axes "
+       f"(offset > 0 above the main diagonal, < 0 below it): out[..., i] = x[..., i, i + offset] for offset >= 0 "
+       f"and x[..., i - offset, i] below; its length is what fits in the matrix, 0 past it; x's dtype. "
+       f"({PAGE}diagonal.html)", lambda d: ([values(d, (2, 3))], {"offset": 1}), bound="structural"),
+    Op("trace", "x, offset=0", "linear algebra", f"The sum of each matrix's offset-th diagonal (diagonal's "
+       f"offsets), x's last two axes reduced, 0 for an empty diagonal. The dtype is x's for a floating x; a signed "
+       f"integer x smaller than int64 gives int64, an unsigned one uint64 (the standard's dtype None, NumPy's). "
+       f"({PAGE}trace.html)", lambda d: ([values(d, (3, 3))], {}), bound="trace"),
+    Op("outer", "x1, x2", "linear algebra", f"The outer product of two 1-D tensors: out[i, j] = x1[i] * x2[j], of "
+       f"shape (N, M) and the operands' promoted dtype. ({PAGE}outer.html)",
+       lambda d: ([values(d, (3,)), values(d, (2,))], {}), bound="outer"),
+    Op("cross", "x1, x2, axis=-1", "linear algebra", f"The cross product of 3-element vectors along axis (of "
+       f"length 3 in both operands), which broadcast against each other on the other axes; axis is in [-N, -1], "
+       f"N the smaller rank, counted from the end of each (the standard): out = (a2 b3 - a3 b2, a3 b1 - a1 b3, "
+       f"a1 b2 - a2 b1). ({PAGE}cross.html)", lambda d: ([values(d, (2, 3)), values(d, (2, 3))], {}),
+       bound="cross"),
+    Op("matrix_power", "x, n", "linear algebra", f"Each square matrix of x (its last two axes) raised to the "
+       f"integer power n: n = 0 gives the identity, n > 0 repeated products, n < 0 the inverse's power (a "
+       f"floating x). ({PAGE}matrix_power.html)", lambda d: ([values(d, (2, 2))], {"n": 2}),
+       bound="matrix_power"),
+]
