@@ -59,6 +59,10 @@ def pytest_addoption(parser):
                     help="run every explicit example in the eager mode and a share F (0 < F <= 1) of the other "
                          "items (generated checks, compiled items, training): at least one per area, adapter and "
                          "mode, chosen by the run's seed (default 1: every item)")
+    group.addoption("--share-over-collected", action="store_true",
+                    help="draw --share over every collected item, before -k narrows them, so that runs that "
+                         "split one selection by -k keep together what the one run would (CI's test and "
+                         "test-apart)")
     group.addoption("--changed-since", default=None, metavar="REV",
                     help="run every item of the spec files and adapters that changed since the git revision REV, "
                          "whatever --share; --share draws the rest (suites/running/changes.py)")
@@ -222,16 +226,25 @@ def pytest_handlecrashitem(crashitem, report, sched):
         report.longrepr = f"{report.longrepr}; its other cases run again in a fresh worker"
 
 
-@pytest.hookimpl(trylast=True)
+@pytest.hookimpl(wrapper=True)
 def pytest_collection_modifyitems(config, items):
     """--share: the explicit examples, every item --changed-since touches, and a share of the rest
     (suites/running/selection.py: shared; --changed-share where the judge or runner changed); then
     --shard K/N: the K-th of N balanced parts of those (suites/running/shards.py). Last, after -k
     and -m: the share, --changed-limit's budget and the manifest are of the items the run asked
-    for, never of items -k drops anyway."""
+    for, never of items -k drops anyway; but --share-over-collected draws the share over every
+    collected item, so that a run split in two by -k and "not" -k keeps what one run keeps (a
+    share drawn after -k keeps at least one item in each of the narrowed run's (area, adapter,
+    mode) groups, which made CI's line of repeat checks keep 131 items where 3% of them is 38)."""
+    collected = list(items)
+    yield  # -k, -m and every other plugin narrow the items first
     parity = getattr(config, "parity", None)
-    if parity is None:
-        return
+    if parity is not None:
+        _select(config, parity, items, collected if config.getoption("share_over_collected") else items)
+
+
+def _select(config, parity, items: list, pool: list):
+    """The share drawn over pool (items or every collected one), --changed-since's items, --shard."""
     kept, share, changed = items, config.getoption("share"), parity.changes
     if changed and changed.machinery and config.getoption("changed_share") is not None:
         share = config.getoption("changed_share")
@@ -239,7 +252,7 @@ def pytest_collection_modifyitems(config, items):
     if share < 1:
         from suites.running.selection import shared
 
-        kept = shared(items, share, parity.seed)[0]
+        kept = shared(pool, share, parity.seed)[0]
         drawn = set(map(id, kept))
         touched, left = changed.within(items, config.getoption("changed_limit"), parity.seed, drawn) if changed \
             else (set(), 0)

@@ -8,6 +8,7 @@ that cannot express an op is recorded as "unsupported", never as a pass. Subclas
 framework lazily (in ``__init__``) so that a missing framework costs nothing until it is asked for.
 """
 import contextlib
+import functools
 import importlib.util
 import inspect
 import pathlib
@@ -23,6 +24,13 @@ class Unsupported(Exception):
 
 DTYPES = ("float16", "bfloat16", "float32", "float64", "int8", "uint8", "int32", "int64", "bool")
 FLOATS = ("float16", "bfloat16", "float32", "float64")
+
+
+@functools.cache
+def importable(module: str) -> bool:
+    """Whether module can be imported, checked without importing it, once per process: collection
+    asks for every item (adapters.classes), and importlib's search cost 40 of a 42-second one."""
+    return importlib.util.find_spec(module) is not None
 
 
 def dtypes_except(*names) -> tuple:
@@ -83,7 +91,7 @@ class Adapter:
     @classmethod
     def available(cls) -> bool:
         """True when the framework can be imported (checked without importing it)."""
-        return not cls.module or importlib.util.find_spec(cls.module) is not None
+        return not cls.module or importable(cls.module)
 
     @classmethod
     def differences_file(cls):

@@ -45,6 +45,29 @@ def test_the_manifest_counts_what_k_leaves_and_nothing_it_drops(tmp_path):
     assert manifest["paths"] == ["specs/ste.yaml"] and manifest["keyword"] == "not /repeat"
 
 
+
+def _collected(*args) -> set:
+    """The node ids a run of three spec files on the engine keeps at CI's share, under args."""
+    run = subprocess.run([sys.executable, "-m", "pytest", "specs/reductions.yaml", "specs/attention.yaml",
+                          "specs/elementwise.yaml", "--adapter", "engine", "--share", "0.03", "--hypothesis-seed",
+                          "5", "--collect-only", "-q", "-p", "no:cacheprovider", *args], cwd=ROOT,
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode in (0, 5), run.stdout[-2000:]  # 5: pytest collected no item
+    return {line for line in run.stdout.splitlines() if "::" in line}
+
+
+def test_a_run_split_by_k_keeps_what_one_run_keeps_with_share_over_collected():
+    # CI splits one selection in two by -k (test: "not /repeat", test-apart: "/repeat"): drawn
+    # after -k, the repeat line's share keeps one item of each (area, adapter, mode) that one run
+    # would mostly leave out; drawn over every collected item, the two lines keep what one run does
+    one = _collected()
+    split = _collected("-k", "not /repeat") | _collected("-k", "/repeat")
+    assert split != one and len(split) > len(one)
+    over = ("--share-over-collected",)
+    repeats, rest = _collected(*over, "-k", "/repeat"), _collected(*over, "-k", "not /repeat")
+    assert repeats | rest == one and not repeats & rest
+
+
 SPECIAL_CASES = """
 - id: acos-edges
   doc: acos at its domain's edges, where finite differences straddle the edge

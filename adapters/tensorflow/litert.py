@@ -4,9 +4,8 @@ TensorFlow model is deployed on a phone or at the edge. A variant of the tensorf
 runs the exported mode alone: the eager result its runtime's is judged beside is TensorFlow's,
 with TensorFlow's documented differences; its own mode's are its own (docs/exporting.md)."""
 import importlib.metadata
-import importlib.util
 
-from adapters.base import Unsupported
+from adapters.base import Unsupported, importable
 from adapters.exporting import per_signature, refusal
 from adapters.layer_behaviours import LITERT_L2_NORMALIZATION
 from adapters.tensorflow import TensorFlowAdapter
@@ -21,7 +20,7 @@ class LiteRTAdapter(TensorFlowAdapter):
     @classmethod
     def available(cls):  # and the LiteRT Quantizer where a recipe needs it
         needed = ("tensorflow", "ai_edge_litert") + (("litert_quantizer",) if cls.recipe is not None else ())
-        return all(importlib.util.find_spec(m) is not None for m in needed)
+        return all(importable(m) for m in needed)
 
     @classmethod
     def modes(cls):

@@ -11,9 +11,8 @@ exporter and runtime as torch's exported mode, so torch's documented differences
 file documents the narrower precision, which the judge bounds layer by layer with the models'
 float16 tolerances; the op specs' float16 bounds (attention, norms, softmax in float16 steps, as
 the mixed mode has bfloat16's) are not built (docs/exporting.md)."""
-import importlib.util
 
-from adapters.base import Unsupported
+from adapters.base import Unsupported, importable
 from adapters.torch import TorchAdapter
 
 
@@ -24,7 +23,7 @@ class OnnxFloat16Adapter(TorchAdapter):
 
     @classmethod
     def available(cls):
-        return all(importlib.util.find_spec(m) is not None for m in ("torch", "onnxruntime", "onnxconverter_common"))
+        return all(importable(m) for m in ("torch", "onnxruntime", "onnxconverter_common"))
 
     @classmethod
     def modes(cls):
