@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from engine import ops, special, subscript
+from engine import linalg, ops, special, subscript
 from engine.sequence import masked_softmax
 from engine.tensor import Tensor
 
@@ -109,21 +109,9 @@ def batch_norm_stats(x, running_mean, running_var, momentum=0.1):
 
 
 def norm(x, axis=None, keepdims=False):
-    """sqrt(sum x^2) over axis; the gradient x / norm, and 0 where the norm is 0 (as torch's
-    vector_norm: the subgradient of least norm)."""
-    x = ops.tensor(x)
-    axes = tuple(range(x.ndim)) if axis is None else tuple(axis) if isinstance(axis, (list, tuple)) else (axis,)
-    largest = np.max(np.abs(x.data), axis=axes, keepdims=True)  # scaled: tiny squares would underflow
-    safe = np.where(largest > 0, largest, 1)
-    total = largest * np.sqrt(np.sum(np.square(x.data / safe), axis=axes, keepdims=True))
-
-    def backward(g):
-        g = g if keepdims else np.expand_dims(g, tuple(a % x.ndim for a in axes))
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return (np.where(total == 0, 0, g * x.data / total).astype(x.dtype),)
-
-    out = total if keepdims else np.squeeze(total, axis=axes)
-    return Tensor.record(out, (x,), backward, "norm")
+    """sqrt(sum x^2) over axis: vector_norm's ord 2 (engine/linalg.py; its gradient x / norm, and 0
+    where the norm is 0, as torch's vector_norm: the subgradient of least norm)."""
+    return linalg.vector_norm(x, axis, keepdims, 2)
 
 
 def normalize(x, axis=-1, eps=1e-12):

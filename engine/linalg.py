@@ -2,7 +2,9 @@
 diagonal and trace (the gradient puts the cotangent back on the diagonal taken), outer (each
 operand's gradient is the cotangent contracted with the other), cross (the gradient of a x b is
 b x g for a and g x a for b, summed back over the broadcast) and matrix_power (the product rule
-over the n factors; a negative power goes through the inverse, d(X^-1) = -X^-1 dX X^-1)."""
+over the n factors; a negative power goes through the inverse, d(X^-1) = -X^-1 dX X^-1) and
+vector_norm (torch's gradients: sign(x) |x|^(p-1) / norm^(p-1), 0 where the norm is 0; for ord
++-inf the cotangent split among the elements whose |x| is the norm; none for ord 0)."""
 import numpy as np
 
 from engine.ops import tensor, unbroadcast
@@ -74,3 +76,47 @@ def matrix_power(x, n):
         inverse_t = np.swapaxes(inverse, -1, -2)
         return (-inverse_t @ _power_gradient(inverse, -n, g) @ inverse_t,)
     return Tensor.record(np.linalg.matrix_power(x.data, n), (x,), backward, "matrix_power")
+
+
+def _norm_kept(a, axes, ord):
+    """The norm of a = |x| over axes, kept: max or min for ord +-inf, the nonzero count for 0,
+    else m (sum (a / m)^p)^(1/p) with m the largest a (p >= 1) or the smallest (p < 0), so that no
+    power overflows or underflows (LAPACK's nrm2 scales alike); m = 0 or inf is the norm itself.
+    0 < p < 1 goes unscaled: a power of it overflows nothing, and the sum is at most the norm
+    where it is 1 or more, where the scaled sum's 1/p-th power may overflow (N^(1/p) of N equal
+    elements) though the norm does not."""
+    if ord == 0:
+        return np.sum(a != 0, axis=axes, keepdims=True).astype(a.dtype)
+    if 0 < ord < 1:  # unscaled: (sum (a / m)^p)^(1/p) may overflow where the norm does not
+        with np.errstate(over="ignore"):
+            return np.sum(a ** ord, axis=axes, keepdims=True) ** (1 / ord)
+    m = (np.max if ord > 0 else np.min)(a, axis=axes, keepdims=True)
+    if ord in (np.inf, -np.inf):
+        return m
+    safe = np.where((m == 0) | np.isinf(m), 1, m)
+    with np.errstate(divide="ignore", over="ignore"):
+        return np.where(safe == m, m * np.sum((a / safe) ** ord, axis=axes, keepdims=True) ** (1 / ord), m)
+
+
+def _norm_gradient(x, out, ord, axes, g):
+    """torch's linalg_vector_norm_backward (torch/csrc/autograd/FunctionsManual.cpp), with out and g
+    kept: none for ord 0; for +-inf g split among the elements whose |x| is the norm; else
+    sign(x) |x|^(p-1) g / out^(p-1), 0 where the norm is 0."""
+    if ord == 0:
+        return np.zeros_like(x)
+    if ord in (np.inf, -np.inf):
+        ties = np.abs(x) == out
+        return np.sign(x) * ties * g / np.sum(ties, axis=axes, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        return np.where(out == 0, 0, np.sign(x) * np.abs(x) ** (ord - 1) * g / out ** (ord - 1))
+
+
+def vector_norm(x, axis=None, keepdims=False, ord=2):
+    x = tensor(x)
+    axes = tuple(range(x.ndim)) if axis is None else tuple(axis) if isinstance(axis, (list, tuple)) else (axis,)
+    kept = _norm_kept(np.abs(x.data), axes, ord)
+
+    def backward(g):
+        g = g if keepdims else np.expand_dims(g, tuple(a % x.ndim for a in axes))
+        return (_norm_gradient(x.data, kept, ord, axes, g).astype(x.dtype),)
+    return Tensor.record(kept if keepdims else np.squeeze(kept, axis=axes), (x,), backward, "vector_norm")

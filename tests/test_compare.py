@@ -232,3 +232,25 @@ def test_a_max_pool_rounds_nothing_and_carries_its_windows_largest_error():
     rounded = compare.error_bound(tree, {"x": finite}, "float16", rounded={"x"})
     largest = np.array([[[[2.0, 4.0]]]])  # and one smallest normal: the rounding may have flushed it
     assert rounded == pytest.approx(compare.gamma(1, "float16") * largest + compare.tiny("float16"))
+
+
+@given(st.sampled_from([0.5, -1.0, 1.0, 2.0, 3.0, np.inf, -np.inf]), st.integers(0, 2**32 - 1))
+def test_a_vector_norm_of_rounded_inputs_holds_to_its_bound_for_every_ord_but_a_count(ord, seed):
+    """Every ord but 0 is homogeneous and grows with each |x_i|: float64 inputs rounded to float32
+    (a framework that computes float64 in float32) move it by their relative rounding alone, so
+    ord 0.5 and -1, which are no norms, have a bound there too; a float16 computation exceeds it."""
+    rng = np.random.default_rng(seed)
+    x = rng.uniform(0.5, 2.0, (3, 40)) * rng.choice([-1.0, 1.0], 40)
+    tree = expr.call("vector_norm", ["x"], {"axis": -1, "ord": ord})
+    bound = compare.error_bound(tree, {"x": x}, "float32", rounded={"x"})
+    exact = compare.sum_product_bound(tree, {"x": x}).value
+
+    def norm(dtype):
+        a = np.abs(x.astype(dtype))
+        if np.isinf(ord):
+            return (np.max if ord > 0 else np.min)(a, axis=-1)
+        return np.sum(a ** dtype(ord), axis=-1, dtype=dtype) ** dtype(1 / ord)
+    assert bound is not None and compare.compare(exact, norm(np.float32), "float32", bound).ok
+    if not np.isinf(ord):
+        assert not compare.compare(exact, norm(np.float16).astype(np.float32), "float32", bound).ok
+    assert compare.error_bound(expr.call("vector_norm", ["x"], {"ord": 0}), {"x": x}, "float32", rounded={"x"}) is None

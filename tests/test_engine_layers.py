@@ -172,6 +172,29 @@ def test_linalg_functions_against_numpy_and_their_gradients():
     assert linalg.diagonal(Tensor(x), 5).numpy().shape == (2, 0)  # past the matrix: empty
     np.testing.assert_array_equal(linalg.trace(Tensor(x), -3).numpy(), np.zeros(2))
 
+
+def test_vector_norm_against_numpy_scaled_and_its_gradients():
+    """vector_norm for every ord and kind of axis against numpy.linalg.norm of the vector the axes
+    hold (NumPy reads two axes as a matrix: the standard does not), without overflow or underflow
+    where the squares would, and torch's gradients: sign(x) |x|^(p-1) / norm^(p-1), ord inf's
+    split between ties."""
+    x = normal(3, 4)
+    for ord in (1, 2, 3, 0.5, np.inf, -np.inf, 0, -1):
+        for axis, expected in ((None, np.linalg.norm(x.ravel(), ord)), ((0, -1), np.linalg.norm(x.ravel(), ord)),
+                               (-1, np.linalg.norm(x, ord, axis=-1)), (0, np.linalg.norm(x, ord, axis=0))):
+            np.testing.assert_allclose(linalg.vector_norm(Tensor(x), axis, ord=ord).numpy(), expected, rtol=1e-12)
+            assert linalg.vector_norm(Tensor(x), axis, True, ord).numpy().ndim == 2
+    for ord in (1, 2, 3):
+        for axis in (None, -1, [0, 1]):
+            check_gradients(lambda x, ord=ord, axis=axis: linalg.vector_norm(x, axis, ord=ord), {"x": x})
+    for scale in (1e30, 1e-30):
+        huge = Tensor(np.array([3, 4], np.float32) * np.float32(scale))
+        np.testing.assert_allclose(linalg.vector_norm(huge).numpy(), 5 * scale, rtol=1e-6)
+    ties = Tensor(np.array([3.0, -3.0, 1.0]), requires_grad=True)
+    linalg.vector_norm(ties, ord=np.inf).backward()
+    np.testing.assert_array_equal(ties.grad, [0.5, -0.5, 0.0])
+
+
 def test_vectorised_erfc_is_within_1e_10_of_math_erfc():
     """engine.special.erfc (GELU's, for float32 and narrower results) against math.erfc per element."""
     z = np.concatenate([np.linspace(-30, 30, 200_001), np.linspace(3.9, 4.1, 2001), [0.0, -0.0, 1e-300]])

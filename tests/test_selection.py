@@ -45,7 +45,6 @@ def test_the_manifest_counts_what_k_leaves_and_nothing_it_drops(tmp_path):
     assert manifest["paths"] == ["specs/ste.yaml"] and manifest["keyword"] == "not /repeat"
 
 
-
 def _collected(*args) -> set:
     """The node ids a run of three spec files on the engine keeps at CI's share, under args."""
     run = subprocess.run([sys.executable, "-m", "pytest", "specs/reductions.yaml", "specs/attention.yaml",

@@ -1,6 +1,6 @@
 """The Python Array API standard's linear algebra extension, its sum-product functions (2024.12):
-diagonal, trace, outer, cross and matrix_power. Each op is the standard's function of the same
-name (linalg.diagonal, linalg.trace, linalg.outer, linalg.cross, linalg.matrix_power), its
+diagonal, trace, outer, cross and matrix_power, and vector_norm. Each op is the standard's function of the same
+name (linalg.diagonal, linalg.trace, linalg.outer, linalg.cross, linalg.matrix_power, linalg.vector_norm), its
 semantics the standard's text: https://data-apis.org/array-api/2024.12/extensions/linear_algebra_functions.html
 
 A stack of matrices is held in the last two axes (the standard); offsets count diagonals above
@@ -31,4 +31,9 @@ LINALG_OPS = [
        f"integer power n: n = 0 gives the identity, n > 0 repeated products, n < 0 the inverse's power (a "
        f"floating x). ({PAGE}matrix_power.html)", lambda d: ([values(d, (2, 2))], {"n": 2}),
        bound="matrix_power"),
+    Op("vector_norm", "x, axis=None, keepdims=False, ord=2", "linear algebra", f"The vector norm of x over axis "
+       f"(None: every element; a tuple: the elements of those axes as one vector, the standard's rule, never a "
+       f"matrix norm): ord inf is max |x|, -inf min |x|, 0 the count of nonzero elements (not a norm), any other "
+       f"real p (sum |x|^p)^(1/p) (p < 1 is not a norm; a zero element with p < 0 gives 0); x's real floating dtype. "
+       f"({PAGE}vector_norm.html)", lambda d: ([values(d, (2, 3))], {"axis": -1, "ord": 3}), bound="vector_norm"),
 ]

@@ -18,3 +18,6 @@ class EngineLinalg:
 
     def matrix_power(self, x, n):
         return self.linalg.matrix_power(x, n)
+
+    def vector_norm(self, x, axis=None, keepdims=False, ord=2):
+        return self.linalg.vector_norm(x, axis, keepdims, ord)

@@ -1,5 +1,8 @@
 """The jax adapter's Array API linear algebra functions (vocabulary/linalg.py):
-jax.numpy.linalg's diagonal, trace, outer, cross and matrix_power (its Array API namespace)."""
+jax.numpy.linalg's diagonal, trace, outer, cross, matrix_power and vector_norm (its Array API
+namespace)."""
+
+from adapters.base import axes_tuple
 
 
 class JaxLinalg:
@@ -19,3 +22,6 @@ class JaxLinalg:
 
     def matrix_power(self, x, n):
         return self.jnp.linalg.matrix_power(x, n)
+
+    def vector_norm(self, x, axis=None, keepdims=False, ord=2):
+        return self.jnp.linalg.vector_norm(x, axis=axes_tuple(axis), keepdims=keepdims, ord=ord)

@@ -1,8 +1,9 @@
 """The Keras adapter's Array API linear algebra functions (vocabulary/linalg.py): keras.ops'
 diagonal and trace over the last two axes (axis1=-2, axis2=-1; their defaults are the first two,
-NumPy's), outer and cross (axis), on whichever backend is configured. keras.ops has no matrix
+NumPy's), outer and cross (axis), and keras.ops.norm for vector_norm (its ord and axis as given: with two
+axes it computes a matrix norm), on whichever backend is configured. keras.ops has no matrix
 power: unsupported."""
-from adapters.base import Unsupported
+from adapters.base import Unsupported, axes_tuple
 
 
 class KerasLinalg:
@@ -22,3 +23,6 @@ class KerasLinalg:
 
     def matrix_power(self, x, n):
         raise Unsupported("keras.ops has no matrix power")
+
+    def vector_norm(self, x, axis=None, keepdims=False, ord=2):
+        return self.ops.norm(x, ord=ord, axis=axes_tuple(axis), keepdims=keepdims)

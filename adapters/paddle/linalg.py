@@ -1,8 +1,8 @@
 """The Paddle adapter's Array API linear algebra functions (vocabulary/linalg.py), as Paddle's
 users call them: paddle.diagonal and paddle.trace over the last two axes (axis1=-2, axis2=-1;
-their defaults are the first two), paddle.outer, paddle.cross (axis) and
-paddle.linalg.matrix_power."""
-from adapters.base import DTYPES
+their defaults are the first two), paddle.outer, paddle.cross (axis),
+paddle.linalg.matrix_power and paddle.linalg.vector_norm (p)."""
+from adapters.base import DTYPES, axes_tuple
 
 # Measured with `python -m suites coverage --adapter paddle --check` (Paddle's CPU kernels)
 PADDLE_LINALG_DTYPES = {"diagonal": DTYPES, "trace": ("float16", "float32", "float64", "int32", "int64"),
@@ -27,3 +27,6 @@ class PaddleLinalg:
 
     def matrix_power(self, x, n):
         return self.paddle.linalg.matrix_power(x, n)
+
+    def vector_norm(self, x, axis=None, keepdims=False, ord=2):
+        return self.paddle.linalg.vector_norm(x, p=ord, axis=axes_tuple(axis), keepdim=keepdims)

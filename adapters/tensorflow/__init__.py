@@ -73,7 +73,8 @@ class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, TensorFlowElementwis
               **dict.fromkeys(("lstm", "gru"), ("float16", "float32", "float64")),
               **dict.fromkeys(("conv1d", "conv2d"), dtypes_except("int8", "uint8", "int64", "bool")),
               "cumsum": dtypes_except("bool"), "linear": dtypes_except("int8", "uint8", "bool"),
-              **dict.fromkeys(("gelu", "layer_norm", "cross_entropy", "norm", "normalize", "batch_norm"), FLOATS),
+              **dict.fromkeys(("gelu", "layer_norm", "cross_entropy", "norm", "vector_norm", "normalize", "batch_norm"),
+                              FLOATS),
               # unsupported: tf.nn has no attention op and keeps no running statistics
               **dict.fromkeys(("dot_product_attention", "batch_norm_stats", *MULTIHEAD_OPS), ()),
               **dict.fromkeys(("max_pool2d", "max_pool1d"), dtypes_except("bool")),

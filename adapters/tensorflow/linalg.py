@@ -2,9 +2,10 @@
 TensorFlow's users call them: tf.linalg.diag_part (its k is the offset), tf.linalg.trace at
 offset 0 and otherwise the sum of diag_part's, tf.tensordot(x1, x2, axes=0) for outer (TensorFlow
 has no tf.outer), tf.linalg.cross for vectors along the last axis and tf.experimental.numpy.cross
-for another axis (tf.linalg.cross has none). TensorFlow has no integer matrix power
+for another axis (tf.linalg.cross has none), and tf.norm for vector_norm (its ord and axis as given:
+with two axes tf.norm computes a matrix norm). TensorFlow has no integer matrix power
 (tf.linalg has none; users multiply): unsupported."""
-from adapters.base import Unsupported
+from adapters.base import Unsupported, axes_tuple
 
 
 class TensorFlowLinalg:
@@ -28,3 +29,6 @@ class TensorFlowLinalg:
 
     def matrix_power(self, x, n):
         raise Unsupported("TensorFlow has no matrix power")
+
+    def vector_norm(self, x, axis=None, keepdims=False, ord=2):
+        return self.tf.norm(x, ord=ord, axis=axes_tuple(axis), keepdims=keepdims)

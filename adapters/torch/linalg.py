@@ -1,7 +1,10 @@
 """The torch adapter's Array API linear algebra functions (vocabulary/linalg.py), as torch's users
 call them: torch.linalg.diagonal (the last two dimensions), torch.trace for one matrix at offset 0
 (torch.trace takes a 2-D tensor and no offset) and otherwise the sum of torch.diagonal's, as
-users write it, torch.outer, torch.linalg.cross (dim) and torch.linalg.matrix_power."""
+users write it, torch.outer, torch.linalg.cross (dim), torch.linalg.matrix_power and torch.linalg.vector_norm
+(dim: an int or a tuple)."""
+
+from adapters.base import axes_tuple
 
 
 class TorchLinalg:
@@ -23,3 +26,6 @@ class TorchLinalg:
 
     def matrix_power(self, x, n):
         return self.torch.linalg.matrix_power(x, n)
+
+    def vector_norm(self, x, axis=None, keepdims=False, ord=2):
+        return self.torch.linalg.vector_norm(x, ord, dim=axes_tuple(axis), keepdim=keepdims)

@@ -3,29 +3,15 @@ each carries (value, magnitude, roundings) through its op (suites/judging/compar
 and applies it)."""
 import functools
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
 
 import numpy as np
 
-from adapters.reference import ReferenceAdapter
 from adapters.reference.optimizers import norm_clipped
 from adapters.reference.optimizers import steps as optimizer_steps
-from suites.judging.running_error import Arithmetic, Tracked
+from suites.judging import linalg_bounds
+from suites.judging.bound import REFERENCE, Bound
+from suites.judging.running_error import Tracked
 from vocabulary import VOCABULARY
-
-REFERENCE = ReferenceAdapter()
-
-
-@dataclass(frozen=True)
-class Bound:
-    value: np.ndarray
-    magnitude: np.ndarray
-    n: int
-    # a running error analysis (the optimizers'): the absolute error bound for an Arithmetic, in
-    # place of magnitude and roundings (the float64 reference, computed by the same operations,
-    # makes an error of its own in float64's)
-    running: Callable[[Arithmetic], np.ndarray] | None = None
 
 
 def _sum(op):
@@ -247,54 +233,6 @@ def _contraction(op):
     return rule
 
 
-def _vecdot(op):
-    """vecdot: each output sums K products along the axis (K its length, at least 1), as a
-    contraction does."""
-    def rule(x1, x2, axis=-1):
-        terms = max(np.shape(x1.value)[axis], 1)
-        return Bound(REFERENCE.vecdot(x1.value, x2.value, axis), REFERENCE.vecdot(x1.magnitude, x2.magnitude, axis),
-                     x1.n + x2.n + terms + 1)
-    return rule
-
-
-def _trace(op):
-    """trace: each output sums the K elements of a diagonal (K at least 1), as a reduction does."""
-    def rule(x, offset=0):
-        terms = max(np.size(REFERENCE.diagonal(x.value, offset)) // max(np.size(REFERENCE.trace(x.value)), 1), 1)
-        return Bound(REFERENCE.trace(x.value, offset), REFERENCE.trace(x.magnitude, offset), x.n + terms)
-    return rule
-
-
-def _outer(op):
-    """outer: one product per element."""
-    def rule(x1, x2):
-        return Bound(REFERENCE.outer(x1.value, x2.value), REFERENCE.outer(x1.magnitude, x2.magnitude), x1.n + x2.n + 1)
-    return rule
-
-
-def _cross(op):
-    """cross: each element is a difference of two products, a_j b_k - a_k b_j, of magnitude
-    |a_j||b_k| + |a_k||b_j|; two roundings on top of the operands' own."""
-    def rule(x1, x2, axis=-1):
-        a, b = (np.moveaxis(m, axis, -1) for m in np.broadcast_arrays(x1.magnitude, x2.magnitude))
-        magnitude = np.roll(a, -1, -1) * np.roll(b, -2, -1) + np.roll(a, -2, -1) * np.roll(b, -1, -1)
-        return Bound(REFERENCE.cross(x1.value, x2.value, axis), np.moveaxis(magnitude, -1, axis), x1.n + x2.n + 2)
-    return rule
-
-
-def _matrix_power(op):
-    """matrix_power with n >= 0: a product of n k x k matrices in any order (repeated squaring
-    or not) is within gamma((n - 1) k) of |X|^n (Higham, ch. 3.5), and each factor carries its
-    own n roundings; the identity (n = 0) is exact. A negative n inverts: no sum-product bound."""
-    def rule(x, n):
-        if n < 0:
-            return None
-        k = np.shape(x.value)[-1]
-        return Bound(REFERENCE.matrix_power(x.value, n), REFERENCE.matrix_power(x.magnitude, n),
-                     max(n - 1, 0) * k + n * x.n)
-    return rule
-
-
 def _sliding(op):
     """correlate, convolve: each output sums at most min(M, N) products (the overlap)."""
     def rule(a, v, mode=None):
@@ -368,8 +306,7 @@ FAMILIES = {"sum": _sum, "product": _product, "square": _square, "exact": _exact
             "contraction": _contraction, "keyed": _keyed, "scatter_nd": _scatter_nd,
             "scatter_reduce": _scatter_reduce, "sliding": _sliding, "optimizer": _optimizer,
             "clipping": _clipping, "penalty": _penalty, "prod": _prod, "variance": _variance,
-            "cumprod": _cumprod, "difference": _difference, "vecdot": _vecdot, "trace": _trace,
-            "outer": _outer, "cross": _cross, "matrix_power": _matrix_power}
+            "cumprod": _cumprod, "difference": _difference, **linalg_bounds.FAMILIES}
 RULES = {op.name: FAMILIES[op.bound](op.name) for op in VOCABULARY.values() if op.bound}
 
 

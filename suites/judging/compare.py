@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from adapters.reference.collectives import Collectives
-from suites.judging.bound_rules import RULES, Bound
+from suites.judging.bound import Bound
+from suites.judging.bound_rules import RULES
 from suites.judging.running_error import Arithmetic
 from suites.programs import expr
 
