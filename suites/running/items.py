@@ -21,7 +21,7 @@ from suites.judging import differences, entries, gradcheck, judge, suspect
 from suites.judging.outcome import Outcome, one_line
 from suites.programs import inputs, training
 from suites.programs.context import Context, shared_stages
-from suites.running import faults, repeat, repro, results
+from suites.running import faults, repeat, repro, results, sources
 from suites.running.checks import (
     case_in_process,
     check_again,
@@ -162,6 +162,7 @@ class SpecItem(pytest.Item):
         if self.kind not in ("collective", "training", "repeat"):  # a trajectory is each framework's own
             outcomes = [suspect.questioned(ctx, o, self._again(o), self.config.parity.adapters, self._apart(ctx, o))
                         for o in outcomes]
+        outcomes = sources.withheld(outcomes, type(adapter))  # no verdict of code edited mid-run
         duration = (time.perf_counter() - start) / len(outcomes)
         for outcome in outcomes:
             self._record(ctx, outcome, duration)
