@@ -196,8 +196,8 @@ def array_api_page(classes: dict) -> str:
              "(2024.12, with its linalg and fft extensions). A cell lists the dtypes an adapter declares for the "
              "op (`python -m suites coverage --check` holds each declaration to what the adapter does); `-`: the "
              "adapter does not implement it. What each framework does differently is in the specs' documented "
-             "differences and on the report's page; the standard's special cases are examples in specs/math.yaml, "
-             "specs/logic.yaml and specs/statistics.yaml.",
+             "differences and on the report's page; the standard's special cases are examples in "
+             "specs/special-cases.yaml, specs/math.yaml, specs/logic.yaml and specs/statistics.yaml.",
              ""]
     for section in arrayapi.STANDARD:
         rows = [(f, arrayapi.op_of(f, VOCABULARY)) for s, f in listed if s == section]
