@@ -251,3 +251,12 @@ PADDLE_MASKED_FILL_SOFTMAX = Behaviour(
     "the idiom Paddle's attention code writes, F.softmax(paddle.masked_fill(x, ~m, -inf)), normalises over "
     "every position: a fully masked row is NaN (softmax of all -inf), as torch's masked_fill idiom",
     "https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/nn/functional/softmax_en.html", "special-value")
+TORCH_MESHGRID_IJ, PADDLE_MESHGRID_IJ = (framework_default(
+    "meshgrid", {"indexing": "ij"},
+    f"{call} indexes as 'ij' (matrix: grids of shape (len(x), len(y))) where the Array API standard, NumPy, "
+    f"jax.numpy, TensorFlow and Keras default to 'xy' (Cartesian: (len(y), len(x))): a port's grids come out "
+    f"transposed{more}", source) for call, more, source in (
+        ("torch.meshgrid without indexing", " (torch warns that it will require the argument)",
+         "https://pytorch.org/docs/stable/generated/torch.meshgrid.html"),
+        ("paddle.meshgrid, which has no indexing argument,", "",
+         "https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/meshgrid_en.html")))

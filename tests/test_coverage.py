@@ -78,3 +78,13 @@ def test_the_printed_declaration_holds_once_pasted():
         dtypes = namespace["dtypes"]
 
     assert coverage.check(Pasted(), seen=seen) == []
+
+
+def test_an_op_of_no_tensor_is_declared_in_the_dtype_it_is_asked_for():
+    """arange takes no tensor: the dtype its result is asked in is the one its declaration speaks
+    of, so a framework's error in an undeclared one (tf.range has no int8 kernel on CPU) is
+    unsupported in the framework's words, and in a declared one an error."""
+    reference, exc = adapters.get("reference"), RuntimeError("no kernel")
+    note = coverage.undeclared(reference, "arange", [0, 5, 1], exc, {"dtype": "bfloat16"})
+    assert note.startswith("reference does not declare arange in bfloat16 (its `dtypes`)")
+    assert coverage.undeclared(reference, "arange", [0, 5, 1], exc, {"dtype": "float32"}) is None

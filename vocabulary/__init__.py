@@ -20,6 +20,7 @@ Adding an op: its record here (a layer's in vocabulary/layers.py), the reference
 
 import numpy as np
 
+from vocabulary.creation import CREATION_OPS
 from vocabulary.elementwise import ELEMENTWISE_OPS, LOGIC_OPS
 from vocabulary.initializers import INITIALIZER_OPS, LAYER_DEFAULT_OPS
 from vocabulary.layers import LAYER_OPS
@@ -175,6 +176,7 @@ _OPS = [
     *MANIPULATION_OPS,
     *MATRIX_OPS,
     *LINALG_OPS,
+    *CREATION_OPS,
     Op("softmax", "x, axis=-1", "reductions and shapes", "exp(x) / sum(exp(x)) along axis.", along_axis),
     Op("log_softmax", "x, axis=-1", "reductions and shapes", "x - log(sum(exp(x))) along axis.", along_axis),
     Op("where", "cond, x, y", "reductions and shapes", "numpy.where: x where the bool cond is True, else y; "

@@ -6,6 +6,7 @@ import numpy as np
 from adapters import workers
 from adapters.base import BITWISE_OPS, FLOATS, Adapter, Unsupported, dtypes_except
 from adapters.behaviours import ENGINE_MASKED_SOFTMAX
+from adapters.engine.creation import EngineCreation
 from adapters.engine.elementwise import EngineElementwise
 from adapters.engine.initializers import EngineInitializers
 from adapters.engine.linalg import EngineLinalg
@@ -18,7 +19,7 @@ from vocabulary.params import MULTIHEAD_OPS
 
 
 class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, EngineStatistics, EngineManipulation,
-                    EngineMatrices, EngineLinalg, Adapter):
+                    EngineMatrices, EngineLinalg, EngineCreation, Adapter):
     name = "engine"
     module = "numpy"  # the engine lives in this repository and needs NumPy only
     behaviours = (ENGINE_MASKED_SOFTMAX,)
@@ -34,6 +35,7 @@ class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, Eng
         from engine import (
             collectives,
             contraction,
+            creation,
             indexing,
             layers,
             linalg,
@@ -53,7 +55,7 @@ class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, Eng
         self.layers, self.pooling, self.sorting = layers, pooling, sorting
         self.collectives, self.contraction = collectives, contraction
         self.subscript, self.scatter_reductions, self.statistics = subscript, scatter_reduce, statistics
-        self.manipulation, self.matrices, self.linalg = manipulation, matrices, linalg
+        self.manipulation, self.matrices, self.linalg, self.creation = manipulation, matrices, linalg, creation
 
     def version(self):
         return f"in-house (numpy {np.__version__})"

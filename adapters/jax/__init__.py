@@ -26,6 +26,7 @@ from adapters.base import (
 from adapters.indexing import index_grids, leading_block
 from adapters.initializers import INITIALIZER_DTYPES
 from adapters.jax.collectives import JAX_COLLECTIVES, collective_rank
+from adapters.jax.creation import JaxCreation
 from adapters.jax.elementwise import JaxElementwise
 from adapters.jax.export import JaxExport
 from adapters.jax.idioms import JaxIdioms
@@ -59,7 +60,7 @@ if not X64:
 
 
 class JaxAdapter(JaxLayers, JaxOptimizers, JaxInitializers, JaxIdioms, JaxElementwise, JaxStatistics,
-                 JaxManipulation, JaxMatrices, JaxLinalg, JaxExport, Adapter):
+                 JaxManipulation, JaxMatrices, JaxLinalg, JaxCreation, JaxExport, Adapter):
     name = "jax" if X64 else "jax-32"
     variant_of = None if X64 else "jax"
     module = "jax"
@@ -67,7 +68,7 @@ class JaxAdapter(JaxLayers, JaxOptimizers, JaxInitializers, JaxIdioms, JaxElemen
     shared_modes = ("compiled", "exported")  # jax.jit compiles once per input signature (shapes, dtypes)
     dtypes = {"*": DTYPES, "scatter_nd": (), "l2_penalty": (),
               **dict.fromkeys(("sub", "neg", "round", "sign", "softmax", "log_softmax", "scatter_add", "one_hot",
-                               "index_add", "cross"), dtypes_except("bool")),
+                               "index_add", "cross", "arange"), dtypes_except("bool")),
               **dict.fromkeys(("sigmoid", "lstm", "gru", "linear", "layer_norm", "embedding", "cross_entropy",
                                "batch_norm", "batch_norm_stats", *MULTIHEAD_OPS, "clip_grad_norm"), FLOATS),
               # int64 inputs: "preferred_element_type must not be narrower" (float32 logits); jax-32 has int32

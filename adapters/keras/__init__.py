@@ -32,6 +32,7 @@ from adapters.behaviours import (
 )
 from adapters.keras import initializers as keras_initializers
 from adapters.keras import rnn as keras_rnn
+from adapters.keras.creation import KerasCreation
 from adapters.keras.elementwise import KERAS_ELEMENTWISE_DTYPES, KerasElementwise
 from adapters.keras.export import KerasExport
 from adapters.keras.idioms import KerasIdioms
@@ -69,7 +70,8 @@ BACKEND_DTYPES = {
                                     "scatter_add", "greater", "topk", "topk_indices", "unique", "einsum",
                                     "scatter_reduce", "index_add", "searchsorted"),
                                    dtypes_except("bool")),
-                   "neg": dtypes_except("uint8", "bool"),
+                   **dict.fromkeys(("neg", "arange"), dtypes_except("uint8", "bool")),
+                   "linspace": dtypes_except("bool"),
                    "masked_softmax": dtypes_except("int8"),  # Keras reads an int8 dtype as a quantisation policy
                    **dict.fromkeys(("sigmoid", "softmax", "log_softmax"), FLOATS),
                    **dict.fromkeys(("conv1d", "conv2d"), dtypes_except("int8", "uint8", "int64", "bool")),
@@ -82,7 +84,7 @@ BACKEND_DTYPES = {
                    **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS)},
     "jax": {"*": DTYPES, "convolve": (),
             **dict.fromkeys(("sub", "neg", "round", "sign", "softmax", "log_softmax", "scatter_add", "one_hot",
-                             "scatter_nd", "index_add"), dtypes_except("bool")),
+                             "scatter_nd", "index_add", "arange"), dtypes_except("bool")),
             "sigmoid": FLOATS, "masked_softmax": dtypes_except("int8"),
             **dict.fromkeys(("lstm", "gru"), ("float32", "float64")),
             **dict.fromkeys(("linear", "embedding", "normalize"), FLOATS),
@@ -91,7 +93,7 @@ BACKEND_DTYPES = {
             **dict.fromkeys(("avg_pool2d", "avg_pool1d"), dtypes_except("bool"))},
     "torch": {"*": DTYPES, "convolve": (),
               **dict.fromkeys(("sub", "neg", "pow", "relu", "round", "conv1d", "conv2d", "topk", "topk_indices",
-                               "einsum", "searchsorted"), dtypes_except("bool")),
+                               "einsum", "searchsorted", "arange", "linspace"), dtypes_except("bool")),
               **dict.fromkeys(("softmax", "log_softmax"), FLOATS), "masked_softmax": dtypes_except("int8"),
               # building the recurrent layers in half precision needs QR (geqrf) on CPU
               **dict.fromkeys(("lstm", "gru"), ("float32", "float64")),
@@ -130,7 +132,8 @@ def configured_backend() -> str:
 
 
 class KerasAdapter(KerasLayers, KerasIdioms, KerasElementwise, KerasStatistics, KerasManipulation, KerasMatrices,
-                   KerasLinalg, KerasOptimizers, KerasExport, keras_initializers.KerasInitializers, Adapter):
+                   KerasLinalg, KerasCreation, KerasOptimizers, KerasExport, keras_initializers.KerasInitializers,
+                   Adapter):
     # One name per backend (keras-tensorflow, keras-jax, keras-torch): frameworks differ by
     # backend, and so do the spec's documented differences and the report's columns.
     name = f"keras-{configured_backend()}"

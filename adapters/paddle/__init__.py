@@ -14,6 +14,7 @@ from adapters.base import DTYPES, Adapter, Unsupported, dtypes_except, no_roundi
 from adapters.behaviours import (
     PADDLE_ALL_GATHER_CONCATENATES,
     PADDLE_MASKED_FILL_SOFTMAX,
+    PADDLE_MESHGRID_IJ,
     PADDLE_STD_UNBIASED,
     PADDLE_VAR_UNBIASED,
 )
@@ -21,6 +22,7 @@ from adapters.layer_behaviours import PADDLE_ATTENTION_NAN, PADDLE_MULTIHEAD_MEA
 from adapters.mixed import PADDLE_MIXED
 from adapters.operators import PythonOperators
 from adapters.paddle.collectives import IN_PLACE, PADDLE_COLLECTIVES, collective_rank
+from adapters.paddle.creation import PaddleCreation
 from adapters.paddle.elementwise import PADDLE_ELEMENTWISE_DTYPES, PaddleElementwise
 from adapters.paddle.idioms import PaddleIdioms
 from adapters.paddle.initializers import (
@@ -51,7 +53,8 @@ warnings.filterwarnings("ignore", message="Tensor do not have 'place' interface"
 
 
 class PaddleAdapter(PaddleLayers, PaddleOptimizers, PaddleInitializers, PaddleIdioms, PaddleElementwise,
-                    PaddleStatistics, PaddleManipulation, PaddleMatrices, PaddleLinalg, PythonOperators, Adapter):
+                    PaddleStatistics, PaddleManipulation, PaddleMatrices, PaddleLinalg, PaddleCreation, PythonOperators,
+                    Adapter):
     name = "paddle"
     module = "paddle"
     import_first = True
@@ -60,7 +63,8 @@ class PaddleAdapter(PaddleLayers, PaddleOptimizers, PaddleInitializers, PaddleId
                               "raises")
     behaviours = (PADDLE_MASKED_FILL_SOFTMAX, PADDLE_ALL_GATHER_CONCATENATES, PADDLE_NORMALIZE_AXIS_ONE,
                   PADDLE_ATTENTION_NAN, *PADDLE_MULTIHEAD_MEAN_OF_V, *PADDLE_OPTIMIZERS, PADDLE_CLIP_GRAD_NORM,
-                  *PADDLE_INITIALIZERS, *PADDLE_LAYER_DEFAULTS, *PADDLE_MIXED, PADDLE_VAR_UNBIASED, PADDLE_STD_UNBIASED)
+                  *PADDLE_INITIALIZERS, *PADDLE_LAYER_DEFAULTS, *PADDLE_MIXED, PADDLE_VAR_UNBIASED, PADDLE_STD_UNBIASED,
+                  PADDLE_MESHGRID_IJ)
     # What Paddle's CPU kernels take (python -m suites coverage --adapter paddle --check): float32 and
     # float64 nearly everywhere, few float16 and bfloat16 kernels on CPU.
     dtypes = {"*": ("float32", "float64"), "correlate": (), "convolve": (), "l2_penalty": (),
@@ -74,9 +78,11 @@ class PaddleAdapter(PaddleLayers, PaddleOptimizers, PaddleInitializers, PaddleId
                               ("bfloat16", *FLOATS_INTS)),
               "mul": ("bfloat16", *FLOATS_INTS, "bool"),
               **dict.fromkeys(("greater", "neg", "cast", "sum", "reshape", "transpose", "concat", "stack",
-                               "segment_mask", "masked_fill", "index", "index_set", "index_add", "stop_gradient"),
+                               "segment_mask", "masked_fill", "index", "index_set", "index_add", "stop_gradient",
+                               "full", "full_like"),
                               DTYPES),
-              **dict.fromkeys(("exp", "topk", "topk_indices"), ("float16", *FLOATS_INTS)),
+              **dict.fromkeys(("exp", "topk", "topk_indices", "eye"), ("float16", *FLOATS_INTS)),
+              **dict.fromkeys(("arange", "linspace", "meshgrid"), FLOATS_INTS),
               "log": ("float16", "bfloat16", *FLOATS_INTS),
               **dict.fromkeys(("tanh", "sigmoid", "sqrt", "sign", "cumsum"),
                               dtypes_except("float16", "bfloat16", "bool")),

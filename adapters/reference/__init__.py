@@ -21,6 +21,7 @@ from adapters.base import (
     stacked_rnn,
 )
 from adapters.reference.collectives import Collectives
+from adapters.reference.creation import CreationReference
 from adapters.reference.elementwise import ElementwiseReference
 from adapters.reference.idioms import IdiomReference
 from adapters.reference.indexing import IndexingReference
@@ -34,8 +35,9 @@ from vocabulary import PAD_MODES
 from vocabulary.params import rnn_suffix
 
 
-class ReferenceAdapter(LayerReference, ManipulationReference, MatrixReference, LinalgReference, OptimizerReference,
-                       InitializerReference, IdiomReference, IndexingReference, ElementwiseReference, Adapter):
+class ReferenceAdapter(LayerReference, ManipulationReference, MatrixReference, LinalgReference, CreationReference,
+                       OptimizerReference, InitializerReference, IdiomReference, IndexingReference,
+                       ElementwiseReference, Adapter):
     name = "reference"
     module = "numpy"
     differentiates = False  # gradients are checked against its finite differences, not computed by it

@@ -28,6 +28,7 @@ from adapters.keras import rnn as keras_rnn
 from adapters.layer_behaviours import TF_GELU_FLOAT32_CONSTANTS, TF_L2_NORMALIZE, TF_PER_EXAMPLE_LOSS
 from adapters.operators import PythonOperators
 from adapters.tensorflow.collectives import COLLECTIVE_OPS, TF_COLLECTIVES, collective_rank
+from adapters.tensorflow.creation import TensorFlowCreation
 from adapters.tensorflow.elementwise import TENSORFLOW_ELEMENTWISE_DTYPES, TensorFlowElementwise
 from adapters.tensorflow.export import TensorFlowExport
 from adapters.tensorflow.idioms import TensorFlowIdioms
@@ -45,8 +46,8 @@ XLA_REFUSES = "Detected unsupported operations when trying to compile graph"
 
 
 class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, TensorFlowElementwise, TensorFlowStatistics,
-                        TensorFlowManipulation, TensorFlowMatrices, TensorFlowLinalg, PythonOperators,
-                        TensorFlowOptimizers, Initializers, TensorFlowExport, Adapter):
+                        TensorFlowManipulation, TensorFlowMatrices, TensorFlowLinalg, TensorFlowCreation,
+                        PythonOperators, TensorFlowOptimizers, Initializers, TensorFlowExport, Adapter):
     name = "tensorflow"
     module = "tensorflow"
     behaviours = (KERAS_MASKED_SOFTMAX,  # masked_softmax is tf.keras.layers.Softmax(mask=)
@@ -56,7 +57,9 @@ class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, TensorFlowElementwis
     dtypes = {"*": DTYPES,
               **dict.fromkeys(("add", "sub", "div", "maximum", "minimum", "relu", "square", "round", "sum",
                                "mean", "max", "segment_mask", "scatter_add", "greater", "clip", "sort", "argsort",
-                               "topk", "topk_indices", "tril", "triu", "trace", "cross"), dtypes_except("bool")),
+                               "topk", "topk_indices", "tril", "triu", "trace", "cross", "full", "full_like"),
+                              dtypes_except("bool")),
+              "arange": FLOATS + ("int32", "int64"), "linspace": FLOATS,
               "vecdot": (), "matrix_power": (),
               **keras_optimizers.OPTIMIZER_DTYPES["tensorflow"],  # tf.keras' optimizers and initializers
               **keras_initializers.KERAS_INITIALIZER_DTYPES["tensorflow"], **TENSORFLOW_ELEMENTWISE_DTYPES,

@@ -17,6 +17,7 @@ from adapters.behaviours import (
     TORCH_LOG_SOFTMAX_IMPLICIT_DIM,
     TORCH_LSTM_TIME_MAJOR,
     TORCH_MASKED_FILL_SOFTMAX,
+    TORCH_MESHGRID_IJ,
     TORCH_PAD_SEQUENCE_TIME_MAJOR,
     TORCH_SOFTMAX_IMPLICIT_DIM,
     TORCH_STD_BESSEL,
@@ -25,6 +26,7 @@ from adapters.behaviours import (
 from adapters.layer_behaviours import TORCH_MULTIHEAD_TIME_MAJOR, TORCH_MULTIHEAD_WEIGHTS_NAN, TORCH_NORMALIZE_DIM_ONE
 from adapters.operators import PythonOperators
 from adapters.torch.collectives import IN_PLACE, OUT_OF_PLACE, TORCH_COLLECTIVES, TORCH_GRADIENTS, collective_rank
+from adapters.torch.creation import TorchCreation
 from adapters.torch.elementwise import TORCH_ELEMENTWISE_DTYPES, TorchElementwise
 from adapters.torch.export import TorchExport
 from adapters.torch.idioms import TorchIdioms
@@ -40,13 +42,13 @@ from vocabulary.params import MULTIHEAD_OPS
 
 
 class TorchAdapter(TorchLayers, TorchOptimizers, TorchInitializers, TorchIdioms, TorchElementwise, TorchStatistics,
-                   TorchManipulation, TorchMatrices, TorchLinalg, TorchExport, PythonOperators, Adapter):
+                   TorchManipulation, TorchMatrices, TorchLinalg, TorchCreation, TorchExport, PythonOperators, Adapter):
     name = "torch"
     module = "torch"
     dtypes = {"*": DTYPES, "scatter_nd": (), "correlate": (), "convolve": (), "l2_penalty": (),
               **dict.fromkeys(("matmul", "mm", "sub", "pow", "neg", "relu", "abs", "round", "argmin", "argmax",
                                "conv1d", "conv2d", "linear", "floor", "ceil", "trunc", "topk", "topk_indices", "bmm",
-                               "einsum", "tensordot", "dot", "trace", "cross", "matrix_power"),
+                               "einsum", "tensordot", "dot", "trace", "cross", "matrix_power", "arange", "linspace"),
                               dtypes_except("bool")),
               **dict.fromkeys(("mean", "vecdot", "softmax", "log_softmax", "masked_softmax", "lstm", "gru", "gelu",
                                "layer_norm", "cross_entropy", "dot_product_attention", "max_pool1d", "norm",
@@ -60,7 +62,8 @@ class TorchAdapter(TorchLayers, TorchOptimizers, TorchInitializers, TorchIdioms,
     behaviours = (TORCH_MASKED_FILL_SOFTMAX, TORCH_SOFTMAX_IMPLICIT_DIM, TORCH_LOG_SOFTMAX_IMPLICIT_DIM,
                   TORCH_PAD_SEQUENCE_TIME_MAJOR, TORCH_LSTM_TIME_MAJOR, TORCH_GRU_TIME_MAJOR,
                   TORCH_ALL_GATHER_CONCATENATES, TORCH_NORMALIZE_DIM_ONE, *TORCH_MULTIHEAD_TIME_MAJOR,
-                  TORCH_MULTIHEAD_WEIGHTS_NAN, TORCH_COMPILED_ADAGRAD, TORCH_VAR_BESSEL, TORCH_STD_BESSEL)
+                  TORCH_MULTIHEAD_WEIGHTS_NAN, TORCH_COMPILED_ADAGRAD, TORCH_VAR_BESSEL, TORCH_STD_BESSEL,
+                  TORCH_MESHGRID_IJ)
 
     def __init__(self):
         import torch

@@ -6,6 +6,8 @@ import math
 from adapters.base import Unsupported
 from adapters.exporting import fits, per_signature, positional
 
+NO_BFLOAT16 = "ONNX Runtime's Python API takes and returns NumPy arrays, and NumPy has no bfloat16"
+
 
 class TorchExport:
     """The exported mode: Adapter.export."""
@@ -76,7 +78,7 @@ class TorchExport:
         import onnxruntime
         torch = self.torch
         if any(getattr(v, "dtype", None) == torch.bfloat16 for v in env.values()):
-            raise Unsupported("ONNX Runtime's Python API takes and returns NumPy arrays, and NumPy has no bfloat16")
+            raise Unsupported(NO_BFLOAT16)
         program, names = self.exported_program(fn, env, dynamic)
         try:
             exported = torch.onnx.export(program, dynamo=True, verbose=False)
@@ -86,6 +88,8 @@ class TorchExport:
             raise
         except Exception as exc:  # the exporter's or the runtime's refusal, in its own words
             raise Unsupported(f"torch.onnx.export to ONNX Runtime: {type(exc).__name__}: {exc}") from None
+        if any(o.type.tensor_type.elem_type == onnx.TensorProto.BFLOAT16 for o in model.graph.output):
+            raise Unsupported(NO_BFLOAT16)  # a program of no tensor input (arange) that returns one
         # each input as the served model declares it (float16 where it was converted to float16,
         # as its users then feed it)
         inputs = [(i.name, onnx.helper.tensor_dtype_to_np_dtype(i.type.tensor_type.elem_type))

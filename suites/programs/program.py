@@ -249,7 +249,7 @@ def caller(target, dtype, declared_only=False):
     def apply(op, args, kwargs):
         if op in DTYPED_OPS:
             kwargs = {**kwargs, "dtype": dtype}
-        undeclared = coverage.undeclared_dtype(target, op, args) if declared_only else None
+        undeclared = coverage.undeclared_dtype(target, op, args, kwargs) if declared_only else None
         if undeclared:
             raise Unsupported(f"{target.name} does not declare {op} in {undeclared}, and its compiled mode runs "
                               f"declared dtypes only: {target.compiled_declared_only}")
@@ -258,7 +258,7 @@ def caller(target, dtype, declared_only=False):
         except Unsupported:
             raise
         except Exception as exc:
-            note = coverage.undeclared(target, op, args, exc) if isinstance(target, Adapter) else None
+            note = coverage.undeclared(target, op, args, exc, kwargs) if isinstance(target, Adapter) else None
             if note:
                 with contextlib.suppress(AttributeError):  # an exception type without a __dict__ stays an error
                     setattr(exc, outcome.UNDECLARED, note)

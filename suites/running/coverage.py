@@ -70,10 +70,11 @@ def _refusal(adapter, op: str, dtype: str, device: str) -> str | None:
         return f"{type(exc).__name__}: {text[0][:200] if text else ''}"
 
 
-def tested_dtype(adapter, op: str, args) -> str | None:
+def tested_dtype(adapter, op: str, args, kwargs=None) -> str | None:
     """The dtype a call of `op` is declared in (the one `declared` speaks of): that of its first
     argument that the op's coverage sample gives the dtype under test (an index or mask argument's
-    only for the INDEX_DTYPED ops); None for an op without one."""
+    only for the INDEX_DTYPED ops); for an op of no such argument whose result's dtype is a
+    parameter (arange), that parameter; None for an op without one."""
     if op in NO_DTYPE:
         return None
     for value, arg in zip(VOCABULARY[op].sample("float32")[0], args):
@@ -84,23 +85,23 @@ def tested_dtype(adapter, op: str, args) -> str | None:
                 return adapter.dtype_of(arg)
             except Exception:  # noqa: BLE001 - a Python number where a tensor may be: no dtype to ask about
                 return None
-    return None
+    return (kwargs or {}).get("dtype") if VOCABULARY[op].dtype_param else None
 
 
-def undeclared_dtype(adapter, op: str, args) -> str | None:
+def undeclared_dtype(adapter, op: str, args, kwargs=None) -> str | None:
     """The dtype of this call of `op` where the adapter does not declare the op in it; None where
     it does, where the call has no dtype, or where the adapter declares nothing at all."""
-    dtype = tested_dtype(adapter, op, args)
+    dtype = tested_dtype(adapter, op, args, kwargs)
     if not adapter.dtypes or dtype is None or dtype in adapter.dtypes.get(op, adapter.dtypes.get("*", ())):
         return None
     return dtype
 
 
-def undeclared(adapter, op: str, args, exc: Exception) -> str | None:
+def undeclared(adapter, op: str, args, exc: Exception, kwargs=None) -> str | None:
     """Why an error the framework raised is the framework lacking the op in that dtype (a kernel
     not registered): the dtype is one the adapter does not declare for `op`. None where it is
     declared (an error there is an error) or the adapter declares nothing."""
-    dtype = undeclared_dtype(adapter, op, args)
+    dtype = undeclared_dtype(adapter, op, args, kwargs)
     if dtype is None:
         return None
     return f"{adapter.name} does not declare {op} in {dtype} (its `dtypes`); the framework raised {one_line(exc)}"

@@ -1,0 +1,24 @@
+"""The Keras adapter's Array API creation functions (vocabulary/creation.py), as Keras' users
+call them: keras.ops.arange, linspace, eye, full, full_like and meshgrid."""
+
+
+class KerasCreation:
+    """A mixin of KerasAdapter (self.ops is keras.ops)."""
+
+    def arange(self, start, stop=None, step=1, dtype="int64"):
+        return self.ops.arange(start, stop, step, dtype=dtype)
+
+    def linspace(self, start, stop, num, endpoint=True, dtype="float64"):
+        return self.ops.linspace(start, stop, num, endpoint=endpoint, dtype=dtype)
+
+    def eye(self, n_rows, n_cols=None, k=0, dtype="float64"):
+        return self.ops.eye(n_rows, n_cols, k, dtype=dtype)
+
+    def full(self, shape, fill_value, dtype="float64"):
+        return self.ops.full(tuple(shape), fill_value, dtype=dtype)
+
+    def full_like(self, x, fill_value):
+        return self.ops.full_like(x, fill_value)
+
+    def meshgrid(self, x, y, indexing="xy"):
+        return tuple(self.ops.meshgrid(x, y, indexing=indexing))

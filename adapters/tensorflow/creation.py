@@ -1,0 +1,34 @@
+"""The TensorFlow adapter's Array API creation functions (vocabulary/creation.py), as
+TensorFlow's users call them: tf.range, tf.linspace of start and stop in the dtype asked for (it
+takes its dtype from them; no endpoint), tf.eye (no diagonal offset), tf.fill of a value in the
+dtype, tf.fill of x's shape for full_like (TensorFlow has ones_like and zeros_like, no full_like)
+and tf.meshgrid."""
+
+from adapters.base import Unsupported
+
+
+class TensorFlowCreation:
+    """A mixin of TensorFlowAdapter (self.tf is the tensorflow module)."""
+
+    def arange(self, start, stop=None, step=1, dtype="int64"):
+        return self.tf.range(start, stop, step, dtype=getattr(self.tf, dtype))
+
+    def linspace(self, start, stop, num, endpoint=True, dtype="float64"):
+        if not endpoint:
+            raise Unsupported("tf.linspace has no endpoint: its last value is always stop")
+        tf, typed = self.tf, getattr(self.tf, dtype)
+        return tf.linspace(tf.constant(start, typed), tf.constant(stop, typed), num)
+
+    def eye(self, n_rows, n_cols=None, k=0, dtype="float64"):
+        if k:
+            raise Unsupported("tf.eye has no diagonal offset: ones on the main diagonal only")
+        return self.tf.eye(n_rows, n_cols, dtype=getattr(self.tf, dtype))
+
+    def full(self, shape, fill_value, dtype="float64"):
+        return self.tf.fill(tuple(shape), self.tf.constant(fill_value, getattr(self.tf, dtype)))
+
+    def full_like(self, x, fill_value):
+        return self.tf.fill(self.tf.shape(x), self.tf.constant(fill_value, x.dtype))
+
+    def meshgrid(self, x, y, indexing="xy"):
+        return tuple(self.tf.meshgrid(x, y, indexing=indexing))

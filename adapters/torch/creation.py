@@ -1,0 +1,36 @@
+"""The torch adapter's Array API creation functions (vocabulary/creation.py), as torch's users
+call them: torch.arange, torch.linspace (it always includes its end: no endpoint), torch.eye (no
+diagonal offset), torch.full, torch.full_like and torch.meshgrid, whose indexing is 'ij' where
+a call leaves it out (TORCH_MESHGRID_IJ)."""
+
+from adapters.base import Unsupported
+
+
+class TorchCreation:
+    """A mixin of TorchAdapter (self.torch is the torch module)."""
+
+    def arange(self, start, stop=None, step=1, dtype="int64"):
+        if stop is None:
+            return self.torch.arange(start, dtype=getattr(self.torch, dtype))
+        return self.torch.arange(start, stop, step, dtype=getattr(self.torch, dtype))
+
+    def linspace(self, start, stop, num, endpoint=True, dtype="float64"):
+        if not endpoint:
+            raise Unsupported("torch.linspace has no endpoint: its last value is always end")
+        return self.torch.linspace(start, stop, num, dtype=getattr(self.torch, dtype))
+
+    def eye(self, n_rows, n_cols=None, k=0, dtype="float64"):
+        if k:
+            raise Unsupported("torch.eye has no diagonal offset: ones on the main diagonal only")
+        if n_cols is None:
+            return self.torch.eye(n_rows, dtype=getattr(self.torch, dtype))
+        return self.torch.eye(n_rows, n_cols, dtype=getattr(self.torch, dtype))
+
+    def full(self, shape, fill_value, dtype="float64"):
+        return self.torch.full(tuple(shape), fill_value, dtype=getattr(self.torch, dtype))
+
+    def full_like(self, x, fill_value):
+        return self.torch.full_like(x, fill_value)
+
+    def meshgrid(self, x, y, indexing="ij"):
+        return self.torch.meshgrid(x, y, indexing=indexing)

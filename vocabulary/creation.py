@@ -1,0 +1,40 @@
+"""The Python Array API standard's creation functions (2024.12): arange, linspace, eye, full,
+full_like and meshgrid. Each op is the standard's function of the same name, its semantics the
+standard's text: https://data-apis.org/array-api/2024.12/API_specification/creation_functions.html
+
+arange, linspace, eye and full take no tensor: their result's dtype is a parameter (the runner
+passes the dtype under test), and their numbers are Python numbers, as users write them. Where
+a framework works out a length or a value in the dtype it returns (float32) rather than from the
+numbers it was given, the length or the values differ: the specs document each.
+"""
+from vocabulary.records import Op, values
+
+PAGE = "https://data-apis.org/array-api/2024.12/API_specification/generated/array_api."
+
+CREATION_OPS = [
+    Op("arange", "start, stop=None, step=1, dtype='int64'", "creation", f"Evenly spaced values in the "
+       f"half-open interval [start, stop) (stop None: [0, start)), step apart: out[i] = start + i * step, of "
+       f"length ceil((stop - start) / step) where that is positive and 0 otherwise, counted in float64 from the "
+       f"Python numbers given, as NumPy counts (arange(1, 1.3, 0.1) has 4 elements: 1.3 - 1 is slightly over 3 "
+       f"times 0.1 in binary), the values exact, then rounded to dtype. ({PAGE}arange.html)",
+       lambda d: ([0, 5, 2], {"dtype": d}), dtype_param=True, bound="arange"),
+    Op("linspace", "start, stop, num, endpoint=True, dtype='float64'", "creation", f"num evenly spaced values "
+       f"from start to stop: endpoint True includes stop, out[i] = start + i (stop - start) / (num - 1); False "
+       f"excludes it (the divisor num); worked out exactly from the Python numbers given, then rounded to dtype "
+       f"(a real floating dtype); num 1 gives [start]. ({PAGE}linspace.html)",
+       lambda d: ([0.0, 1.0, 5], {"dtype": d}), dtype_param=True, bound="linspace"),
+    Op("eye", "n_rows, n_cols=None, k=0, dtype='float64'", "creation", f"A (n_rows, n_cols) matrix (n_cols "
+       f"None: n_rows) with ones on its k-th diagonal (k > 0 above the main one, < 0 below) and zeros "
+       f"elsewhere. ({PAGE}eye.html)", lambda d: ([3, 4], {"dtype": d}), dtype_param=True),
+    Op("full", "shape, fill_value, dtype='float64'", "creation", f"A tensor of shape (a tuple of ints) whose "
+       f"every element is fill_value (a Python number) in dtype. ({PAGE}full.html)",
+       lambda d: ([(2, 3), 1], {"dtype": d}), dtype_param=True),
+    Op("full_like", "x, fill_value", "creation", f"A tensor of x's shape and dtype whose every element is "
+       f"fill_value (a Python number; x's values are not read). ({PAGE}full_like.html)",
+       lambda d: ([values(d), 1], {}), zero_derivative=True),
+    Op("meshgrid", "x, y, indexing='xy'", "creation", f"Coordinate grids of two 1-D tensors of lengths M and N, "
+       f"each repeated along the other's axis: indexing 'xy' (Cartesian, the standard's and NumPy's default) "
+       f"gives two (N, M) grids, grid_x[i, j] = x[j] and grid_y[i, j] = y[i]; 'ij' (matrix indexing) two (M, "
+       f"N) grids, grid_x[i, j] = x[i] and grid_y[i, j] = y[j]. ({PAGE}meshgrid.html)",
+       lambda d: ([values(d, (3,)), values(d, (2,))], {}), parts=("grid_x", "grid_y")),
+]
