@@ -38,6 +38,14 @@ def dtypes_except(*names) -> tuple:
     return tuple(d for d in DTYPES if d not in names)
 
 
+def numpy_dtype(dtype: str, who: str = "NumPy") -> str:
+    """dtype as NumPy names it, for an adapter that computes with NumPy (the reference, the
+    engine): NumPy has no bfloat16, so that one is unsupported rather than silently float32."""
+    if dtype == "bfloat16":
+        raise Unsupported(f"{who} has no bfloat16")
+    return dtype
+
+
 BITWISE_OPS = ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert", "bitwise_left_shift",
                "bitwise_right_shift")
 

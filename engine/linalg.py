@@ -4,7 +4,10 @@ operand's gradient is the cotangent contracted with the other), cross (the gradi
 b x g for a and g x a for b, summed back over the broadcast) and matrix_power (the product rule
 over the n factors; a negative power goes through the inverse, d(X^-1) = -X^-1 dX X^-1) and
 vector_norm (torch's gradients: sign(x) |x|^(p-1) / norm^(p-1), 0 where the norm is 0; for ord
-+-inf the cotangent split among the elements whose |x| is the norm; none for ord 0)."""
++-inf the cotangent split among the elements whose |x| is the norm; none for ord 0); det, inv and
+solve by NumPy's LAPACK (det by the LU factors' pivots, as LAPACK's getrf finds them), their
+gradients torch's: det's g det(X) X^-T, inv's -X^-T g X^-T, solve's
+A^-T g for B and minus that times X^T for A (summed back over a broadcast stack)."""
 import numpy as np
 
 from engine.ops import tensor, unbroadcast
@@ -120,3 +123,64 @@ def vector_norm(x, axis=None, keepdims=False, ord=2):
         g = g if keepdims else np.expand_dims(g, tuple(a % x.ndim for a in axes))
         return (_norm_gradient(x.data, kept, ord, axes, g).astype(x.dtype),)
     return Tensor.record(kept if keepdims else np.squeeze(kept, axis=axes), (x,), backward, "vector_norm")
+
+
+def _t(x):
+    return np.swapaxes(x, -1, -2)
+
+
+def _floating(*xs):
+    """The tensors, which must be float32 or float64: NumPy's LAPACK, which computes these, has no
+    float16, and the standard takes real floating matrices only."""
+    xs = [tensor(x) for x in xs]
+    for x in xs:
+        if x.dtype not in (np.float32, np.float64):
+            raise TypeError(f"the engine's det, inv and solve take float32 or float64 tensors, not {x.dtype}")
+    return xs
+
+
+def _lu_det(a: np.ndarray) -> np.ndarray:
+    """The determinants of a's matrices as LAPACK's getrf finds them, in a's dtype: elimination
+    with partial pivoting, the product of the pivots and a sign per swap (NumPy's own det is
+    sign * exp(log|det|), whose error grows with |log|det||)."""
+    u = np.array(a, copy=True)
+    k = u.shape[-1]
+    det = np.ones(u.shape[:-2], u.dtype)
+    for j in range(k):
+        pivot = j + np.argmax(np.abs(u[..., j:, j]), axis=-1)
+        swapped = pivot != j
+        rows_j, rows_p = np.take_along_axis(u, np.full(pivot.shape + (1, 1), j), -2), \
+            np.take_along_axis(u, pivot[..., None, None], -2)
+        np.put_along_axis(u, pivot[..., None, None], rows_j, -2)
+        np.put_along_axis(u, np.full(pivot.shape + (1, 1), j), rows_p, -2)
+        det = np.where(swapped, -det, det) * u[..., j, j]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            factors = np.where(u[..., j, j, None] != 0, u[..., j + 1:, j] / u[..., j, j, None], 0)
+        u[..., j + 1:, :] -= factors[..., None] * u[..., j, None, :]
+    return det
+
+
+def det(x):
+    x, = _floating(x)
+    value = np.asarray(_lu_det(x.data))
+    return Tensor.record(value, (x,), lambda g: ((g * value)[..., None, None] * _t(np.linalg.inv(x.data)),), "det")
+
+
+def inv(x):
+    x, = _floating(x)
+    value = np.linalg.inv(x.data)
+    return Tensor.record(value, (x,), lambda g: (-_t(value) @ g @ _t(value),), "inv")
+
+
+def solve(x1, x2):
+    """NumPy 2's solve, the standard's: a 1-D x2 is one vector, any other a stack of matrices."""
+    x1, x2 = _floating(x1, x2)
+    value = np.linalg.solve(x1.data, x2.data)
+    vector = x2.ndim == 1
+
+    def backward(g):
+        column = (lambda v: v[..., None]) if vector else (lambda v: v)
+        gb = np.linalg.solve(_t(x1.data), column(g))
+        ga = -gb @ _t(column(value))
+        return unbroadcast(ga, x1.shape), unbroadcast(gb[..., 0] if vector else gb, x2.shape)
+    return Tensor.record(value, (x1, x2), backward, "solve")

@@ -85,3 +85,25 @@ def test_the_error_estimate_covers_a_shift_invariant_function():
     exact = np.exp(x) / np.exp(x).sum() - np.array([0.0, 1.0])
     assert (np.abs(jac - exact) <= err).all(), (jac - exact, err)
     assert (err < 1e-9).all()  # still a float64 check: an error of 1e-9 fails it
+
+
+def test_a_pole_within_the_step_is_resolved_at_the_inputs_own_scale():
+    # d(1/a)/da = -1/a^2: at a = 4.7e-38 the step cbrt(eps) * max(1, |a|) = 6e-6 straddles the
+    # pole at 0 (the quotient is 1.1e11, its error estimate 3e27: any finite gradient passed and a
+    # float32 gradient's overflow to -inf failed); the step relative to a resolves -4.5e74
+    a = np.array([4.7e-38, 0.5])
+    jac, err = gradients.jacobian(lambda ins: 1 / ins["a"], {"a": a}, "a")
+    exact = np.diag(-1 / a**2)
+    assert np.all(np.abs(jac - exact) <= err)
+    assert err[0, 0] < 1e-6 * abs(exact[0, 0])
+    d, derr = gradients.directional(lambda ins: 1 / ins["a"], {"a": a[:1]}, {"a": np.array([1.0])})
+    assert abs(d[0] - exact[0, 0]) <= derr[0] < 1e-6 * abs(exact[0, 0])
+
+
+def test_a_derivative_past_the_dtypes_range_is_its_infinity():
+    from suites.judging.gradcheck import _past_range
+    # -4.5e74 is past float32's range wherever its error bar lies, so float32 gives -inf; 3e38
+    # within 1e38 of it might round to float32's largest finite number, so it stays
+    out = _past_range(np.array([-4.5e74, 4.5e74, 3e38, -4.5e74]), np.array([1e70, 1e70, 1e38, 1e75]), "float32")
+    assert out[0] == -np.inf and out[1] == np.inf and out[2] == 3e38 and out[3] == -4.5e74
+    assert _past_range(np.array([-4.5e74]), np.array([1e70]), "float64")[0] == -4.5e74

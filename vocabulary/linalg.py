@@ -1,14 +1,17 @@
-"""The Python Array API standard's linear algebra extension, its sum-product functions (2024.12):
-diagonal, trace, outer, cross and matrix_power, and vector_norm. Each op is the standard's function of the same
-name (linalg.diagonal, linalg.trace, linalg.outer, linalg.cross, linalg.matrix_power, linalg.vector_norm), its
+"""The Python Array API standard's linear algebra extension (2024.12): its sum-product functions
+diagonal, trace, outer, cross and matrix_power, vector_norm, and det, inv and solve. Each op is the standard's
+function of the same name (linalg.diagonal, linalg.trace, linalg.outer, ..., linalg.solve), its
 semantics the standard's text: https://data-apis.org/array-api/2024.12/extensions/linear_algebra_functions.html
 
 A stack of matrices is held in the last two axes (the standard); offsets count diagonals above
 the main one (> 0) and below it (< 0), and an offset past the matrix gives an empty diagonal.
+det, inv and solve take real floating matrices; the standard leaves a singular matrix's inverse
+and solution to the implementation (NumPy, the reference, raises LinAlgError).
 """
 from vocabulary.records import Op, values
 
 PAGE = "https://data-apis.org/array-api/2024.12/extensions/generated/array_api.linalg."
+INVERSE_OPS = ("det", "inv", "solve")  # of real floating matrices only (the standard)
 
 LINALG_OPS = [
     Op("diagonal", "x, offset=0", "linear algebra", f"The offset-th diagonal of each matrix in x's last two axes "
@@ -36,4 +39,16 @@ LINALG_OPS = [
        f"matrix norm): ord inf is max |x|, -inf min |x|, 0 the count of nonzero elements (not a norm), any other "
        f"real p (sum |x|^p)^(1/p) (p < 1 is not a norm; a zero element with p < 0 gives 0); x's real floating dtype. "
        f"({PAGE}vector_norm.html)", lambda d: ([values(d, (2, 3))], {"axis": -1, "ord": 3}), bound="vector_norm"),
+    Op("det", "x", "linear algebra", f"The determinant of each square matrix of x (its last two axes), x's "
+       f"real floating dtype; of a singular matrix 0. ({PAGE}det.html)", lambda d: ([values(d, (3, 3))], {}),
+       bound="det"),
+    Op("inv", "x", "linear algebra", f"The inverse of each square matrix of x (its last two axes), x's real "
+       f"floating dtype; a singular matrix has none (the standard leaves what happens to the "
+       f"implementation). ({PAGE}inv.html)", lambda d: ([values(d, (3, 3))], {}), bound="inv"),
+    Op("solve", "x1, x2", "linear algebra", f"The solution X of x1 X = x2 for each square matrix of x1: an x2 of "
+       f"shape (M,) is one vector, solved against every matrix of x1 (the result (..., M)); any other x2 is a "
+       f"stack of (M, K) matrices whose stack broadcasts against x1's (the result (..., M, K)); never a stack of "
+       f"vectors (the standard). A singular x1 has no solution (the standard leaves what happens to the "
+       f"implementation). ({PAGE}solve.html)", lambda d: ([values(d, (3, 3)), values(d, (3, 2))], {}),
+       bound="solve"),
 ]

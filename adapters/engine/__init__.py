@@ -14,6 +14,7 @@ from adapters.engine.manipulation import EngineManipulation
 from adapters.engine.matrices import EngineMatrices
 from adapters.engine.optimizers import EngineOptimizers
 from adapters.engine.statistics import EngineStatistics
+from vocabulary.linalg import INVERSE_OPS
 from vocabulary.optimizers import OPTIMIZERS_AND_CLIPPING
 from vocabulary.params import MULTIHEAD_OPS
 
@@ -28,7 +29,8 @@ class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, Eng
                                "cross_entropy", "dot_product_attention", "gru", "batch_norm", *MULTIHEAD_OPS),
                               dtypes_except("bfloat16", "bool")),
               **dict.fromkeys(("masked_softmax", "lstm", *OPTIMIZERS_AND_CLIPPING), ("float16", "float32", "float64")),
-              **dict.fromkeys(BITWISE_OPS, dtypes_except(*FLOATS))}
+              **dict.fromkeys(BITWISE_OPS, dtypes_except(*FLOATS)),
+              **dict.fromkeys(INVERSE_OPS, ("float32", "float64"))}  # NumPy's LAPACK has no float16
 
     def __init__(self):
         import engine

@@ -21,3 +21,12 @@ class EngineLinalg:
 
     def vector_norm(self, x, axis=None, keepdims=False, ord=2):
         return self.linalg.vector_norm(x, axis, keepdims, ord)
+
+    def det(self, x):
+        return self.linalg.det(x)
+
+    def inv(self, x):
+        return self.linalg.inv(x)
+
+    def solve(self, x1, x2):
+        return self.linalg.solve(x1, x2)

@@ -1,6 +1,6 @@
 """The jax adapter's Array API linear algebra functions (vocabulary/linalg.py):
 jax.numpy.linalg's diagonal, trace, outer, cross, matrix_power and vector_norm (its Array API
-namespace)."""
+namespace), det, inv and solve."""
 
 from adapters.base import axes_tuple
 
@@ -25,3 +25,12 @@ class JaxLinalg:
 
     def vector_norm(self, x, axis=None, keepdims=False, ord=2):
         return self.jnp.linalg.vector_norm(x, axis=axes_tuple(axis), keepdims=keepdims, ord=ord)
+
+    def det(self, x):
+        return self.jnp.linalg.det(x)
+
+    def inv(self, x):
+        return self.jnp.linalg.inv(x)
+
+    def solve(self, x1, x2):
+        return self.jnp.linalg.solve(x1, x2)

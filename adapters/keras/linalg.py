@@ -2,7 +2,7 @@
 diagonal and trace over the last two axes (axis1=-2, axis2=-1; their defaults are the first two,
 NumPy's), outer and cross (axis), and keras.ops.norm for vector_norm (its ord and axis as given: with two
 axes it computes a matrix norm), on whichever backend is configured. keras.ops has no matrix
-power: unsupported."""
+power: unsupported. keras.ops.det, inv and solve as they are."""
 from adapters.base import Unsupported, axes_tuple
 
 
@@ -26,3 +26,12 @@ class KerasLinalg:
 
     def vector_norm(self, x, axis=None, keepdims=False, ord=2):
         return self.ops.norm(x, ord=ord, axis=axes_tuple(axis), keepdims=keepdims)
+
+    def det(self, x):
+        return self.ops.det(x)
+
+    def inv(self, x):
+        return self.ops.inv(x)
+
+    def solve(self, x1, x2):
+        return self.ops.solve(x1, x2)

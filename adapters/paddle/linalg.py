@@ -1,7 +1,7 @@
 """The Paddle adapter's Array API linear algebra functions (vocabulary/linalg.py), as Paddle's
 users call them: paddle.diagonal and paddle.trace over the last two axes (axis1=-2, axis2=-1;
 their defaults are the first two), paddle.outer, paddle.cross (axis),
-paddle.linalg.matrix_power and paddle.linalg.vector_norm (p)."""
+paddle.linalg.matrix_power and paddle.linalg.vector_norm (p), paddle.linalg.det, inv and solve."""
 from adapters.base import DTYPES, axes_tuple
 
 # Measured with `python -m suites coverage --adapter paddle --check` (Paddle's CPU kernels)
@@ -30,3 +30,12 @@ class PaddleLinalg:
 
     def vector_norm(self, x, axis=None, keepdims=False, ord=2):
         return self.paddle.linalg.vector_norm(x, p=ord, axis=axes_tuple(axis), keepdim=keepdims)
+
+    def det(self, x):
+        return self.paddle.linalg.det(x)
+
+    def inv(self, x):
+        return self.paddle.linalg.inv(x)
+
+    def solve(self, x1, x2):
+        return self.paddle.linalg.solve(x1, x2)

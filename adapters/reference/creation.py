@@ -7,18 +7,12 @@ from fractions import Fraction
 
 import numpy as np
 
-from adapters.base import Unsupported
+from adapters.base import numpy_dtype
 
 
 def exact(number) -> Fraction:
     """A Python number (or NumPy's 0-d one, as the oracle is given it) as the exact rational it is."""
     return Fraction(np.asarray(number).item())
-
-
-def numpy_dtype(dtype: str) -> str:
-    if dtype == "bfloat16":
-        raise Unsupported("NumPy has no bfloat16")
-    return dtype
 
 
 def exact_range(start, stop, step) -> list:

@@ -1,9 +1,12 @@
 """The reference's Array API linear algebra functions (vocabulary/linalg.py): NumPy's, whose
 functions the standard follows (np.diagonal and np.trace over the last two axes, np.outer,
-np.cross, which broadcasts, and np.linalg.matrix_power) and the standard's vector_norm, scaled."""
+np.cross, which broadcasts, np.linalg.matrix_power, det, inv and solve, whose 1-D x2 is one vector
+and whose stacks broadcast, as the standard's) and the standard's vector_norm, scaled."""
+from fractions import Fraction
+
 import numpy as np
 
-from adapters.base import axes_tuple
+from adapters.base import Unsupported, axes_tuple
 
 
 class LinalgReference:
@@ -44,3 +47,52 @@ class LinalgReference:
                 scaled = m * np.sum((a / m) ** ord, axis=axis, keepdims=True) ** (1 / ord)
             out = np.where((m == 0) | np.isinf(m), m, scaled)
         return out if keepdims else np.squeeze(out, axis=axis)
+
+    def det(self, x):
+        """Exact, then rounded once: NumPy's det is sign * exp(log|det|), whose error grows with
+        |log|det|| (125 ulp of float64 for a determinant of 1e-55). Matrices with a NaN or an
+        infinity go to NumPy's."""
+        x, dtype = _floating(x, "det")
+        if not np.all(np.isfinite(x)) or not x.size:  # an empty stack, or 0 x 0 matrices (det 1)
+            return np.asarray(np.linalg.det(x)).astype(dtype)
+        flat = [exact_det(m) for m in x.reshape(-1, *x.shape[-2:])]
+        return np.array(flat, dtype=np.float64).reshape(x.shape[:-2]).astype(dtype)
+
+    def inv(self, x):
+        x, dtype = _floating(x, "inv")
+        return np.linalg.inv(x).astype(dtype)
+
+    def solve(self, x1, x2):
+        """NumPy 2's solve is the standard's: x2 of one dimension is a vector, any other a stack of
+        matrices whose stack broadcasts against x1's. A singular x1 raises LinAlgError."""
+        (x1, dtype), (x2, _) = _floating(x1, "solve"), _floating(x2, "solve")
+        return np.linalg.solve(x1, x2).astype(dtype)
+
+
+def exact_det(m: np.ndarray) -> float:
+    """The determinant of a finite float matrix in rational arithmetic (Gaussian elimination on
+    Fractions, which hold every float exactly), rounded to float64 once; +-inf past its range."""
+    rows = [[Fraction(float(v)) for v in row] for row in m]
+    det = Fraction(1)
+    for j in range(len(rows)):
+        pivot = next((i for i in range(j, len(rows)) if rows[i][j] != 0), None)
+        if pivot is None:
+            return 0.0
+        if pivot != j:
+            rows[j], rows[pivot], det = rows[pivot], rows[j], -det
+        det *= rows[j][j]
+        for i in range(j + 1, len(rows)):
+            factor = rows[i][j] / rows[j][j]
+            rows[i] = [a - factor * b for a, b in zip(rows[i], rows[j])]
+    try:
+        return float(det)
+    except OverflowError:
+        return float("inf") if det > 0 else float("-inf")
+
+
+def _floating(x, op):
+    """x in float64 (NumPy's LAPACK has no float16) and its dtype; the standard's det, inv and
+    solve take real floating arrays only."""
+    if x.dtype.kind != "f":
+        raise Unsupported(f"the standard's {op} takes a real floating array, not {x.dtype}")
+    return x.astype(np.float64), x.dtype

@@ -4,7 +4,9 @@ offset 0 and otherwise the sum of diag_part's, tf.tensordot(x1, x2, axes=0) for 
 has no tf.outer), tf.linalg.cross for vectors along the last axis and tf.experimental.numpy.cross
 for another axis (tf.linalg.cross has none), and tf.norm for vector_norm (its ord and axis as given:
 with two axes tf.norm computes a matrix norm). TensorFlow has no integer matrix power
-(tf.linalg has none; users multiply): unsupported."""
+(tf.linalg has none; users multiply): unsupported. tf.linalg.det, tf.linalg.inv and tf.linalg.solve
+(its rhs a stack of matrices of x1's very stack shape: TensorFlow neither broadcasts it nor takes a
+vector) as they are."""
 from adapters.base import Unsupported, axes_tuple
 
 
@@ -32,3 +34,12 @@ class TensorFlowLinalg:
 
     def vector_norm(self, x, axis=None, keepdims=False, ord=2):
         return self.tf.norm(x, ord=ord, axis=axes_tuple(axis), keepdims=keepdims)
+
+    def det(self, x):
+        return self.tf.linalg.det(x)
+
+    def inv(self, x):
+        return self.tf.linalg.inv(x)
+
+    def solve(self, x1, x2):
+        return self.tf.linalg.solve(x1, x2)

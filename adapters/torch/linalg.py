@@ -2,7 +2,8 @@
 call them: torch.linalg.diagonal (the last two dimensions), torch.trace for one matrix at offset 0
 (torch.trace takes a 2-D tensor and no offset) and otherwise the sum of torch.diagonal's, as
 users write it, torch.outer, torch.linalg.cross (dim), torch.linalg.matrix_power and torch.linalg.vector_norm
-(dim: an int or a tuple)."""
+(dim: an int or a tuple); torch.linalg.det, inv and solve (whose B is a stack of vectors where it
+has one dimension fewer than A and A's shape less its last dimension, as torch documents)."""
 
 from adapters.base import axes_tuple
 
@@ -29,3 +30,12 @@ class TorchLinalg:
 
     def vector_norm(self, x, axis=None, keepdims=False, ord=2):
         return self.torch.linalg.vector_norm(x, ord, dim=axes_tuple(axis), keepdim=keepdims)
+
+    def det(self, x):
+        return self.torch.linalg.det(x)
+
+    def inv(self, x):
+        return self.torch.linalg.inv(x)
+
+    def solve(self, x1, x2):
+        return self.torch.linalg.solve(x1, x2)

@@ -7,12 +7,17 @@ float64 on the reference, so the step is float64's, h = cbrt(eps) * max(1, |x|);
 tolerance is the adapter dtype's (suites/judging/compare.py) plus an estimate of the difference
 quotient's own error: rounding of f (its noise, measured on a tiny grid as ECnoise does, over
 h), rounding of x + h (eps * (|x| + h) / h times the derivative's magnitude) and truncation (the
-change from h to h/2).
+change from h to h/2). Where that estimate is no smaller than the quotient itself the step
+resolved nothing (a pole or a kink within h of x: d(1/a)/da at a = 4.7e-38 is -4.5e74, the
+quotient at h = 6e-6 is 1.1e11, an error estimate of 3e27 that admits any finite gradient), and
+inputs below 1 in magnitude are tried at the step relative to them alone (refined).
 
 The magnitude of a sum-product expression's derivative comes from forward differences of its
 magnitude expression at |x| (magnitude_jacobian): its coefficients are all positive, so the
 forward difference bounds the derivative from above, and |x| keeps clear of abs's kink at 0.
 """
+import functools
+
 import numpy as np
 
 EPS = np.finfo(np.float64).eps
@@ -20,6 +25,7 @@ FULL_JACOBIAN_LIMIT = 64  # inputs x outputs elements up to which the whole Jaco
 NOISE_GRID = 12  # points of the grid whose 6th differences measure f's rounding noise
 NOISE_SPACING = 1e-7  # the grid's spacing, relative: far below the step, far above an ulp
 NOISE_FACTOR = 8  # rounding error of a difference quotient at step h/2, in noise levels / h
+RESOLVED = 0.5  # a quotient resolves the derivative where its error estimate is below this share of it
 
 
 def step(x: np.ndarray) -> np.ndarray:
@@ -35,14 +41,42 @@ def jacobian(f, inputs: dict, name: str):
     h = step(x).ravel()
     # f's noise along every element at once, and along alternating signs: along ones alone a
     # function invariant to a common shift (softmax, cross-entropy, normalisation) shows none
-    rounding = np.maximum(_rounding(f, inputs, {name: np.ones_like(x)}, out),
-                          _rounding(f, inputs, {name: _alternating(x)}, out)).ravel()
+
+    @functools.cache
+    def rounding(scale=None):
+        return np.maximum(_rounding(f, inputs, {name: np.ones_like(x)}, out, scale),
+                          _rounding(f, inputs, {name: _alternating(x)}, out, scale))
+
     for i in range(x.size):
-        d1 = _directional(f, inputs, name, _basis(x, i), h[i])
-        d2 = _directional(f, inputs, name, _basis(x, i), h[i] / 2)
-        jac[:, i] = d2.ravel()
-        err[:, i] = np.abs(d1 - d2).ravel() + rounding / h[i]
+        d, e = refined(lambda step: _directional(f, inputs, name, _basis(x, i), step), h[i], rounding,
+                       abs(x.flat[i]))
+        jac[:, i], err[:, i] = d.ravel(), e.ravel()
     return jac, err
+
+
+def refined(quotient, h: float, rounding, scale: float):
+    """(quotient(h / 2), its error estimate) at step h, where that estimate is below RESOLVED of
+    the quotient (per output, the largest of each); else, for inputs of magnitude `scale` below 1,
+    at the step relative to it alone, cbrt(eps) * scale (a pole at 0, as 1/a's, varies on the
+    scale of |a|), its noise measured on that scale too, where that resolves more: the step of
+    the smaller share. rounding(scale) is f's rounding (_rounding) measured on a scale (None: 1)."""
+    first = _quotient(quotient, h, rounding())
+    if first[2] < RESOLVED or not 0 < scale < 1:
+        return first[:2]
+    second = _quotient(quotient, np.cbrt(EPS) * scale, rounding(scale))
+    return (second if second[2] < first[2] else first)[:2]
+
+
+def _quotient(quotient, h: float, rounding):
+    """(quotient(h / 2), its error estimate, the estimate's share of it): 0 where both quotients
+    are 0 (f does not move within h: relu below 0, a mask), inf where the quotient is 0 or NaN."""
+    d1, d2 = quotient(h), quotient(h / 2)
+    err = np.abs(d1 - d2) + rounding / h
+    if not np.any(d1) and not np.any(d2):
+        return d2, err, 0.0
+    magnitude = float(np.abs(d2).max(initial=0))
+    share = float(err.max(initial=0)) / magnitude if magnitude else np.inf
+    return d2, err, share if np.isfinite(share) else np.inf  # NaN: x - h left f's domain (log at 1e-38)
 
 
 def input_rounding(x: np.ndarray) -> np.ndarray:
@@ -80,10 +114,15 @@ def directional(f, inputs: dict, directions: dict, rounding=None):
     """(derivative of f along `directions`, its error estimate), both arrays of f's shape;
     `rounding` is f's rounding (as rounding_of measures it) where the caller measured it once."""
     h = min(step(inputs[n]).min() for n in directions)
-    d1 = _directional_many(f, inputs, directions, h)
-    d2 = _directional_many(f, inputs, directions, h / 2)
-    rounding = rounding_of(f, inputs, directions) if rounding is None else rounding
-    return d2, np.abs(d1 - d2) + rounding / h
+    measured = rounding
+
+    def rounding(scale=None):
+        if scale is None and measured is not None:
+            return measured
+        return _rounding(f, inputs, directions, np.asarray(f(inputs)), scale)
+
+    scale = max(float(np.abs(inputs[n]).max(initial=0)) for n in directions)
+    return refined(lambda step: _directional_many(f, inputs, directions, step), h, rounding, scale)
 
 
 def rounding_of(f, inputs: dict, directions: dict) -> np.ndarray:
@@ -92,15 +131,17 @@ def rounding_of(f, inputs: dict, directions: dict) -> np.ndarray:
     return _rounding(f, inputs, directions, np.asarray(f(inputs)))
 
 
-def noise(f, inputs: dict, directions: dict) -> np.ndarray:
+def noise(f, inputs: dict, directions: dict, scale: float | None = None) -> np.ndarray:
     """The rounding noise of f's float64 evaluation near `inputs`, per output element, measured
     as Moré and Wild's ECnoise does ("Estimating computational noise", SIAM J. Sci. Comput. 33,
     2011): on a grid x + k delta v, delta far below the step and far above an ulp, the 6th
     differences of f are its rounding errors, not its curvature; for independent errors of
     deviation sigma they have variance C(12, 6) sigma^2. The largest of the grid's six, so that
     one small draw does not make the noise look small. (Where f is affine in x its errors can line
-    up along the grid and vanish from the differences: _rounding keeps a floor.)"""
-    scale = max(max(1.0, float(np.abs(inputs[n]).max(initial=0))) for n in directions)
+    up along the grid and vanish from the differences: _rounding keeps a floor.) The grid's
+    spacing is relative to `scale`, by default the inputs' magnitude and at least 1."""
+    if scale is None:
+        scale = max(max(1.0, float(np.abs(inputs[n]).max(initial=0))) for n in directions)
     length = max(float(np.abs(v).max(initial=0)) for v in directions.values()) or 1.0
     delta = NOISE_SPACING * scale / length
     values = np.array([np.asarray(f({n: x + k * delta * directions[n] if n in directions else x
@@ -109,12 +150,12 @@ def noise(f, inputs: dict, directions: dict) -> np.ndarray:
     return np.where(np.isfinite(sixth), sixth, 0.0).max(axis=0) / np.sqrt(924)
 
 
-def _rounding(f, inputs, directions, out) -> np.ndarray:
+def _rounding(f, inputs, directions, out, scale=None) -> np.ndarray:
     """What rounding adds to a central difference quotient at step h, times h: the measured noise
     of f (scaled by NOISE_FACTOR), and never less than 4 ulp of the largest |f|. |f| alone is not
     enough: f = a - b rounds with the magnitude of a and b, whatever a - b is."""
     floor = 4 * EPS * np.abs(out[np.isfinite(out)]).max(initial=0)
-    return np.maximum(NOISE_FACTOR * noise(f, inputs, directions), floor)
+    return np.maximum(NOISE_FACTOR * noise(f, inputs, directions, scale), floor)
 
 
 def _alternating(x):

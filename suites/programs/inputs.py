@@ -5,8 +5,9 @@ The rules (a spec's `hypothesis.inputs`) say how an arg is made: `index_of` (val
 another arg's axis, `unique` along it, `not_all`: not every one this index, `negative`: either
 way, as i or as i - size, where the op counts from the end), `min` / `max` (integers, `unique` in
 the whole arg; with `step`, the floats min * step .. max * step on that grid, where ties and
-bounds lie, its zeros of either sign), `dtype` (bool, say), and `at_least_one` (every last-axis
-row of a mask holds that value). The program adds its derived
+bounds lie, its zeros of either sign), `dtype` (bool, say), `at_least_one` (every last-axis
+row of a mask holds that value) and `invertible` (square matrices made diagonally dominant along a
+drawn permutation, so that LU's partial pivoting swaps rows). The program adds its derived
 inputs (an LSTM's state and weights). Where the values come from is a Source: hypothesis draws
 (suites/programs/strategies.py), or a seeded NumPy generator (examples and benchmarks).
 """
@@ -42,6 +43,8 @@ def generate(spec, shapes: dict, dtype: str, source) -> dict:
             values[name] = source.array(rule.get("dtype", dtype), shape)
         if "at_least_one" in rule and values[name].size:
             values[name] = with_one(values[name], rule["at_least_one"])
+        if rule.get("invertible") and values[name].size:
+            values[name] = invertible(values[name], source.indices(shape[:-1], shape[-1], -1, True), dtype)
     return add_derived(spec, values, dtype, source)
 
 
@@ -75,6 +78,22 @@ def not_all(indices: np.ndarray, value: int, size: int) -> np.ndarray:
     indices = indices.copy()
     indices.flat[-1] = (value + 1) % size
     return indices
+
+
+def invertible(x: np.ndarray, permutation: np.ndarray, dtype: str) -> np.ndarray:
+    """The square matrices of x's last two axes, each row i's element in column permutation[i]
+    grown (away from 0) by twice the row's sum of |x| and x's largest |x| (1 where that is 0), then
+    rounded to dtype: strictly diagonally dominant along the permutation, so the matrix is
+    invertible and conditioned by its rows' scales only, and partial pivoting must swap its rows
+    to find the dominant elements (drawn unconditioned, most small matrices a hypothesis draws are
+    singular: a zero matrix, equal rows)."""
+    x = np.array(x, dtype=np.float64)
+    scale = np.max(np.abs(x), initial=0.0) or 1.0
+    rows = np.indices(permutation.shape)
+    picked = tuple(rows) + (permutation,)
+    grow = 2 * np.sum(np.abs(x), axis=-1) + scale
+    x[picked] += np.where(x[picked] < 0, -grow, grow)
+    return round_to(x, dtype)
 
 
 def with_one(mask: np.ndarray, value: bool) -> np.ndarray:

@@ -1,0 +1,157 @@
+"""Error bounds for the linear algebra extension's functions of an inverse (det, inv, solve): what
+LU factorisation with partial pivoting, the method of LAPACK's getrf, Eigen's PartialPivLU and
+XLA's LU, may make of them in a dtype (Higham, Accuracy and Stability of Numerical Algorithms,
+chapters 9 and 14). Their errors grow with the matrix's conditioning, which no sum-product
+magnitude carries, so each is a running bound: the absolute error for one dtype's unit roundoff.
+
+The computed factors satisfy L U = P (A + dA) with |dA| <= gamma_k P^T |L| |U| (k the order),
+and the solves that follow (A + dA) x = b with |dA| <= gamma_3k P^T |L| |U| (theorems 9.3, 9.4);
+the factors here are the float64 reference's, for the framework's are not at hand. An input
+that carries roundings (x.n of them, its magnitude x.magnitude) moves A by gamma_n x.magnitude
+more. With W the sum of the two, a perturbed solve's error e satisfies e <= |A^-1| (W (|x| + e)
++ db), so e <= (I - |A^-1| W)^-1 |A^-1| (W |x| + db) wherever |A^-1| W has an infinity norm
+below 1 (its Neumann series is nonnegative): no first-order step is dropped. Beyond that the
+dtype cannot tell the matrix from a singular one, and the bound is infinite.
+
+A determinant is the product of U's diagonal: det(A + dA) = det(A) det(I + E), E = A^-1 dA, and
+|det(I + E) - 1| <= exp(sum |E|) - 1 (the nuclear norm of E is at most the sum of its entries'
+magnitudes), then k roundings of the product. Det being multilinear, |det(A + dA) - det(A)| <=
+per(|A| + |dA|) - per(|A|) too, which needs no inverse: that holds for a singular matrix, whose
+determinant is 0 and computes as a rounding residue. Each bound holds; the smaller is taken.
+"""
+import itertools
+
+import numpy as np
+
+from suites.judging.bound import REFERENCE, Bound
+
+PERMANENT_LIMIT = 8  # orders up to which the permanent's bound is computed (k! terms)
+
+
+def gamma(n: int, u: float) -> float:
+    return n * u / (1 - n * u) if n * u < 1 else np.inf
+
+
+def lu_magnitude(a: np.ndarray) -> np.ndarray:
+    """P^T |L| |U| of each matrix of a (partial pivoting, in float64): the magnitude the factors'
+    backward error is bounded by, in a's own row order. A zero column below the pivot is left as
+    it is (a singular matrix factors too)."""
+    batch = a.reshape(-1, *a.shape[-2:]).astype(np.float64)
+    out = np.empty_like(batch)
+    for m, matrix in enumerate(batch):
+        k = matrix.shape[-1]
+        u, lower, rows = matrix.copy(), np.eye(k), np.arange(k)
+        for j in range(k):
+            p = j + int(np.argmax(np.abs(u[j:, j])))
+            u[[j, p]], rows[[j, p]] = u[[p, j]], rows[[p, j]]
+            lower[[j, p], :j] = lower[[p, j], :j]
+            if u[j, j] != 0:
+                lower[j + 1:, j] = u[j + 1:, j] / u[j, j]
+                u[j + 1:] -= np.outer(lower[j + 1:, j], u[j])
+        out[m][rows] = np.abs(lower) @ np.abs(np.triu(u))
+    return out.reshape(a.shape)
+
+
+def _inverse_or_none(a: np.ndarray):
+    try:
+        return np.linalg.inv(a)
+    except np.linalg.LinAlgError:
+        return None
+
+
+def _perturbation(a, x, roundings: int, u: float) -> np.ndarray:
+    """W: how far the factorisation (`roundings` of them) and the input's own roundings may move A."""
+    return gamma(roundings, u) * lu_magnitude(a) + gamma(x.n, u) * x.magnitude
+
+
+def _solved(inverse, w, r, u) -> np.ndarray:
+    """(I - |A^-1| W)^-1 r per matrix, infinite where |A^-1| W's infinity norm reaches 1."""
+    g = np.abs(inverse) @ w
+    if not np.all(np.isfinite(g)) or np.max(np.sum(g, axis=-1), initial=0.0) >= 1:
+        return np.full(np.shape(r), np.inf)
+    return np.linalg.solve(np.eye(g.shape[-1]) - g, r)
+
+
+def _solve(op):
+    """solve(x1, x2): the perturbed solve's error (the module's docstring); a 1-D x2 is one column
+    (the standard's rule)."""
+    def rule(x1, x2):
+        value = REFERENCE.solve(x1.value, x2.value)
+
+        def running(arithmetic):
+            vector = np.ndim(x2.value) == 1
+            column = (lambda v: v[..., None]) if vector else (lambda v: v)
+            inverse = _inverse_or_none(x1.value)
+            if inverse is None:
+                return np.full(np.shape(value), np.inf)
+            k = x1.value.shape[-1]
+            w = _perturbation(x1.value, x1, 3 * k, arithmetic.u)
+            db = gamma(x2.n, arithmetic.u) * column(x2.magnitude)
+            r = np.abs(inverse) @ (w @ np.abs(column(value)) + db)
+            e = _solved(inverse, w, r, arithmetic.u)
+            return e[..., 0] if vector else e
+        return Bound(value, np.abs(value), 0, running)
+    return rule
+
+
+def _inv(op):
+    """inv(x): the columns of A^-1 solve A X = I (torch, jax, TensorFlow), |X^ - X| <= (I - |X| W)^-1
+    |X| W |X|; LAPACK's getri (U^-1, then X L = U^-1) satisfies the left-hand form, |X W| (I - W
+    |X|)^-1: the larger of the two holds either way."""
+    def rule(x):
+        value = REFERENCE.inv(x.value)
+
+        def running(arithmetic):
+            k = x.value.shape[-1]
+            w = _perturbation(x.value, x, 3 * k, arithmetic.u)
+            a = np.abs(value)
+            right = _solved(value, w, a @ w @ a, arithmetic.u)
+            left_t = _solved(np.swapaxes(value, -1, -2), np.swapaxes(w, -1, -2), np.swapaxes(a @ w @ a, -1, -2),
+                             arithmetic.u)
+            return np.maximum(right, np.swapaxes(left_t, -1, -2))
+        return Bound(value, np.abs(value), 0, running)
+    return rule
+
+
+def permanent_growth(a: np.ndarray, w: np.ndarray) -> float:
+    """per(a + w) - per(a) for nonnegative matrices, summed over the permutations term by term, each
+    term prod(a + w) - prod(a) >= 0 computed without cancellation (prod(a) expm1(sum log1p(w / a))
+    where no a is 0): Ryser's alternating sum, or per(a + w) less per(a), would lose it entirely
+    where w is a rounding's size."""
+    k = a.shape[-1]
+    sigma = np.array(list(itertools.permutations(range(k))), dtype=np.intp).reshape(-1, k)
+    picked_a, picked_w = a[np.arange(k), sigma], w[np.arange(k), sigma]
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        relative = np.prod(picked_a, axis=-1) * np.expm1(np.sum(np.log1p(picked_w / picked_a), axis=-1))
+        terms = np.where(np.all(picked_a > 0, axis=-1), relative, np.prod(picked_a + picked_w, axis=-1))
+    return float(np.sum(terms))
+
+
+def _det(op):
+    """det(x): the smaller of the inverse's and the permanent's perturbation bounds (the module's
+    docstring), then k roundings of the diagonal's product."""
+    def rule(x):
+        value = REFERENCE.det(x.value)
+
+        def running(arithmetic):
+            k = x.value.shape[-1]
+            if not np.size(x.value):  # the empty product, 1, exactly (or no matrices at all)
+                return np.zeros(np.shape(value))
+            w = _perturbation(x.value, x, k, arithmetic.u)
+            matrices, ws = x.value.reshape(-1, k, k), w.reshape(-1, k, k)
+            moved = []
+            for a, wi in zip(matrices, ws):
+                d = abs(np.linalg.det(a))
+                inverse = _inverse_or_none(a)
+                by_inverse = d * np.expm1(np.sum(np.abs(inverse) @ wi)) if inverse is not None else np.inf
+                by_permanent = np.inf
+                if k <= PERMANENT_LIMIT:
+                    by_permanent = permanent_growth(np.abs(a), wi)
+                moved.append(min(by_inverse, by_permanent))
+            moved = np.array(moved).reshape(np.shape(value))
+            return moved + gamma(k, arithmetic.u) * (np.abs(value) + moved)
+        return Bound(value, np.abs(value), 0, running)
+    return rule
+
+
+FAMILIES = {"solve": _solve, "inv": _inv, "det": _det}
