@@ -1,7 +1,8 @@
 """The engine's Array API creation functions (vocabulary/creation.py): arange and linspace in
 float64 as NumPy computes them (the length ceil((stop - start) / step) of float64 numbers, the
 values start + i * step), then in the dtype asked for; eye and full as constants (no tape: they
-take no tensor); full_like a constant of x's shape and dtype (no gradient reaches x); meshgrid
+take no tensor), and so ones, zeros and empty; full_like and the _like forms a constant of x's
+shape and dtype (no gradient reaches x); meshgrid
 each operand reshaped and broadcast on the tape, so its gradient sums the cotangent back over
 the axis it was repeated along."""
 import math
@@ -48,3 +49,27 @@ def meshgrid(x, y, indexing="xy"):
     if indexing == "xy":
         return broadcast_to(reshape(x, (1, m)), (n, m)), broadcast_to(reshape(y, (n, 1)), (n, m))
     return broadcast_to(reshape(x, (m, 1)), (m, n)), broadcast_to(reshape(y, (1, n)), (m, n))
+
+
+def ones(shape, dtype="float64"):
+    return Tensor(np.ones(shape, dtype=dtype))
+
+
+def zeros(shape, dtype="float64"):
+    return Tensor(np.zeros(shape, dtype=dtype))
+
+
+def empty(shape, dtype="float64"):
+    return Tensor(np.empty(shape, dtype=dtype))
+
+
+def ones_like(x):
+    return Tensor(np.ones_like(tensor(x).data))
+
+
+def zeros_like(x):
+    return Tensor(np.zeros_like(tensor(x).data))
+
+
+def empty_like(x):
+    return Tensor(np.empty_like(tensor(x).data))

@@ -1,11 +1,13 @@
 """The Python Array API standard's creation functions (2024.12): arange, linspace, eye, full,
-full_like and meshgrid. Each op is the standard's function of the same name, its semantics the
-standard's text: https://data-apis.org/array-api/2024.12/API_specification/creation_functions.html
+full_like, meshgrid, ones, zeros, empty and their _like forms. Each op is the standard's function
+of the same name, its semantics the standard's text: https://data-apis.org/array-api/2024.12/API_specification/creation_functions.html
 
-arange, linspace, eye and full take no tensor: their result's dtype is a parameter (the runner
+arange, linspace, eye, full, ones, zeros and empty take no tensor: their result's dtype is a parameter (the runner
 passes the dtype under test), and their numbers are Python numbers, as users write them. Where
 a framework works out a length or a value in the dtype it returns (float32) rather than from the
-numbers it was given, the length or the values differ: the specs document each.
+numbers it was given, the length or the values differ: the specs document each. empty's and
+empty_like's values are unspecified (uninitialised memory): only their shape and dtype are the
+standard's, so the specs read those through full_like(empty(...), 1), whose values are defined.
 """
 from vocabulary.records import Op, values
 
@@ -37,4 +39,21 @@ CREATION_OPS = [
        f"gives two (N, M) grids, grid_x[i, j] = x[j] and grid_y[i, j] = y[i]; 'ij' (matrix indexing) two (M, "
        f"N) grids, grid_x[i, j] = x[i] and grid_y[i, j] = y[j]. ({PAGE}meshgrid.html)",
        lambda d: ([values(d, (3,)), values(d, (2,))], {}), parts=("grid_x", "grid_y")),
+    Op("ones", "shape, dtype='float64'", "creation", f"A tensor of shape (an int or a tuple of ints) whose every "
+       f"element is 1 (True for bool) in dtype. ({PAGE}ones.html)", lambda d: ([(2, 3)], {"dtype": d}),
+       dtype_param=True),
+    Op("zeros", "shape, dtype='float64'", "creation", f"A tensor of shape (an int or a tuple of ints) whose "
+       f"every element is 0 (False for bool) in dtype. ({PAGE}zeros.html)", lambda d: ([(2, 3)], {"dtype": d}),
+       dtype_param=True),
+    Op("empty", "shape, dtype='float64'", "creation", f"A tensor of shape (an int or a tuple of ints) in dtype "
+       f"whose values are uninitialised: anything (its shape and dtype are the contract). ({PAGE}empty.html)",
+       lambda d: ([(2, 3)], {"dtype": d}), dtype_param=True),
+    Op("ones_like", "x", "creation", f"A tensor of x's shape and dtype whose every element is 1 (True for bool; "
+       f"x's values are not read). ({PAGE}ones_like.html)", lambda d: ([values(d)], {}), zero_derivative=True),
+    Op("zeros_like", "x", "creation", f"A tensor of x's shape and dtype whose every element is 0 (False for "
+       f"bool; x's values are not read). ({PAGE}zeros_like.html)", lambda d: ([values(d)], {}),
+       zero_derivative=True),
+    Op("empty_like", "x", "creation", f"A tensor of x's shape and dtype whose values are uninitialised: "
+       f"anything (x's values are not read). ({PAGE}empty_like.html)", lambda d: ([values(d)], {}),
+       zero_derivative=True),
 ]

@@ -81,24 +81,6 @@ class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, Eng
     def dtype_of(self, x):
         return x.dtype.name
 
-    def matmul(self, a, b):
-        return self.ops.matmul(a, b)
-
-    def mm(self, a, b):
-        return self.ops.mm(a, b)
-
-    def bmm(self, a, b):
-        return self.contraction.bmm(a, b)
-
-    def einsum(self, xs, equation):
-        return self.contraction.einsum(xs, equation)
-
-    def tensordot(self, a, b, axes):
-        return self.contraction.tensordot(a, b, axes)
-
-    def dot(self, a, b):
-        return self.contraction.dot(a, b)
-
     def correlate(self, a, v, mode="valid"):
         return self.contraction.correlate(a, v, mode)
 

@@ -1,9 +1,28 @@
 """The engine adapter's Array API searching, indexing and matrix functions
-(vocabulary/matrices.py): engine/matrices.py's."""
+(vocabulary/matrices.py): engine/matrices.py's; and its contractions (matmul and mm from
+engine/ops.py, bmm, einsum, tensordot and dot from engine/contraction.py)."""
 
 
 class EngineMatrices:
-    """A mixin of EngineAdapter (self.matrices is engine.matrices)."""
+    """A mixin of EngineAdapter (self.matrices is engine.matrices, self.contraction engine.contraction)."""
+
+    def matmul(self, a, b):
+        return self.ops.matmul(a, b)
+
+    def mm(self, a, b):
+        return self.ops.mm(a, b)
+
+    def bmm(self, a, b):
+        return self.contraction.bmm(a, b)
+
+    def einsum(self, xs, equation):
+        return self.contraction.einsum(xs, equation)
+
+    def tensordot(self, a, b, axes):
+        return self.contraction.tensordot(a, b, axes)
+
+    def dot(self, a, b):
+        return self.contraction.dot(a, b)
 
     def argmin(self, x, axis=None, keepdims=False):
         return self.matrices.argmin(x, axis, keepdims)

@@ -1,5 +1,6 @@
 """The jax adapter's Array API creation functions (vocabulary/creation.py), as jax.numpy's users
-call them: jnp.arange, jnp.linspace, jnp.eye, jnp.full, jnp.full_like and jnp.meshgrid."""
+call them: jnp.arange, jnp.linspace, jnp.eye, jnp.full, jnp.full_like, jnp.meshgrid, jnp.ones,
+jnp.zeros, jnp.empty and their _like forms."""
 
 
 class JaxCreation:
@@ -22,3 +23,21 @@ class JaxCreation:
 
     def meshgrid(self, x, y, indexing="xy"):
         return tuple(self.jnp.meshgrid(x, y, indexing=indexing))
+
+    def ones(self, shape, dtype="float64"):
+        return self.jnp.ones(shape, dtype=dtype)
+
+    def zeros(self, shape, dtype="float64"):
+        return self.jnp.zeros(shape, dtype=dtype)
+
+    def empty(self, shape, dtype="float64"):
+        return self.jnp.empty(shape, dtype=dtype)
+
+    def ones_like(self, x):
+        return self.jnp.ones_like(x)
+
+    def zeros_like(self, x):
+        return self.jnp.zeros_like(x)
+
+    def empty_like(self, x):
+        return self.jnp.empty_like(x)

@@ -1,5 +1,6 @@
 """The Keras adapter's Array API creation functions (vocabulary/creation.py), as Keras' users
-call them: keras.ops.arange, linspace, eye, full, full_like and meshgrid."""
+call them: keras.ops.arange, linspace, eye, full, full_like, meshgrid, ones, zeros,
+empty and their _like forms."""
 
 
 class KerasCreation:
@@ -22,3 +23,21 @@ class KerasCreation:
 
     def meshgrid(self, x, y, indexing="xy"):
         return tuple(self.ops.meshgrid(x, y, indexing=indexing))
+
+    def ones(self, shape, dtype="float64"):
+        return self.ops.ones(shape, dtype=dtype)
+
+    def zeros(self, shape, dtype="float64"):
+        return self.ops.zeros(shape, dtype=dtype)
+
+    def empty(self, shape, dtype="float64"):
+        return self.ops.empty(shape, dtype=dtype)
+
+    def ones_like(self, x):
+        return self.ops.ones_like(x)
+
+    def zeros_like(self, x):
+        return self.ops.zeros_like(x)
+
+    def empty_like(self, x):
+        return self.ops.empty_like(x)

@@ -1,6 +1,7 @@
 """The Paddle adapter's Array API creation functions (vocabulary/creation.py), as Paddle's users
 call them: paddle.arange, paddle.linspace (no endpoint), paddle.eye (no diagonal offset),
-paddle.full, paddle.full_like and paddle.meshgrid, which indexes as 'ij' and has no other
+paddle.full, paddle.full_like, paddle.ones, paddle.zeros, paddle.empty and their _like forms,
+and paddle.meshgrid, which indexes as 'ij' and has no other
 (PADDLE_MESHGRID_IJ)."""
 
 from adapters.base import Unsupported
@@ -32,3 +33,21 @@ class PaddleCreation:
         if indexing != "ij":
             raise Unsupported("paddle.meshgrid indexes as 'ij' only: it has no indexing argument")
         return tuple(self.paddle.meshgrid(x, y))
+
+    def ones(self, shape, dtype="float64"):
+        return self.paddle.ones(shape, dtype=dtype)
+
+    def zeros(self, shape, dtype="float64"):
+        return self.paddle.zeros(shape, dtype=dtype)
+
+    def empty(self, shape, dtype="float64"):
+        return self.paddle.empty(shape, dtype=dtype)
+
+    def ones_like(self, x):
+        return self.paddle.ones_like(x)
+
+    def zeros_like(self, x):
+        return self.paddle.zeros_like(x)
+
+    def empty_like(self, x):
+        return self.paddle.empty_like(x)

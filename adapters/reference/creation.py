@@ -1,7 +1,8 @@
 """The reference's Array API creation functions (vocabulary/creation.py), from the standard's
 text: arange's length counted in float64 as NumPy counts it, its values and linspace's worked out
 exactly from the binary values of the Python numbers given (fractions.Fraction), then rounded once
-to float64 and to the dtype asked for; np.eye, np.full, np.full_like and np.meshgrid, which the standard follows."""
+to float64 and to the dtype asked for; np.eye, np.full, np.full_like,
+np.meshgrid, np.ones, np.zeros, np.empty and their _like forms, which the standard follows."""
 import math
 from fractions import Fraction
 
@@ -65,3 +66,21 @@ class CreationReference:
 
     def meshgrid(self, x, y, indexing="xy"):
         return tuple(g.copy() for g in np.meshgrid(x, y, indexing=indexing))
+
+    def ones(self, shape, dtype="float64"):
+        return np.ones(shape, dtype=numpy_dtype(dtype))
+
+    def zeros(self, shape, dtype="float64"):
+        return np.zeros(shape, dtype=numpy_dtype(dtype))
+
+    def empty(self, shape, dtype="float64"):
+        return np.empty(shape, dtype=numpy_dtype(dtype))
+
+    def ones_like(self, x):
+        return np.ones_like(x)
+
+    def zeros_like(self, x):
+        return np.zeros_like(x)
+
+    def empty_like(self, x):
+        return np.empty_like(x)

@@ -1,8 +1,9 @@
 """The TensorFlow adapter's Array API creation functions (vocabulary/creation.py), as
 TensorFlow's users call them: tf.range, tf.linspace of start and stop in the dtype asked for (it
 takes its dtype from them; no endpoint), tf.eye (no diagonal offset), tf.fill of a value in the
-dtype, tf.fill of x's shape for full_like (TensorFlow has ones_like and zeros_like, no full_like)
-and tf.meshgrid."""
+dtype, tf.fill of x's shape for full_like (TensorFlow has ones_like and zeros_like, no full_like),
+tf.meshgrid, tf.ones, tf.zeros, tf.ones_like and tf.zeros_like, and TensorFlow's NumPy API's
+empty and empty_like (tf.experimental.numpy: TensorFlow's own ops have no uninitialised tensor)."""
 
 from adapters.base import Unsupported
 
@@ -32,3 +33,21 @@ class TensorFlowCreation:
 
     def meshgrid(self, x, y, indexing="xy"):
         return tuple(self.tf.meshgrid(x, y, indexing=indexing))
+
+    def ones(self, shape, dtype="float64"):
+        return self.tf.ones(shape, dtype=getattr(self.tf, dtype))
+
+    def zeros(self, shape, dtype="float64"):
+        return self.tf.zeros(shape, dtype=getattr(self.tf, dtype))
+
+    def empty(self, shape, dtype="float64"):
+        return self.tf.experimental.numpy.empty(shape, dtype=getattr(self.tf, dtype))
+
+    def ones_like(self, x):
+        return self.tf.ones_like(x)
+
+    def zeros_like(self, x):
+        return self.tf.zeros_like(x)
+
+    def empty_like(self, x):
+        return self.tf.experimental.numpy.empty_like(x)

@@ -1,7 +1,8 @@
 """The torch adapter's Array API creation functions (vocabulary/creation.py), as torch's users
 call them: torch.arange, torch.linspace (it always includes its end: no endpoint), torch.eye (no
-diagonal offset), torch.full, torch.full_like and torch.meshgrid, whose indexing is 'ij' where
-a call leaves it out (TORCH_MESHGRID_IJ)."""
+diagonal offset), torch.full, torch.full_like, torch.ones, torch.zeros, torch.empty and their
+_like forms, and torch.meshgrid, whose indexing is 'ij' where a call leaves it out
+(TORCH_MESHGRID_IJ)."""
 
 from adapters.base import Unsupported
 
@@ -34,3 +35,21 @@ class TorchCreation:
 
     def meshgrid(self, x, y, indexing="ij"):
         return self.torch.meshgrid(x, y, indexing=indexing)
+
+    def ones(self, shape, dtype="float64"):
+        return self.torch.ones(shape, dtype=getattr(self.torch, dtype))
+
+    def zeros(self, shape, dtype="float64"):
+        return self.torch.zeros(shape, dtype=getattr(self.torch, dtype))
+
+    def empty(self, shape, dtype="float64"):
+        return self.torch.empty(shape, dtype=getattr(self.torch, dtype))
+
+    def ones_like(self, x):
+        return self.torch.ones_like(x)
+
+    def zeros_like(self, x):
+        return self.torch.zeros_like(x)
+
+    def empty_like(self, x):
+        return self.torch.empty_like(x)
