@@ -4,10 +4,11 @@ operand's gradient is the cotangent contracted with the other), cross (the gradi
 b x g for a and g x a for b, summed back over the broadcast) and matrix_power (the product rule
 over the n factors; a negative power goes through the inverse, d(X^-1) = -X^-1 dX X^-1) and
 vector_norm (torch's gradients: sign(x) |x|^(p-1) / norm^(p-1), 0 where the norm is 0; for ord
-+-inf the cotangent split among the elements whose |x| is the norm; none for ord 0); det, inv and
-solve by NumPy's LAPACK (det by the LU factors' pivots, as LAPACK's getrf finds them), their
-gradients torch's: det's g det(X) X^-T, inv's -X^-T g X^-T, solve's
-A^-T g for B and minus that times X^T for A (summed back over a broadcast stack)."""
++-inf the cotangent split among the elements whose |x| is the norm; none for ord 0); det, slogdet,
+inv and solve by NumPy's LAPACK (det and slogdet by the LU factors' pivots, as LAPACK's getrf finds
+them), their gradients torch's: det's g det(X) X^-T, slogdet's g X^-T (its sign has none), inv's
+-X^-T g X^-T, solve's A^-T g for B and minus that times X^T for A (summed back over a broadcast
+stack)."""
 import numpy as np
 
 from engine.ops import tensor, unbroadcast
@@ -139,24 +140,33 @@ def _floating(*xs):
     return xs
 
 
-def _lu_det(a: np.ndarray) -> np.ndarray:
-    """The determinants of a's matrices as LAPACK's getrf finds them, in a's dtype: elimination
-    with partial pivoting, the product of the pivots and a sign per swap (NumPy's own det is
-    sign * exp(log|det|), whose error grows with |log|det||)."""
+def _lu_pivots(a: np.ndarray):
+    """(the sign of the row swaps, the pivots) of a's matrices as LAPACK's getrf finds them, in a's
+    dtype: elimination with partial pivoting, the pivots in their order along the last axis."""
     u = np.array(a, copy=True)
     k = u.shape[-1]
-    det = np.ones(u.shape[:-2], u.dtype)
+    swaps, pivots = np.ones(u.shape[:-2], u.dtype), np.empty(u.shape[:-1], u.dtype)
     for j in range(k):
         pivot = j + np.argmax(np.abs(u[..., j:, j]), axis=-1)
-        swapped = pivot != j
         rows_j, rows_p = np.take_along_axis(u, np.full(pivot.shape + (1, 1), j), -2), \
             np.take_along_axis(u, pivot[..., None, None], -2)
         np.put_along_axis(u, pivot[..., None, None], rows_j, -2)
         np.put_along_axis(u, np.full(pivot.shape + (1, 1), j), rows_p, -2)
-        det = np.where(swapped, -det, det) * u[..., j, j]
+        swaps = np.where(pivot != j, -swaps, swaps)
+        pivots[..., j] = u[..., j, j]
         with np.errstate(divide="ignore", invalid="ignore"):
             factors = np.where(u[..., j, j, None] != 0, u[..., j + 1:, j] / u[..., j, j, None], 0)
         u[..., j + 1:, :] -= factors[..., None] * u[..., j, None, :]
+    return swaps, pivots
+
+
+def _lu_det(a: np.ndarray) -> np.ndarray:
+    """The determinants of a's matrices as LAPACK's getrf finds them: the product of the pivots and
+    a sign per swap (NumPy's own det is sign * exp(log|det|), whose error grows with |log|det||)."""
+    swaps, pivots = _lu_pivots(a)
+    det = swaps
+    for j in range(pivots.shape[-1]):
+        det = det * pivots[..., j]
     return det
 
 
@@ -164,6 +174,18 @@ def det(x):
     x, = _floating(x)
     value = np.asarray(_lu_det(x.data))
     return Tensor.record(value, (x,), lambda g: ((g * value)[..., None, None] * _t(np.linalg.inv(x.data)),), "det")
+
+
+def slogdet(x):
+    """(sign, log|det|) from the pivots: the sign a constant (its derivative 0 almost everywhere),
+    log|det| a sum of the pivots' logarithms, torch's gradient g X^-T."""
+    x, = _floating(x)
+    swaps, pivots = _lu_pivots(x.data)
+    sign = np.asarray(swaps * np.prod(np.sign(pivots), axis=-1))
+    with np.errstate(divide="ignore"):
+        logabsdet = np.asarray(np.sum(np.log(np.abs(pivots)), axis=-1))
+    return tensor(sign), Tensor.record(logabsdet, (x,), lambda g: (g[..., None, None] * _t(np.linalg.inv(x.data)),),
+                                       "slogdet")
 
 
 def inv(x):

@@ -100,6 +100,45 @@ def test_a_pole_within_the_step_is_resolved_at_the_inputs_own_scale():
     assert abs(d[0] - exact[0, 0]) <= derr[0] < 1e-6 * abs(exact[0, 0])
 
 
+def test_a_quotient_past_the_range_at_both_steps_is_that_infinity():
+    # at a = 1e-202 the step 6e-6 straddles the pole (quotients 2.7e10 and 1.1e11, neither
+    # resolved); at the step relative to a, -1/a^2 = -1e404 overflows float64's quotient at both
+    # steps, which resolves it as -inf (the estimate was NaN, and the straddling quotient was kept)
+    jac, err = gradients.jacobian(lambda ins: 1 / ins["a"], {"a": np.array([1e-202])}, "a")
+    assert jac[0, 0] == -np.inf and err[0, 0] == 0
+
+
+def test_a_noise_grid_that_rounds_a_matrix_singular_is_no_error():
+    # the grid moves every entry by 1e-8 at once: [[7e-38, 1e-38], [1e-38, 7e-38]] + 1e-8 rounds to a
+    # matrix of equal entries, which NumPy's solve refuses; d solve(a, 0) / da is 0
+    a = np.array([[7.052966106e-38, 1.175494351e-38], [1.175494351e-38, 7.052966106e-38]])
+    jac, err = gradients.jacobian(lambda ins: np.linalg.solve(ins["a"], ins["b"]), {"a": a, "b": np.zeros(2)}, "a")
+    assert not jac.any() and np.all(err < 1e-300)
+
+
+def test_a_step_that_swamps_the_inputs_is_no_zero_derivative():
+    # a and b moved together by 6e-6 are h v and h w, whose solve is the same at -h: the quotient
+    # is 0 at both steps; along b alone the derivative is a^-1 w = 7e36 w
+    a = np.full((2, 2), 1.175494351e-38) + np.diag([1.3e-37, 1.3e-37])
+    b, w = np.zeros(2), np.array([1.0, -0.5])
+    d, err = gradients.directional(lambda ins: np.linalg.solve(ins["a"], ins["b"]), {"a": a, "b": b},
+                                   {"a": np.array([[0.3, -1.0], [0.7, 0.2]]), "b": w})
+    exact = np.linalg.solve(a, w)
+    assert np.all(np.abs(d - exact) <= err) and np.all(err < 1e-6 * np.abs(exact))
+
+
+def test_a_step_sized_by_one_input_does_not_swamp_another():
+    # one step along a (entries near 1e-37) and b (of 1s) is 6e-6, which replaces a's entries:
+    # each input moved at its own step, the derivatives summed
+    a = np.full((3, 3), 1.175494351e-38) + np.diag(np.full(3, 1.3e-37))
+    b, va, vb = np.ones(3), np.array([[0.3, -1.0, 0.5], [0.7, 0.2, -0.4], [0.1, 0.9, -0.6]]), np.array([1, -0.5, 2])
+    d, err = gradients.directional(lambda ins: np.linalg.solve(ins["a"], ins["b"]), {"a": a, "b": b},
+                                   {"a": va, "b": vb})
+    x = np.linalg.solve(a, b)
+    exact = np.linalg.solve(a, vb - va @ x)
+    assert np.all(np.abs(d - exact) <= err) and np.all(err < 1e-6 * np.abs(exact))
+
+
 def test_a_derivative_past_the_dtypes_range_is_its_infinity():
     from suites.judging.gradcheck import _past_range
     # -4.5e74 is past float32's range wherever its error bar lies, so float32 gives -inf; 3e38

@@ -89,3 +89,27 @@ def test_exact_det_is_rounded_once():
     assert exact_det(x) == 7.021235054450391e-55
     assert exact_det(np.array([[1e200, 0], [0, 1e200]])) == np.inf
     assert exact_det(np.array([[1.0, 2], [2, 4]])) == 0.0
+
+
+@pytest.mark.parametrize("k", [1, 3, 6])
+def test_slogdet_bound_holds_for_float32_lu_and_fails_float16_inputs(k):
+    """The parts flat, sign first: LU's pivots in float32 (NumPy's LAPACK) are within it, those of
+    the matrix rounded to float16 are not."""
+    a = _invertible(np.random.default_rng(k), (k, k))
+    sign, logabsdet = np.linalg.slogdet(a)
+    bound = _bound("slogdet(x)", ["x"], {"x": a}, "float32")
+    assert bound.shape == (2,) and bound[0] < 1e-30  # the sign exact (and a smallest normal)
+    assert abs(float(np.linalg.slogdet(a.astype(np.float32))[1]) - logabsdet) <= bound[1]
+    half = np.linalg.slogdet(a.astype(np.float16).astype(np.float32))
+    assert half[0] == sign and abs(float(half[1]) - logabsdet) > bound[1]
+
+
+def test_slogdet_of_a_determinant_past_the_range():
+    """log|det| of diag(1e-30, 1e-30) in float32 is finite (-138.155...) where det is 0 there;
+    a singular matrix has sign 0 and -inf, and its sign's bound allows any."""
+    from adapters.reference import ReferenceAdapter
+    sign, logabsdet = ReferenceAdapter().slogdet(np.diag([1e-30, 1e-30]).astype(np.float32))
+    assert sign == 1 and logabsdet == np.float32(2 * np.log(np.float64(np.float32(1e-30))))
+    sign, logabsdet = ReferenceAdapter().slogdet(np.array([[1.0, 2], [2, 4]]))
+    assert sign == 0 and logabsdet == -np.inf
+    assert _bound("slogdet(x)", ["x"], {"x": np.array([[1.0, 2], [2, 4]])}, "float32")[0] >= 2

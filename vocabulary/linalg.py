@@ -1,17 +1,17 @@
 """The Python Array API standard's linear algebra extension (2024.12): its sum-product functions
-diagonal, trace, outer, cross and matrix_power, vector_norm, and det, inv and solve. Each op is the standard's
+diagonal, trace, outer, cross and matrix_power, vector_norm, and det, slogdet, inv and solve. Each op is the standard's
 function of the same name (linalg.diagonal, linalg.trace, linalg.outer, ..., linalg.solve), its
 semantics the standard's text: https://data-apis.org/array-api/2024.12/extensions/linear_algebra_functions.html
 
 A stack of matrices is held in the last two axes (the standard); offsets count diagonals above
 the main one (> 0) and below it (< 0), and an offset past the matrix gives an empty diagonal.
-det, inv and solve take real floating matrices; the standard leaves a singular matrix's inverse
+det, slogdet, inv and solve take real floating matrices; the standard leaves a singular matrix's inverse
 and solution to the implementation (NumPy, the reference, raises LinAlgError).
 """
 from vocabulary.records import Op, values
 
 PAGE = "https://data-apis.org/array-api/2024.12/extensions/generated/array_api.linalg."
-INVERSE_OPS = ("det", "inv", "solve")  # of real floating matrices only (the standard)
+LU_OPS = ("det", "slogdet", "inv", "solve")  # computed by LU factors, of real floating matrices only (the standard)
 
 LINALG_OPS = [
     Op("diagonal", "x, offset=0", "linear algebra", f"The offset-th diagonal of each matrix in x's last two axes "
@@ -42,6 +42,11 @@ LINALG_OPS = [
     Op("det", "x", "linear algebra", f"The determinant of each square matrix of x (its last two axes), x's "
        f"real floating dtype; of a singular matrix 0. ({PAGE}det.html)", lambda d: ([values(d, (3, 3))], {}),
        bound="det"),
+    Op("slogdet", "x", "linear algebra", f"The sign and the natural logarithm of the absolute value of each "
+       f"square matrix's determinant (x's last two axes), two tensors of x's real floating dtype: sign is -1, 0 or "
+       f"1 and logabsdet log|det|, det = sign * exp(logabsdet), finite where det itself is past the dtype's range; "
+       f"a singular matrix has sign 0 and logabsdet -infinity. ({PAGE}slogdet.html)",
+       lambda d: ([values(d, (3, 3))], {}), parts=("sign", "logabsdet"), bound="slogdet"),
     Op("inv", "x", "linear algebra", f"The inverse of each square matrix of x (its last two axes), x's real "
        f"floating dtype; a singular matrix has none (the standard leaves what happens to the "
        f"implementation). ({PAGE}inv.html)", lambda d: ([values(d, (3, 3))], {}), bound="inv"),

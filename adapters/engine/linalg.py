@@ -25,6 +25,9 @@ class EngineLinalg:
     def det(self, x):
         return self.linalg.det(x)
 
+    def slogdet(self, x):
+        return self.linalg.slogdet(x)
+
     def inv(self, x):
         return self.linalg.inv(x)
 

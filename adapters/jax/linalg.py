@@ -1,6 +1,6 @@
 """The jax adapter's Array API linear algebra functions (vocabulary/linalg.py):
 jax.numpy.linalg's diagonal, trace, outer, cross, matrix_power and vector_norm (its Array API
-namespace), det, inv and solve."""
+namespace), det, slogdet, inv and solve."""
 
 from adapters.base import axes_tuple
 
@@ -28,6 +28,9 @@ class JaxLinalg:
 
     def det(self, x):
         return self.jnp.linalg.det(x)
+
+    def slogdet(self, x):
+        return tuple(self.jnp.linalg.slogdet(x))  # SlogdetResult(sign, logabsdet)
 
     def inv(self, x):
         return self.jnp.linalg.inv(x)

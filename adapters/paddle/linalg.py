@@ -1,7 +1,8 @@
 """The Paddle adapter's Array API linear algebra functions (vocabulary/linalg.py), as Paddle's
 users call them: paddle.diagonal and paddle.trace over the last two axes (axis1=-2, axis2=-1;
 their defaults are the first two), paddle.outer, paddle.cross (axis),
-paddle.linalg.matrix_power and paddle.linalg.vector_norm (p), paddle.linalg.det, inv and solve."""
+paddle.linalg.matrix_power and paddle.linalg.vector_norm (p), paddle.linalg.det, inv and solve, and
+paddle.linalg.slogdet, whose one tensor of shape (2, *stack) holds the standard's two parts."""
 from adapters.base import DTYPES, axes_tuple
 
 # Measured with `python -m suites coverage --adapter paddle --check` (Paddle's CPU kernels)
@@ -33,6 +34,10 @@ class PaddleLinalg:
 
     def det(self, x):
         return self.paddle.linalg.det(x)
+
+    def slogdet(self, x):
+        out = self.paddle.linalg.slogdet(x)  # one tensor of shape (2, *stack): sign, then log|det|
+        return out[0], out[1]
 
     def inv(self, x):
         return self.paddle.linalg.inv(x)

@@ -32,7 +32,7 @@ from adapters.reference.manipulation import ManipulationReference
 from adapters.reference.matrices import MatrixReference
 from adapters.reference.optimizers import OptimizerReference
 from vocabulary import PAD_MODES
-from vocabulary.linalg import INVERSE_OPS
+from vocabulary.linalg import LU_OPS
 from vocabulary.params import rnn_suffix
 
 
@@ -46,7 +46,7 @@ class ReferenceAdapter(LayerReference, ManipulationReference, MatrixReference, L
               **dict.fromkeys(("sub", "neg", "sigmoid", "sign", "positive", "cross", "softmax", "log_softmax", "lstm",
                                "gru", "cross_entropy", "gelu", "batch_norm"), dtypes_except("bfloat16", "bool")),
               **dict.fromkeys(BITWISE_OPS, dtypes_except(*FLOATS)),
-              **dict.fromkeys(INVERSE_OPS, ("float16", "float32", "float64"))}  # computed in float64
+              **dict.fromkeys(LU_OPS, ("float16", "float32", "float64"))}  # computed in float64
 
     def version(self):
         return np.__version__

@@ -1,7 +1,8 @@
 """The reference's Array API linear algebra functions (vocabulary/linalg.py): NumPy's, whose
 functions the standard follows (np.diagonal and np.trace over the last two axes, np.outer,
-np.cross, which broadcasts, np.linalg.matrix_power, det, inv and solve, whose 1-D x2 is one vector
+np.cross, which broadcasts, np.linalg.matrix_power, det, slogdet, inv and solve, whose 1-D x2 is one vector
 and whose stacks broadcast, as the standard's) and the standard's vector_norm, scaled."""
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -58,6 +59,19 @@ class LinalgReference:
         flat = [exact_det(m) for m in x.reshape(-1, *x.shape[-2:])]
         return np.array(flat, dtype=np.float64).reshape(x.shape[:-2]).astype(dtype)
 
+    def slogdet(self, x):
+        """(sign, log|det|) of the exact determinant (exact_det's elimination), the logarithm taken
+        of its binary exponent and mantissa apart, so that a determinant past float64's range has
+        one. Matrices with a NaN or an infinity go to NumPy's."""
+        x, dtype = _floating(x, "slogdet")
+        if not np.all(np.isfinite(x)) or not x.size:
+            sign, logabsdet = np.linalg.slogdet(x)
+            return np.asarray(sign).astype(dtype), np.asarray(logabsdet).astype(dtype)
+        dets = [exact_determinant(m) for m in x.reshape(-1, *x.shape[-2:])]
+        sign = np.array([float((d > 0) - (d < 0)) for d in dets]).reshape(x.shape[:-2])
+        logabsdet = np.array([log_abs(d) for d in dets]).reshape(x.shape[:-2])
+        return sign.astype(dtype), logabsdet.astype(dtype)
+
     def inv(self, x):
         x, dtype = _floating(x, "inv")
         return np.linalg.inv(x).astype(dtype)
@@ -69,30 +83,47 @@ class LinalgReference:
         return np.linalg.solve(x1, x2).astype(dtype)
 
 
-def exact_det(m: np.ndarray) -> float:
+def exact_determinant(m: np.ndarray) -> Fraction:
     """The determinant of a finite float matrix in rational arithmetic (Gaussian elimination on
-    Fractions, which hold every float exactly), rounded to float64 once; +-inf past its range."""
+    Fractions, which hold every float exactly)."""
     rows = [[Fraction(float(v)) for v in row] for row in m]
     det = Fraction(1)
     for j in range(len(rows)):
         pivot = next((i for i in range(j, len(rows)) if rows[i][j] != 0), None)
         if pivot is None:
-            return 0.0
+            return Fraction(0)
         if pivot != j:
             rows[j], rows[pivot], det = rows[pivot], rows[j], -det
         det *= rows[j][j]
         for i in range(j + 1, len(rows)):
             factor = rows[i][j] / rows[j][j]
             rows[i] = [a - factor * b for a, b in zip(rows[i], rows[j])]
+    return det
+
+
+def exact_det(m: np.ndarray) -> float:
+    """exact_determinant rounded to float64 once; +-inf past its range."""
+    det = exact_determinant(m)
     try:
         return float(det)
     except OverflowError:
         return float("inf") if det > 0 else float("-inf")
 
 
+def log_abs(d: Fraction) -> float:
+    """log|d|, -inf for 0: |d| = m 2^e with m in (1/2, 2) rounded once, log m + e log 2 (a few
+    float64 ulp of the result), wherever d lies."""
+    if d == 0:
+        return float("-inf")
+    n, q = abs(d.numerator), d.denominator
+    e = n.bit_length() - q.bit_length()
+    m = Fraction(n, q * 2 ** e) if e >= 0 else Fraction(n * 2 ** -e, q)
+    return math.log(float(m)) + e * math.log(2)
+
+
 def _floating(x, op):
-    """x in float64 (NumPy's LAPACK has no float16) and its dtype; the standard's det, inv and
-    solve take real floating arrays only."""
+    """x in float64 (NumPy's LAPACK has no float16) and its dtype; the standard's det, slogdet, inv
+    and solve take real floating arrays only."""
     if x.dtype.kind != "f":
         raise Unsupported(f"the standard's {op} takes a real floating array, not {x.dtype}")
     return x.astype(np.float64), x.dtype

@@ -61,8 +61,9 @@ class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, TensorFlowElementwis
                               dtypes_except("bool")),
               "arange": FLOATS + ("int32", "int64"), "linspace": FLOATS,
               "vecdot": (), "matrix_power": (),
-              # MatrixDeterminant and MatrixSolve have no float16 CPU kernel, MatrixInverse has
-              **dict.fromkeys(("det", "solve"), ("float32", "float64")), "inv": ("float16", "float32", "float64"),
+              # MatrixDeterminant, LogMatrixDeterminant and MatrixSolve have no float16 CPU kernel, MatrixInverse has
+              **dict.fromkeys(("det", "slogdet", "solve"), ("float32", "float64")),
+              "inv": ("float16", "float32", "float64"),
               **keras_optimizers.OPTIMIZER_DTYPES["tensorflow"],  # tf.keras' optimizers and initializers
               **keras_initializers.KERAS_INITIALIZER_DTYPES["tensorflow"], **TENSORFLOW_ELEMENTWISE_DTYPES,
               **TENSORFLOW_STATISTICS_DTYPES,

@@ -4,7 +4,7 @@ offset 0 and otherwise the sum of diag_part's, tf.tensordot(x1, x2, axes=0) for 
 has no tf.outer), tf.linalg.cross for vectors along the last axis and tf.experimental.numpy.cross
 for another axis (tf.linalg.cross has none), and tf.norm for vector_norm (its ord and axis as given:
 with two axes tf.norm computes a matrix norm). TensorFlow has no integer matrix power
-(tf.linalg has none; users multiply): unsupported. tf.linalg.det, tf.linalg.inv and tf.linalg.solve
+(tf.linalg has none; users multiply): unsupported. tf.linalg.det, slogdet, inv and solve
 (its rhs a stack of matrices of x1's very stack shape: TensorFlow neither broadcasts it nor takes a
 vector) as they are."""
 from adapters.base import Unsupported, axes_tuple
@@ -37,6 +37,9 @@ class TensorFlowLinalg:
 
     def det(self, x):
         return self.tf.linalg.det(x)
+
+    def slogdet(self, x):
+        return tuple(self.tf.linalg.slogdet(x))  # (sign, log_abs_determinant)
 
     def inv(self, x):
         return self.tf.linalg.inv(x)

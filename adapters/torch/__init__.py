@@ -37,7 +37,7 @@ from adapters.torch.manipulation import TorchManipulation
 from adapters.torch.matrices import TorchMatrices
 from adapters.torch.optimizers import TORCH_COMPILED_ADAGRAD, TorchOptimizers
 from adapters.torch.statistics import TORCH_STATISTICS_DTYPES, TorchStatistics, _dims
-from vocabulary.linalg import INVERSE_OPS
+from vocabulary.linalg import LU_OPS
 from vocabulary.optimizers import OPTIMIZERS_AND_CLIPPING
 from vocabulary.params import MULTIHEAD_OPS
 
@@ -59,7 +59,7 @@ class TorchAdapter(TorchLayers, TorchOptimizers, TorchInitializers, TorchIdioms,
               "max_pool2d": dtypes_except("bool"), "searchsorted": dtypes_except("bool"),
               **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS + ("int64",)),
               "one_hot": ("int64",),  # F.one_hot takes int64 indices only
-              **dict.fromkeys(INVERSE_OPS, ("float32", "float64")),  # "lu_cpu" not implemented for 'Half'
+              **dict.fromkeys(LU_OPS, ("float32", "float64")),  # "lu_cpu" not implemented for 'Half'
               **TORCH_INITIALIZER_DTYPES, **TORCH_ELEMENTWISE_DTYPES, **TORCH_STATISTICS_DTYPES}
     behaviours = (TORCH_MASKED_FILL_SOFTMAX, TORCH_SOFTMAX_IMPLICIT_DIM, TORCH_LOG_SOFTMAX_IMPLICIT_DIM,
                   TORCH_PAD_SEQUENCE_TIME_MAJOR, TORCH_LSTM_TIME_MAJOR, TORCH_GRU_TIME_MAJOR,

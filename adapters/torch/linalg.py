@@ -3,7 +3,8 @@ call them: torch.linalg.diagonal (the last two dimensions), torch.trace for one 
 (torch.trace takes a 2-D tensor and no offset) and otherwise the sum of torch.diagonal's, as
 users write it, torch.outer, torch.linalg.cross (dim), torch.linalg.matrix_power and torch.linalg.vector_norm
 (dim: an int or a tuple); torch.linalg.det, inv and solve (whose B is a stack of vectors where it
-has one dimension fewer than A and A's shape less its last dimension, as torch documents)."""
+has one dimension fewer than A and A's shape less its last dimension, as torch documents),
+torch.linalg.slogdet (its named tuple as the standard's two parts)."""
 
 from adapters.base import axes_tuple
 
@@ -33,6 +34,9 @@ class TorchLinalg:
 
     def det(self, x):
         return self.torch.linalg.det(x)
+
+    def slogdet(self, x):
+        return tuple(self.torch.linalg.slogdet(x))  # a named tuple (sign, logabsdet)
 
     def inv(self, x):
         return self.torch.linalg.inv(x)

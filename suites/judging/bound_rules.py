@@ -85,10 +85,8 @@ def _variance(op):
         divisor = max(count - (correction or 0), 1)
 
         def errors(arithmetic):
-            def gamma(k):
-                return k * arithmetic.u / (1 - k * arithmetic.u)
-            of_spread = gamma(2 * count + 4 + 2 * a.n) * (spread + np.sqrt(spread) * norm) + \
-                count * (gamma(count + 1 + a.n) * mean) ** 2
+            of_spread = arithmetic.gamma(2 * count + 4 + 2 * a.n) * (spread + np.sqrt(spread) * norm) + \
+                count * (arithmetic.gamma(count + 1 + a.n) * mean) ** 2
             bound = of_spread / divisor + arithmetic.rounding(var) + (count + 4) * arithmetic.tiny
             return bound if op == "var" else Tracked(var, bound, arithmetic).sqrt().error
         return _running(var if op == "var" else np.sqrt(var), errors)

@@ -132,9 +132,8 @@ def sum_product_bound(tree, inputs: dict, behaviour=None, rounded=(), moved=None
 
 
 def gamma(n: int, dtype: str) -> float:
-    """gamma_n = n u / (1 - n u): the relative error bound of n roundings (Higham, ch. 3)."""
-    nu = n * unit_roundoff(dtype)
-    return nu / (1 - nu) if nu < 1 else np.inf
+    """gamma_n of the dtype's arithmetic (running_error.Arithmetic.gamma), for callers that hold a dtype."""
+    return arithmetic(dtype).gamma(n)
 
 
 def error_bound(tree, inputs: dict, dtype: str, behaviour=None, rounded=(), quantised=()):

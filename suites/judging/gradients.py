@@ -59,23 +59,36 @@ def refined(quotient, h: float, rounding, scale: float):
     the quotient (per output, the largest of each); else, for inputs of magnitude `scale` below 1,
     at the step relative to it alone, cbrt(eps) * scale (a pole at 0, as 1/a's, varies on the
     scale of |a|), its noise measured on that scale too, where that resolves more: the step of
-    the smaller share. rounding(scale) is f's rounding (_rounding) measured on a scale (None: 1)."""
+    the smaller share. rounding(scale) is f's rounding (_rounding) measured on a scale (None: 1).
+    A quotient 0 at both steps (f does not move) is checked at the relative step too, where the
+    step swamps the inputs: solve(a + h v, b + h w) with a's entries near 1e-37 is solve(h v, h w),
+    the same on either side, and the derivative is not 0."""
     first = _quotient(quotient, h, rounding())
-    if first[2] < RESOLVED or not 0 < scale < 1:
+    still = not np.any(first[0])
+    if (first[2] < RESOLVED and not still) or not 0 < scale < 1:
         return first[:2]
-    second = _quotient(quotient, np.cbrt(EPS) * scale, rounding(scale))
-    return (second if second[2] < first[2] else first)[:2]
+    small = np.cbrt(EPS) * scale
+    if still and not np.any(quotient(small)) and not np.any(quotient(small / 2)):
+        return first[:2]
+    second = _quotient(quotient, small, rounding(scale))
+    better = second[2] < RESOLVED if still else second[2] < first[2]
+    return (second if better else first)[:2]
 
 
 def _quotient(quotient, h: float, rounding):
     """(quotient(h / 2), its error estimate, the estimate's share of it): 0 where both quotients
-    are 0 (f does not move within h: relu below 0, a mask), inf where the quotient is 0 or NaN."""
+    are 0 (f does not move within h: relu below 0, a mask), inf where the quotient is 0 or NaN.
+    An element whose quotients overflow to one infinity at both steps is resolved as it (-1/a^2
+    at a = 1e-202 is -1e404 in float64), with no error."""
     d1, d2 = quotient(h), quotient(h / 2)
-    err = np.abs(d1 - d2) + rounding / h
+    overflowed = np.isinf(d2) & (d1 == d2)
+    with np.errstate(invalid="ignore"):
+        err = np.where(overflowed, 0.0, np.abs(d1 - d2) + rounding / h)
     if not np.any(d1) and not np.any(d2):
         return d2, err, 0.0
-    magnitude = float(np.abs(d2).max(initial=0))
-    share = float(err.max(initial=0)) / magnitude if magnitude else np.inf
+    magnitude = float(np.abs(np.where(overflowed, 0.0, d2)).max(initial=0))
+    largest = float(err.max(initial=0))
+    share = largest / magnitude if magnitude else (0.0 if largest == 0 and np.all(overflowed | (d2 == 0)) else np.inf)
     return d2, err, share if np.isfinite(share) else np.inf  # NaN: x - h left f's domain (log at 1e-38)
 
 
@@ -121,8 +134,19 @@ def directional(f, inputs: dict, directions: dict, rounding=None):
             return measured
         return _rounding(f, inputs, directions, np.asarray(f(inputs)), scale)
 
-    scale = max(float(np.abs(inputs[n]).max(initial=0)) for n in directions)
-    return refined(lambda step: _directional_many(f, inputs, directions, step), h, rounding, scale)
+    scales = [float(np.abs(inputs[n]).max(initial=0)) for n in directions]
+    if any(0 < s < 1 for s in scales) and max(scales) >= 1:
+        return _summed(f, inputs, directions, measured)
+    return refined(lambda step: _directional_many(f, inputs, directions, step), h, rounding, max(scales))
+
+
+def _summed(f, inputs: dict, directions: dict, rounding):
+    """The directional derivative as the sum of each input's own: where one input lies below 1 in
+    magnitude and another reaches it, one step along all is sized by the larger (step) and may swamp
+    the smaller, whose relative step (refined) is then out of reach: solve(a, b) with a near 1e-37
+    and b of 1s gave -1.4e11 for d/da's -7e73, its error estimate (4e41) no warning."""
+    parts = [directional(f, inputs, {n: v}, rounding) for n, v in directions.items()]
+    return sum(d for d, _ in parts), sum(e for _, e in parts)
 
 
 def rounding_of(f, inputs: dict, directions: dict) -> np.ndarray:
@@ -144,10 +168,21 @@ def noise(f, inputs: dict, directions: dict, scale: float | None = None) -> np.n
         scale = max(max(1.0, float(np.abs(inputs[n]).max(initial=0))) for n in directions)
     length = max(float(np.abs(v).max(initial=0)) for v in directions.values()) or 1.0
     delta = NOISE_SPACING * scale / length
-    values = np.array([np.asarray(f({n: x + k * delta * directions[n] if n in directions else x
-                                     for n, x in inputs.items()}), dtype=np.float64) for k in range(NOISE_GRID)])
+    values = [_within_domain(f, {n: x + k * delta * directions[n] if n in directions else x
+                                 for n, x in inputs.items()}) for k in range(NOISE_GRID)]
+    shape = next((np.shape(v) for v in values if v is not None), ())
+    values = np.array([np.full(shape, np.nan) if v is None else v for v in values])
     sixth = np.abs(np.diff(values, n=6, axis=0))
     return np.where(np.isfinite(sixth), sixth, 0.0).max(axis=0) / np.sqrt(924)
+
+
+def _within_domain(f, point):
+    """f at a grid point, None where the point left f's domain: a matrix whose tiny entries the
+    grid's spacing rounded to a singular one (NumPy raises), as log's NaN below 0, shows no noise."""
+    try:
+        return np.asarray(f(point), dtype=np.float64)
+    except np.linalg.LinAlgError:
+        return None
 
 
 def _rounding(f, inputs, directions, out, scale=None) -> np.ndarray:
@@ -175,4 +210,5 @@ def _directional(f, inputs, name, v, h):
 def _directional_many(f, inputs, directions, h):
     plus = {k: (x + h * directions[k] if k in directions else x) for k, x in inputs.items()}
     minus = {k: (x - h * directions[k] if k in directions else x) for k, x in inputs.items()}
-    return (np.asarray(f(plus), dtype=np.float64) - np.asarray(f(minus), dtype=np.float64)) / (2 * h)
+    with np.errstate(over="ignore"):  # a derivative past float64's range: _quotient resolves it as infinity
+        return (np.asarray(f(plus), dtype=np.float64) - np.asarray(f(minus), dtype=np.float64)) / (2 * h)

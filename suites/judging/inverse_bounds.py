@@ -1,4 +1,4 @@
-"""Error bounds for the linear algebra extension's functions of an inverse (det, inv, solve): what
+"""Error bounds for the linear algebra extension's functions of LU (det, slogdet, inv, solve): what
 LU factorisation with partial pivoting, the method of LAPACK's getrf, Eigen's PartialPivLU and
 XLA's LU, may make of them in a dtype (Higham, Accuracy and Stability of Numerical Algorithms,
 chapters 9 and 14). Their errors grow with the matrix's conditioning, which no sum-product
@@ -28,27 +28,29 @@ from suites.judging.bound import REFERENCE, Bound
 PERMANENT_LIMIT = 8  # orders up to which the permanent's bound is computed (k! terms)
 
 
-def gamma(n: int, u: float) -> float:
-    return n * u / (1 - n * u) if n * u < 1 else np.inf
+def _lu(matrix: np.ndarray):
+    """(rows, L, U) of one matrix by partial pivoting in float64: A[rows] = L U. A zero column
+    below the pivot is left as it is (a singular matrix factors too)."""
+    k = matrix.shape[-1]
+    u, lower, rows = matrix.astype(np.float64), np.eye(k), np.arange(k)
+    for j in range(k):
+        p = j + int(np.argmax(np.abs(u[j:, j])))
+        u[[j, p]], rows[[j, p]] = u[[p, j]], rows[[p, j]]
+        lower[[j, p], :j] = lower[[p, j], :j]
+        if u[j, j] != 0:
+            lower[j + 1:, j] = u[j + 1:, j] / u[j, j]
+            u[j + 1:] -= np.outer(lower[j + 1:, j], u[j])
+    return rows, lower, np.triu(u)
 
 
 def lu_magnitude(a: np.ndarray) -> np.ndarray:
-    """P^T |L| |U| of each matrix of a (partial pivoting, in float64): the magnitude the factors'
-    backward error is bounded by, in a's own row order. A zero column below the pivot is left as
-    it is (a singular matrix factors too)."""
+    """P^T |L| |U| of each matrix of a: the magnitude the factors' backward error is bounded by,
+    in a's own row order."""
     batch = a.reshape(-1, *a.shape[-2:]).astype(np.float64)
     out = np.empty_like(batch)
     for m, matrix in enumerate(batch):
-        k = matrix.shape[-1]
-        u, lower, rows = matrix.copy(), np.eye(k), np.arange(k)
-        for j in range(k):
-            p = j + int(np.argmax(np.abs(u[j:, j])))
-            u[[j, p]], rows[[j, p]] = u[[p, j]], rows[[p, j]]
-            lower[[j, p], :j] = lower[[p, j], :j]
-            if u[j, j] != 0:
-                lower[j + 1:, j] = u[j + 1:, j] / u[j, j]
-                u[j + 1:] -= np.outer(lower[j + 1:, j], u[j])
-        out[m][rows] = np.abs(lower) @ np.abs(np.triu(u))
+        rows, lower, upper = _lu(matrix)
+        out[m][rows] = np.abs(lower) @ np.abs(upper)
     return out.reshape(a.shape)
 
 
@@ -59,12 +61,12 @@ def _inverse_or_none(a: np.ndarray):
         return None
 
 
-def _perturbation(a, x, roundings: int, u: float) -> np.ndarray:
+def _perturbation(a, x, roundings: int, arithmetic) -> np.ndarray:
     """W: how far the factorisation (`roundings` of them) and the input's own roundings may move A."""
-    return gamma(roundings, u) * lu_magnitude(a) + gamma(x.n, u) * x.magnitude
+    return arithmetic.gamma(roundings) * lu_magnitude(a) + arithmetic.gamma(x.n) * x.magnitude
 
 
-def _solved(inverse, w, r, u) -> np.ndarray:
+def _solved(inverse, w, r) -> np.ndarray:
     """(I - |A^-1| W)^-1 r per matrix, infinite where |A^-1| W's infinity norm reaches 1."""
     g = np.abs(inverse) @ w
     if not np.all(np.isfinite(g)) or np.max(np.sum(g, axis=-1), initial=0.0) >= 1:
@@ -85,10 +87,10 @@ def _solve(op):
             if inverse is None:
                 return np.full(np.shape(value), np.inf)
             k = x1.value.shape[-1]
-            w = _perturbation(x1.value, x1, 3 * k, arithmetic.u)
-            db = gamma(x2.n, arithmetic.u) * column(x2.magnitude)
+            w = _perturbation(x1.value, x1, 3 * k, arithmetic)
+            db = arithmetic.gamma(x2.n) * column(x2.magnitude)
             r = np.abs(inverse) @ (w @ np.abs(column(value)) + db)
-            e = _solved(inverse, w, r, arithmetic.u)
+            e = _solved(inverse, w, r)
             return e[..., 0] if vector else e
         return Bound(value, np.abs(value), 0, running)
     return rule
@@ -103,11 +105,10 @@ def _inv(op):
 
         def running(arithmetic):
             k = x.value.shape[-1]
-            w = _perturbation(x.value, x, 3 * k, arithmetic.u)
+            w = _perturbation(x.value, x, 3 * k, arithmetic)
             a = np.abs(value)
-            right = _solved(value, w, a @ w @ a, arithmetic.u)
-            left_t = _solved(np.swapaxes(value, -1, -2), np.swapaxes(w, -1, -2), np.swapaxes(a @ w @ a, -1, -2),
-                             arithmetic.u)
+            right = _solved(value, w, a @ w @ a)
+            left_t = _solved(np.swapaxes(value, -1, -2), np.swapaxes(w, -1, -2), np.swapaxes(a @ w @ a, -1, -2))
             return np.maximum(right, np.swapaxes(left_t, -1, -2))
         return Bound(value, np.abs(value), 0, running)
     return rule
@@ -127,6 +128,20 @@ def permanent_growth(a: np.ndarray, w: np.ndarray) -> float:
     return float(np.sum(terms))
 
 
+def _det_moves(x, arithmetic):
+    """Per matrix of x (k x k, k > 0), how far the factorisation may move its determinant: relative
+    to |det| by the inverse's bound (inf for a singular matrix), and absolutely by the permanent's
+    (inf past PERMANENT_LIMIT); the module's docstring."""
+    k, shape = x.value.shape[-1], x.value.shape[:-2]
+    w = _perturbation(x.value, x, k, arithmetic)
+    relative, absolute = [], []
+    for a, wi in zip(x.value.reshape(-1, k, k), w.reshape(-1, k, k)):
+        inverse = _inverse_or_none(a)
+        relative.append(np.expm1(np.sum(np.abs(inverse) @ wi)) if inverse is not None else np.inf)
+        absolute.append(permanent_growth(np.abs(a), wi) if k <= PERMANENT_LIMIT else np.inf)
+    return np.array(relative).reshape(shape), np.array(absolute).reshape(shape)
+
+
 def _det(op):
     """det(x): the smaller of the inverse's and the permanent's perturbation bounds (the module's
     docstring), then k roundings of the diagonal's product."""
@@ -134,24 +149,40 @@ def _det(op):
         value = REFERENCE.det(x.value)
 
         def running(arithmetic):
-            k = x.value.shape[-1]
             if not np.size(x.value):  # the empty product, 1, exactly (or no matrices at all)
                 return np.zeros(np.shape(value))
-            w = _perturbation(x.value, x, k, arithmetic.u)
-            matrices, ws = x.value.reshape(-1, k, k), w.reshape(-1, k, k)
-            moved = []
-            for a, wi in zip(matrices, ws):
-                d = abs(np.linalg.det(a))
-                inverse = _inverse_or_none(a)
-                by_inverse = d * np.expm1(np.sum(np.abs(inverse) @ wi)) if inverse is not None else np.inf
-                by_permanent = np.inf
-                if k <= PERMANENT_LIMIT:
-                    by_permanent = permanent_growth(np.abs(a), wi)
-                moved.append(min(by_inverse, by_permanent))
-            moved = np.array(moved).reshape(np.shape(value))
-            return moved + gamma(k, arithmetic.u) * (np.abs(value) + moved)
+            relative, absolute = _det_moves(x, arithmetic)
+            with np.errstate(invalid="ignore"):  # 0 * inf, where the other branch is taken
+                moved = np.minimum(np.where(np.isfinite(relative), np.abs(np.linalg.det(x.value)) * relative, np.inf),
+                                   absolute)
+            return moved + arithmetic.gamma(x.value.shape[-1]) * (np.abs(value) + moved)
         return Bound(value, np.abs(value), 0, running)
     return rule
 
 
-FAMILIES = {"solve": _solve, "inv": _inv, "det": _det}
+def _slogdet(op):
+    """slogdet(x), its parts flat: the framework's pivots are those of A + dA, whose determinant
+    is within r |det| of det(A) (r the smaller of _det_moves' bounds relative to |det|). Where r < 1
+    the sign is exact and logabsdet moves by -log(1 - r) at most, then by each pivot's logarithm's
+    rounding and the k - 1 of their sum: gamma_(k+2) sum |log|u_jj|| (the reference's pivots for
+    the framework's). Where r reaches 1 the dtype cannot tell det from 0: either is allowed."""
+    def rule(x):
+        sign, logabsdet = REFERENCE.slogdet(x.value)
+
+        def running(arithmetic):
+            if not np.size(x.value):
+                return np.zeros(2 * np.size(sign))
+            k = x.value.shape[-1]
+            relative, absolute = _det_moves(x, arithmetic)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                r = np.minimum(relative, absolute / np.abs(np.linalg.det(x.value)))
+            reach = r < 1  # False for NaN too (0 / 0: a singular matrix)
+            logs = np.array([np.sum(np.abs(np.log(np.abs(np.diag(_lu(a)[2])))))
+                             for a in x.value.reshape(-1, k, k)]).reshape(np.shape(sign))
+            log_error = np.where(reach, -np.log1p(-np.where(reach, r, 0)), np.inf) + arithmetic.gamma(k + 2) * logs
+            return np.concatenate([np.where(reach, 0.0, 2.0).ravel(), np.ravel(log_error)])
+        return Bound((sign, logabsdet), (np.abs(sign), np.abs(logabsdet)), 0, running)
+    return rule
+
+
+FAMILIES = {"solve": _solve, "inv": _inv, "det": _det, "slogdet": _slogdet}

@@ -30,6 +30,12 @@ class Arithmetic:
     u: float
     tiny: float
 
+    def gamma(self, n) -> float:
+        """gamma_n = n u / (1 - n u): the relative error bound of n roundings (Higham, ch. 3),
+        infinite where n u reaches 1."""
+        nu = n * self.u
+        return nu / (1 - nu) if nu < 1 else np.inf
+
     def exact(self, x) -> "Tracked":
         return Tracked(x, np.zeros(np.shape(x)), self)
 
