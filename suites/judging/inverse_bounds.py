@@ -43,15 +43,16 @@ def _lu(matrix: np.ndarray):
     return rows, lower, np.triu(u)
 
 
-def lu_magnitude(a: np.ndarray) -> np.ndarray:
-    """P^T |L| |U| of each matrix of a: the magnitude the factors' backward error is bounded by,
-    in a's own row order."""
+def _factored(a: np.ndarray):
+    """Of each matrix of a, from one factorisation: P^T |L| |U|, the magnitude the factors' backward
+    error is bounded by, in a's own row order; and U's diagonal, the pivots."""
     batch = a.reshape(-1, *a.shape[-2:]).astype(np.float64)
-    out = np.empty_like(batch)
+    magnitude, pivots = np.empty_like(batch), np.empty(batch.shape[:2])
     for m, matrix in enumerate(batch):
         rows, lower, upper = _lu(matrix)
-        out[m][rows] = np.abs(lower) @ np.abs(upper)
-    return out.reshape(a.shape)
+        magnitude[m][rows] = np.abs(lower) @ np.abs(upper)
+        pivots[m] = np.diag(upper)
+    return magnitude.reshape(a.shape), pivots.reshape(a.shape[:-1])
 
 
 def _inverse_or_none(a: np.ndarray):
@@ -61,9 +62,12 @@ def _inverse_or_none(a: np.ndarray):
         return None
 
 
-def _perturbation(a, x, roundings: int, arithmetic) -> np.ndarray:
-    """W: how far the factorisation (`roundings` of them) and the input's own roundings may move A."""
-    return arithmetic.gamma(roundings) * lu_magnitude(a) + arithmetic.gamma(x.n) * x.magnitude
+def _perturbation(x, roundings: int, arithmetic, magnitude=None) -> np.ndarray:
+    """W: how far the factorisation (`roundings` of them) and the input's own roundings may move A;
+    magnitude: _factored(x.value)'s first part where the caller has it."""
+    if magnitude is None:
+        magnitude = _factored(x.value)[0]
+    return arithmetic.gamma(roundings) * magnitude + arithmetic.gamma(x.n) * x.magnitude
 
 
 def _solved(inverse, w, r) -> np.ndarray:
@@ -87,7 +91,7 @@ def _solve(op):
             if inverse is None:
                 return np.full(np.shape(value), np.inf)
             k = x1.value.shape[-1]
-            w = _perturbation(x1.value, x1, 3 * k, arithmetic)
+            w = _perturbation(x1, 3 * k, arithmetic)
             db = arithmetic.gamma(x2.n) * column(x2.magnitude)
             r = np.abs(inverse) @ (w @ np.abs(column(value)) + db)
             e = _solved(inverse, w, r)
@@ -105,7 +109,7 @@ def _inv(op):
 
         def running(arithmetic):
             k = x.value.shape[-1]
-            w = _perturbation(x.value, x, 3 * k, arithmetic)
+            w = _perturbation(x, 3 * k, arithmetic)
             a = np.abs(value)
             right = _solved(value, w, a @ w @ a)
             left_t = _solved(np.swapaxes(value, -1, -2), np.swapaxes(w, -1, -2), np.swapaxes(a @ w @ a, -1, -2))
@@ -128,12 +132,12 @@ def permanent_growth(a: np.ndarray, w: np.ndarray) -> float:
     return float(np.sum(terms))
 
 
-def _det_moves(x, arithmetic):
+def _det_moves(x, arithmetic, magnitude=None):
     """Per matrix of x (k x k, k > 0), how far the factorisation may move its determinant: relative
     to |det| by the inverse's bound (inf for a singular matrix), and absolutely by the permanent's
     (inf past PERMANENT_LIMIT); the module's docstring."""
     k, shape = x.value.shape[-1], x.value.shape[:-2]
-    w = _perturbation(x.value, x, k, arithmetic)
+    w = _perturbation(x, k, arithmetic, magnitude)
     relative, absolute = [], []
     for a, wi in zip(x.value.reshape(-1, k, k), w.reshape(-1, k, k)):
         inverse = _inverse_or_none(a)
@@ -173,12 +177,12 @@ def _slogdet(op):
             if not np.size(x.value):
                 return np.zeros(2 * np.size(sign))
             k = x.value.shape[-1]
-            relative, absolute = _det_moves(x, arithmetic)
-            with np.errstate(divide="ignore", invalid="ignore"):
+            magnitude, pivots = _factored(x.value)
+            relative, absolute = _det_moves(x, arithmetic, magnitude)
+            with np.errstate(divide="ignore", invalid="ignore"):  # a zero pivot: a singular matrix, r not below 1
                 r = np.minimum(relative, absolute / np.abs(np.linalg.det(x.value)))
+                logs = np.sum(np.abs(np.log(np.abs(pivots))), axis=-1)
             reach = r < 1  # False for NaN too (0 / 0: a singular matrix)
-            logs = np.array([np.sum(np.abs(np.log(np.abs(np.diag(_lu(a)[2])))))
-                             for a in x.value.reshape(-1, k, k)]).reshape(np.shape(sign))
             log_error = np.where(reach, -np.log1p(-np.where(reach, r, 0)), np.inf) + arithmetic.gamma(k + 2) * logs
             return np.concatenate([np.where(reach, 0.0, 2.0).ravel(), np.ravel(log_error)])
         return Bound((sign, logabsdet), (np.abs(sign), np.abs(logabsdet)), 0, running)
