@@ -145,6 +145,25 @@ def test_a_compiled_pass_stands_where_eager_differs_as_documented():
     assert modes.against_eager(FakeContext(), both, eager_check([-65504.0], "documented")).status == "documented"
 
 
+def test_a_mode_documented_to_differ_may_part_from_eager_beyond_the_bound():
+    """torch's ONNX export of logaddexp is Log(Exp + Exp), documented to differ on generated cases
+    (specs/math.yaml; CI's rehearsal at seed 324): at (-0.875, -0.59375) in float32 the export and
+    eager torch are each within the reference's 1.49e-8 of -0.0313725421 (on either side of it)
+    but 1.86e-8 apart. The entry of that mode explains the disagreement; one of every mode, or
+    one that documents something else, does not."""
+    def exported():
+        return compiled_outcome([-0.03137252852320671], allowed=1.49e-8)
+    eager = eager_check([-0.0313725471496582])
+    onnx = {"mode": "exported", "observed": {"differs": True}, "note": "Log(Exp + Exp)", "source": "onnxscript"}
+    outcome = modes.against_eager(FakeContext("exported"), exported(), eager, onnx)
+    assert outcome.status == "documented" and "exported and eager differ beyond the bound" in outcome.message
+    assert outcome.difference["mode"] == "exported" and outcome.eager["status"] == "pass"
+    assert outcome.actual is not None
+    for other in ({**onnx, "mode": "compiled"}, {k: v for k, v in onnx.items() if k != "mode"},
+                  {**onnx, "observed": {"raises": True}}, None):
+        assert modes.against_eager(FakeContext("exported"), exported(), eager, other).status == "fail", other
+
+
 def test_ids_records_and_the_mode_option(tmp_path):
     run = pytest_run(tmp_path, "specs/matmul.yaml", "--adapter", "engine,torch", "--mode", "eager", "--dtype",
                      "float64", "-k", "vector-x-vector", "-v")
@@ -278,8 +297,9 @@ def test_compiled_and_eager_agree_within_a_documented_narrower_precision():
         return lambda ctx: Outcome("pass", "c", "eager", actual=np.array([value]))
 
     assert modes.against_eager(ctx, compiled(), eager(0.03979476271914767)).status == "fail"
-    assert modes.against_eager(ctx, compiled(), eager(0.03979476271914767), precision="float32").status == "pass"
-    assert modes.against_eager(ctx, compiled(), eager(0.0397951), precision="float32").status == "fail"
+    narrower = {"observed": {"precision": "float32"}}
+    assert modes.against_eager(ctx, compiled(), eager(0.03979476271914767), narrower).status == "pass"
+    assert modes.against_eager(ctx, compiled(), eager(0.0397951), narrower).status == "fail"
 
 
 def test_a_compiled_item_compiles_whatever_ran_before_it(tmp_path):

@@ -22,6 +22,7 @@ import numpy as np
 
 from vocabulary.creation import CREATION_OPS
 from vocabulary.elementwise import ELEMENTWISE_OPS, LOGIC_OPS
+from vocabulary.fft import FFT_OPS
 from vocabulary.initializers import INITIALIZER_OPS, LAYER_DEFAULT_OPS
 from vocabulary.layers import LAYER_OPS
 from vocabulary.linalg import LINALG_OPS
@@ -177,6 +178,7 @@ _OPS = [
     *MATRIX_OPS,
     *LINALG_OPS,
     *CREATION_OPS,
+    *FFT_OPS,
     Op("softmax", "x, axis=-1", "reductions and shapes", "exp(x) / sum(exp(x)) along axis.", along_axis),
     Op("log_softmax", "x, axis=-1", "reductions and shapes", "x - log(sum(exp(x))) along axis.", along_axis),
     Op("where", "cond, x, y", "reductions and shapes", "numpy.where: x where the bool cond is True, else y; "

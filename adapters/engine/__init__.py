@@ -8,19 +8,21 @@ from adapters.base import BITWISE_OPS, FLOATS, Adapter, Unsupported, dtypes_exce
 from adapters.behaviours import ENGINE_MASKED_SOFTMAX
 from adapters.engine.creation import EngineCreation
 from adapters.engine.elementwise import EngineElementwise
+from adapters.engine.fft import EngineFft
 from adapters.engine.initializers import EngineInitializers
 from adapters.engine.linalg import EngineLinalg
 from adapters.engine.manipulation import EngineManipulation
 from adapters.engine.matrices import EngineMatrices
 from adapters.engine.optimizers import EngineOptimizers
 from adapters.engine.statistics import EngineStatistics
+from vocabulary.fft import FREQUENCY_OPS
 from vocabulary.linalg import LU_OPS
 from vocabulary.optimizers import OPTIMIZERS_AND_CLIPPING
 from vocabulary.params import MULTIHEAD_OPS
 
 
 class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, EngineStatistics, EngineManipulation,
-                    EngineMatrices, EngineLinalg, EngineCreation, Adapter):
+                    EngineMatrices, EngineLinalg, EngineCreation, EngineFft, Adapter):
     name = "engine"
     module = "numpy"  # the engine lives in this repository and needs NumPy only
     behaviours = (ENGINE_MASKED_SOFTMAX,)
@@ -30,7 +32,8 @@ class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, Eng
                               dtypes_except("bfloat16", "bool")),
               **dict.fromkeys(("masked_softmax", "lstm", *OPTIMIZERS_AND_CLIPPING), ("float16", "float32", "float64")),
               **dict.fromkeys(BITWISE_OPS, dtypes_except(*FLOATS)),
-              **dict.fromkeys(LU_OPS, ("float32", "float64"))}  # NumPy's LAPACK has no float16
+              **dict.fromkeys(LU_OPS, ("float32", "float64")),  # NumPy's LAPACK has no float16
+              **dict.fromkeys(FREQUENCY_OPS, ("float16", "float32", "float64"))}
 
     def __init__(self):
         import engine
@@ -38,6 +41,7 @@ class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, Eng
             collectives,
             contraction,
             creation,
+            fft,
             indexing,
             layers,
             linalg,
@@ -58,6 +62,7 @@ class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, Eng
         self.collectives, self.contraction = collectives, contraction
         self.subscript, self.scatter_reductions, self.statistics = subscript, scatter_reduce, statistics
         self.manipulation, self.matrices, self.linalg, self.creation = manipulation, matrices, linalg, creation
+        self.fft = fft
 
     def version(self):
         return f"in-house (numpy {np.__version__})"

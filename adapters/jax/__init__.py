@@ -29,6 +29,7 @@ from adapters.jax.collectives import JAX_COLLECTIVES, collective_rank
 from adapters.jax.creation import JaxCreation
 from adapters.jax.elementwise import JaxElementwise
 from adapters.jax.export import JaxExport
+from adapters.jax.fft import JaxFft
 from adapters.jax.idioms import JaxIdioms
 from adapters.jax.initializers import FLAX_LAYER_DEFAULTS, JAX_INITIALIZERS, JaxInitializers
 from adapters.jax.layers import JaxLayers
@@ -60,7 +61,7 @@ if not X64:
 
 
 class JaxAdapter(JaxLayers, JaxOptimizers, JaxInitializers, JaxIdioms, JaxElementwise, JaxStatistics,
-                 JaxManipulation, JaxMatrices, JaxLinalg, JaxCreation, JaxExport, Adapter):
+                 JaxManipulation, JaxMatrices, JaxLinalg, JaxCreation, JaxFft, JaxExport, Adapter):
     name = "jax" if X64 else "jax-32"
     variant_of = None if X64 else "jax"
     module = "jax"
@@ -70,7 +71,7 @@ class JaxAdapter(JaxLayers, JaxOptimizers, JaxInitializers, JaxIdioms, JaxElemen
               # LAPACK's getrf: no half
               **dict.fromkeys(("slogdet", "inv", "solve"), dtypes_except("float16", "bfloat16")),
               **dict.fromkeys(("sub", "neg", "round", "sign", "softmax", "log_softmax", "scatter_add", "one_hot",
-                               "index_add", "cross", "arange"), dtypes_except("bool")),
+                               "index_add", "cross", "arange", "rfftfreq"), dtypes_except("bool")),
               **dict.fromkeys(("sigmoid", "lstm", "gru", "linear", "layer_norm", "embedding", "cross_entropy",
                                "batch_norm", "batch_norm_stats", *MULTIHEAD_OPS, "clip_grad_norm"), FLOATS),
               # int64 inputs: "preferred_element_type must not be narrower" (float32 logits); jax-32 has int32

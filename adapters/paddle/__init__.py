@@ -24,6 +24,7 @@ from adapters.operators import PythonOperators
 from adapters.paddle.collectives import IN_PLACE, PADDLE_COLLECTIVES, collective_rank
 from adapters.paddle.creation import PaddleCreation
 from adapters.paddle.elementwise import PADDLE_ELEMENTWISE_DTYPES, PaddleElementwise
+from adapters.paddle.fft import PaddleFft
 from adapters.paddle.idioms import PaddleIdioms
 from adapters.paddle.initializers import (
     PADDLE_INITIALIZER_DTYPES,
@@ -37,6 +38,7 @@ from adapters.paddle.manipulation import PADDLE_MANIPULATION_DTYPES, PaddleManip
 from adapters.paddle.matrices import PADDLE_MATRIX_DTYPES, PaddleMatrices
 from adapters.paddle.optimizers import PADDLE_CLIP_GRAD_NORM, PADDLE_OPTIMIZERS, PaddleOptimizers
 from adapters.paddle.statistics import PADDLE_STATISTICS_DTYPES, PaddleStatistics
+from vocabulary.fft import FREQUENCY_OPS
 
 FLOATS_INTS = ("float32", "float64", "int32", "int64")
 P2P_TIMEOUT = 10  # seconds a ppermute may take before it counts as hung: gloo itself waits 30
@@ -53,8 +55,8 @@ warnings.filterwarnings("ignore", message="Tensor do not have 'place' interface"
 
 
 class PaddleAdapter(PaddleLayers, PaddleOptimizers, PaddleInitializers, PaddleIdioms, PaddleElementwise,
-                    PaddleStatistics, PaddleManipulation, PaddleMatrices, PaddleLinalg, PaddleCreation, PythonOperators,
-                    Adapter):
+                    PaddleStatistics, PaddleManipulation, PaddleMatrices, PaddleLinalg, PaddleCreation, PaddleFft,
+                    PythonOperators, Adapter):
     name = "paddle"
     module = "paddle"
     import_first = True
@@ -83,7 +85,8 @@ class PaddleAdapter(PaddleLayers, PaddleOptimizers, PaddleInitializers, PaddleId
                                "empty_like"),
                               DTYPES),
               **dict.fromkeys(("exp", "topk", "topk_indices", "eye"), ("float16", *FLOATS_INTS)),
-              **dict.fromkeys(("arange", "linspace", "meshgrid"), FLOATS_INTS),
+              **dict.fromkeys(("arange", "linspace", "meshgrid", *FREQUENCY_OPS), FLOATS_INTS),
+              **dict.fromkeys(("fftshift", "ifftshift"), (*FLOATS_INTS, "bool")),
               "log": ("float16", "bfloat16", *FLOATS_INTS),
               **dict.fromkeys(("tanh", "sigmoid", "sqrt", "sign", "cumsum"),
                               dtypes_except("float16", "bfloat16", "bool")),

@@ -23,6 +23,7 @@ from adapters.base import (
 from adapters.reference.collectives import Collectives
 from adapters.reference.creation import CreationReference
 from adapters.reference.elementwise import ElementwiseReference
+from adapters.reference.fft import FftReference
 from adapters.reference.idioms import IdiomReference
 from adapters.reference.indexing import IndexingReference
 from adapters.reference.initializers import InitializerReference
@@ -32,12 +33,13 @@ from adapters.reference.manipulation import ManipulationReference
 from adapters.reference.matrices import MatrixReference
 from adapters.reference.optimizers import OptimizerReference
 from vocabulary import PAD_MODES
+from vocabulary.fft import FREQUENCY_OPS
 from vocabulary.linalg import LU_OPS
 from vocabulary.params import rnn_suffix
 
 
 class ReferenceAdapter(LayerReference, ManipulationReference, MatrixReference, LinalgReference, CreationReference,
-                       OptimizerReference, InitializerReference, IdiomReference, IndexingReference,
+                       FftReference, OptimizerReference, InitializerReference, IdiomReference, IndexingReference,
                        ElementwiseReference, Adapter):
     name = "reference"
     module = "numpy"
@@ -46,7 +48,8 @@ class ReferenceAdapter(LayerReference, ManipulationReference, MatrixReference, L
               **dict.fromkeys(("sub", "neg", "sigmoid", "sign", "positive", "cross", "softmax", "log_softmax", "lstm",
                                "gru", "cross_entropy", "gelu", "batch_norm"), dtypes_except("bfloat16", "bool")),
               **dict.fromkeys(BITWISE_OPS, dtypes_except(*FLOATS)),
-              **dict.fromkeys(LU_OPS, ("float16", "float32", "float64"))}  # computed in float64
+              **dict.fromkeys(LU_OPS, ("float16", "float32", "float64")),  # computed in float64
+              **dict.fromkeys(FREQUENCY_OPS, ("float16", "float32", "float64"))}
 
     def version(self):
         return np.__version__

@@ -31,6 +31,7 @@ from adapters.tensorflow.collectives import COLLECTIVE_OPS, TF_COLLECTIVES, coll
 from adapters.tensorflow.creation import TensorFlowCreation
 from adapters.tensorflow.elementwise import TENSORFLOW_ELEMENTWISE_DTYPES, TensorFlowElementwise
 from adapters.tensorflow.export import TensorFlowExport
+from adapters.tensorflow.fft import TensorFlowFft
 from adapters.tensorflow.idioms import TensorFlowIdioms
 from adapters.tensorflow.layers import TensorFlowLayers
 from adapters.tensorflow.linalg import TensorFlowLinalg
@@ -47,7 +48,7 @@ XLA_REFUSES = "Detected unsupported operations when trying to compile graph"
 
 class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, TensorFlowElementwise, TensorFlowStatistics,
                         TensorFlowManipulation, TensorFlowMatrices, TensorFlowLinalg, TensorFlowCreation,
-                        PythonOperators, TensorFlowOptimizers, Initializers, TensorFlowExport, Adapter):
+                        TensorFlowFft, PythonOperators, TensorFlowOptimizers, Initializers, TensorFlowExport, Adapter):
     name = "tensorflow"
     module = "tensorflow"
     behaviours = (KERAS_MASKED_SOFTMAX,  # masked_softmax is tf.keras.layers.Softmax(mask=)

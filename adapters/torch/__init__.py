@@ -29,6 +29,7 @@ from adapters.torch.collectives import IN_PLACE, OUT_OF_PLACE, TORCH_COLLECTIVES
 from adapters.torch.creation import TorchCreation
 from adapters.torch.elementwise import TORCH_ELEMENTWISE_DTYPES, TorchElementwise
 from adapters.torch.export import TorchExport
+from adapters.torch.fft import TorchFft
 from adapters.torch.idioms import TorchIdioms
 from adapters.torch.initializers import TORCH_INITIALIZER_DTYPES, TorchInitializers
 from adapters.torch.layers import TorchLayers
@@ -37,13 +38,15 @@ from adapters.torch.manipulation import TorchManipulation
 from adapters.torch.matrices import TorchMatrices
 from adapters.torch.optimizers import TORCH_COMPILED_ADAGRAD, TorchOptimizers
 from adapters.torch.statistics import TORCH_STATISTICS_DTYPES, TorchStatistics, _dims
+from vocabulary.fft import FREQUENCY_OPS
 from vocabulary.linalg import LU_OPS
 from vocabulary.optimizers import OPTIMIZERS_AND_CLIPPING
 from vocabulary.params import MULTIHEAD_OPS
 
 
 class TorchAdapter(TorchLayers, TorchOptimizers, TorchInitializers, TorchIdioms, TorchElementwise, TorchStatistics,
-                   TorchManipulation, TorchMatrices, TorchLinalg, TorchCreation, TorchExport, PythonOperators, Adapter):
+                   TorchManipulation, TorchMatrices, TorchLinalg, TorchCreation, TorchFft, TorchExport, PythonOperators,
+                   Adapter):
     name = "torch"
     module = "torch"
     dtypes = {"*": DTYPES, "scatter_nd": (), "correlate": (), "convolve": (), "l2_penalty": (),
@@ -54,7 +57,7 @@ class TorchAdapter(TorchLayers, TorchOptimizers, TorchInitializers, TorchIdioms,
               **dict.fromkeys(("mean", "vecdot", "softmax", "log_softmax", "masked_softmax", "lstm", "gru", "gelu",
                                "layer_norm", "cross_entropy", "dot_product_attention", "max_pool1d", "norm",
                                "vector_norm", "normalize", "batch_norm", "batch_norm_stats", *MULTIHEAD_OPS,
-                               *OPTIMIZERS_AND_CLIPPING),
+                               *FREQUENCY_OPS, *OPTIMIZERS_AND_CLIPPING),
                               FLOATS),
               "max_pool2d": dtypes_except("bool"), "searchsorted": dtypes_except("bool"),
               **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS + ("int64",)),

@@ -1,9 +1,10 @@
 """The sum-product error bound's rules for the creation functions whose values are computed
-(arange, linspace): as suites/judging/bound_rules.py's, each carries (value, magnitude,
-roundings) through its op. A framework computes these values in the dtype it returns, from
-either end (torch's linspace fills its second half back from stop), so each value's error is
-absolute, a few roundings of the endpoints' and the step's sizes, not relative to the value:
-a value near 0 between -1000 and 1000 is as far off as one near 1000."""
+(arange, linspace, and the fft extension's fftfreq and rfftfreq): as suites/judging/bound_rules.py's,
+each carries (value, magnitude, roundings) through its op. A framework computes these values in
+the dtype it returns, from either end (torch's linspace fills its second half back from stop), so
+arange's and linspace's errors are absolute, a few roundings of the endpoints' and the step's
+sizes, not relative to the value: a value near 0 between -1000 and 1000 is as far off as one near
+1000. A frequency is one product, so its error is relative."""
 import numpy as np
 
 from suites.judging.bound import REFERENCE, Bound
@@ -37,4 +38,15 @@ def _linspace(op):
     return rule
 
 
-FAMILIES = {"arange": _arange, "linspace": _linspace}
+def _fftfreq(op):
+    """fftfreq's and rfftfreq's k / (d n): d n, its reciprocal (or the quotient, jnp's k / (d n)) and
+    the product k * (1 / (d n)), three roundings of the value's own size (relative: one product of
+    an exact integer, so a frequency near 0 is near 0 exactly)."""
+    def rule(n, d=None, **_):
+        count, spacing = (np.asarray(getattr(a, "value", a)) for a in (n, 1.0 if d is None else d))
+        value = getattr(REFERENCE, op)(int(count), float(spacing), dtype="float64")
+        return Bound(value, np.abs(value), 3)
+    return rule
+
+
+FAMILIES = {"arange": _arange, "linspace": _linspace, "fftfreq": _fftfreq}

@@ -31,7 +31,7 @@ def modelled(ctx, outcome, judge) -> Outcome:
         if behaviour.applies(ctx) and not behaviour.autocast:  # a policy is no model (under_policy)
             again = judge(replace(ctx, behaviour=behaviour))
             if again.status == "pass":
-                return _documented(outcome, {"note": behaviour.note, "source": behaviour.source,
+                return as_documented(outcome, {"note": behaviour.note, "source": behaviour.source,
                                              "regime": behaviour.regime,
                                              **({"mode": behaviour.mode} if behaviour.mode else {})},
                                    f"{outcome.message}; as the model of {behaviour.op} computes: {again.message}")
@@ -52,7 +52,7 @@ def under_policy(ctx, outcome, as_autocast) -> Outcome:
             outcome.message += (f" (as torch.autocast computes too: the documented policy, {policy.op} in "
                                 f"{policy.autocast}, does not show in this case)")
             return outcome
-        return _documented(outcome, {"note": policy.note, "source": policy.source, "regime": policy.regime,
+        return as_documented(outcome, {"note": policy.note, "source": policy.source, "regime": policy.regime,
                                      "mode": policy.mode}, f"judged as the policy computes: {outcome.message}")
     outcome.message = (f"{outcome.message}; judged as {policy.note} (the policy computes {policy.op} in "
                        f"{policy.autocast}; source: {policy.source})")
@@ -67,7 +67,7 @@ def crashed(case: str, diff: dict, outcome, died: str | None) -> Outcome:
     behaviours (one_of) on some runs only: where it lives, the outcome (judged against the
     entry's other behaviours, `find`) stands."""
     if died:
-        return _documented(Outcome("fail", case, ""), diff, f"the process died with {died}" if died.isupper()
+        return as_documented(Outcome("fail", case, ""), diff, f"the process died with {died}" if died.isupper()
                            else f"the process died: {died}")
     if case == "hypothesis" or diff["observed"].get("one_of"):
         return outcome
@@ -76,7 +76,7 @@ def crashed(case: str, diff: dict, outcome, died: str | None) -> Outcome:
                    outcome.comparison, outcome.inputs)
 
 
-def _documented(outcome, diff, seen: str) -> Outcome:
+def as_documented(outcome, diff, seen: str) -> Outcome:
     """The outcome as documented: the spec's note, what was seen, the source."""
     return Outcome("documented", outcome.case, f"{diff['note']} (observed: {seen}; source: {diff['source']})",
                    outcome.comparison, outcome.inputs,
@@ -129,14 +129,14 @@ def value(outcome, diff, raised, actual, actual_dtype, ctx, shapes=None, in_refe
             return outcome
         if raised is None and "dtype" in observed:  # and in another dtype, every time
             if observed["dtype"] == actual_dtype:
-                return _documented(outcome, diff, f"{returned(actual)} as {actual_dtype}")
+                return as_documented(outcome, diff, f"{returned(actual)} as {actual_dtype}")
             return _neither(outcome, diff, outcome.message)
         # values, NaN or inf positions, the shape or a property that differ (neither an error nor a
         # dtype alone; a property is all that a spec of unspecified values checks: scatter-duplicates)
         compared = outcome.comparison
         if raised is None and compared is not None and (compared.worst is not None or compared.reason.startswith(
                 "shape ") or outcome.message.startswith("the property ")):
-            return _documented(outcome, diff, outcome.message)
+            return as_documented(outcome, diff, outcome.message)
         return _neither(outcome, diff, outcome.message)
     if outcome.status == "pass":
         return _no_longer_observed(outcome, diff, "result")
@@ -160,7 +160,7 @@ def value(outcome, diff, raised, actual, actual_dtype, ctx, shapes=None, in_refe
             again = in_reference_shapes()
             if again is not None and again.status != "pass":
                 holds, now = False, f"{now}, laid out in the reference's shapes: {again.message}"
-    return _documented(outcome, diff, now) if holds else _neither(outcome, diff, f"now: {now}; {outcome.message}")
+    return as_documented(outcome, diff, now) if holds else _neither(outcome, diff, f"now: {now}; {outcome.message}")
 
 
 @alternatives
@@ -177,7 +177,7 @@ def repeat(outcome, diff, raised=None) -> Outcome:
         holds = raised is not None and as_noted(diff, raised)
     else:
         holds = bool(observed.get("differs")) and raised is None
-    return _documented(outcome, diff, outcome.message) if holds else _neither(outcome, diff, outcome.message)
+    return as_documented(outcome, diff, outcome.message) if holds else _neither(outcome, diff, outcome.message)
 
 
 def defaults(ctx, outcome, diff, judge) -> Outcome:
@@ -194,7 +194,7 @@ def defaults(ctx, outcome, diff, judge) -> Outcome:
             default = behaviours.framework_default(op, filled, diff["note"], diff["source"])
             again = judge(replace(ctx, behaviour=default))
             if again.status == "pass":
-                return _documented(outcome, diff, f"{outcome.message}; with {op}'s {filled}: {again.message}")
+                return as_documented(outcome, diff, f"{outcome.message}; with {op}'s {filled}: {again.message}")
     return _neither(outcome, diff, outcome.message)
 
 
@@ -213,7 +213,7 @@ def gradient(outcome, diff, ctx, grads, raised=None) -> Outcome:
     if outcome.status == "pass":
         return outcome if differs else _no_longer_observed(outcome, diff, "gradient")
     if differs and outcome.status == "fail":
-        return _documented(outcome, diff, outcome.message)
+        return as_documented(outcome, diff, outcome.message)
     now = None
     if "no_gradient" in observed:  # None for exactly these args
         if isinstance(raised, NoGradient) and sorted(raised.names) == sorted(observed["no_gradient"]):
@@ -223,7 +223,7 @@ def gradient(outcome, diff, ctx, grads, raised=None) -> Outcome:
     elif "grad" in observed and grads is not None and match_gradients(ctx, grads, observed["grad"],
                                                                       observed.get("atol", 0.0)).ok:
         now = ", ".join(f"d/d{n} = {np.asarray(grads[n]).tolist()}" for n in observed["grad"])
-    return _documented(outcome, diff, now) if now is not None else _neither(outcome, diff, outcome.message)
+    return as_documented(outcome, diff, now) if now is not None else _neither(outcome, diff, outcome.message)
 
 
 def as_noted(diff: dict, raised: BaseException | None) -> bool:
@@ -290,7 +290,7 @@ def precision(ctx, outcome, diff, judge) -> Outcome:
             return _neither(outcome, diff, f"as {narrow}: {again.message}", again.comparison)
         seen = f"{outcome.message}; as {narrow}{model}: {again.message}"
         _as_judged_again(outcome, again)
-    return _documented(outcome, diff, seen)
+    return as_documented(outcome, diff, seen)
 
 
 def quantised(ctx, outcome, diff, judge) -> Outcome:
@@ -305,7 +305,7 @@ def quantised(ctx, outcome, diff, judge) -> Outcome:
     if again.status != "pass":
         return _neither(outcome, diff, f"as quantised to {scheme}: {again.message}", again.comparison)
     _as_judged_again(outcome, again)
-    return _documented(outcome, diff, f"{outcome.message}; as quantised to {scheme}: {again.message}")
+    return as_documented(outcome, diff, f"{outcome.message}; as quantised to {scheme}: {again.message}")
 
 
 def _as_judged_again(outcome, again) -> None:

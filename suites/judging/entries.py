@@ -70,12 +70,6 @@ def at_version(versions, adapter) -> bool:
     return True
 
 
-def documented_precision(ctx, case: str, kind: str) -> str | None:
-    """The precision a documented difference says the framework computes this case in (observed
-    `precision: float32`), or None."""
-    return ((find(ctx, case, kind) or {}).get("observed") or {}).get("precision")
-
-
 def _survived(diff: dict) -> dict:
     """The entry as it judges a process that returned: the behaviours it lists but the crash."""
     options = [o for o in diff["observed"].get("one_of", []) if not o.get("crashes")]

@@ -23,7 +23,7 @@ def check_gradient(ctx, case: str, inputs: dict, rng: np.random.Generator, per_i
     outcome = _gradient_outcome(ctx, case, inputs, rng, per_input)
     return modes.against_eager(ctx, outcome, lambda eager: _gradient_outcome(eager, case, inputs,
                                                                             _restored(rng, state), per_input),
-                               entries.documented_precision(ctx, case, "gradient"))
+                               entries.find(ctx, case, "gradient"))
 
 
 def _gradient_outcome(ctx, case, inputs, rng, per_input) -> Outcome:

@@ -33,7 +33,7 @@ def check_case(ctx, case: str, inputs: dict, expect: dict | None = None) -> Outc
     expect = expect or {}
     return modes.against_eager(ctx, _checked(ctx, case, inputs, expect),
                                lambda eager: _checked(eager, case, inputs, expect),
-                               entries.documented_precision(ctx, case, "value"))
+                               entries.find(ctx, case, "value"))
 
 
 def _checked(ctx, case: str, inputs: dict, expect: dict) -> Outcome:

@@ -175,3 +175,12 @@ class FanOutForFanIn(EngineAdapter):
         if name.startswith("kaiming") and params.get("mode", "fan_in") == "fan_in":
             params = {**params, "mode": "fan_out"}
         return super().initialize(name, x, seed, params)
+
+
+class SwappedShift(EngineAdapter):
+    """fft: fftshift rolled by -(n // 2), ifftshift's shift, which agrees with the right one
+    wherever every length is even (a port that reads the two as the same roll)."""
+    name = "swapped-shift"
+
+    def fftshift(self, x, axes=None):
+        return super().ifftshift(x, axes)
