@@ -83,6 +83,20 @@ def test_permanent_growth_is_the_permanents_difference():
     assert inverse_bounds.permanent_growth(a, w) == pytest.approx(permanent(a + w) - permanent(a))
 
 
+def test_permanent_growth_of_a_term_past_float64s_range_is_its_logarithms():
+    """Entries of 1e-277 and 1e-186 in one term (the invertible rule's draws at seed 326): its
+    product underflows to 0 where its growth overflows, and 0 * inf made the det bound NaN, a fail
+    with no error at all. In logarithms the term is finite, and it is the exact value's."""
+    a = np.array([[12.0, 1, 1], [1, 10, 8.67364475e-277], [1, 4.83164713e-186, 10]])
+    w = np.full((3, 3), 1e-14)
+    growth = inverse_bounds.permanent_growth(a, w)
+    assert np.isfinite(growth) and growth > 0
+    # the term through the two tiny entries: a00 a12 a21 grows to (a00 + w)(a12 + w)(a21 + w), about 12 w w
+    assert growth > 12 * 1e-14 * 1e-14
+    bound = _bound("det(x)", ["x"], {"x": a}, "float64")
+    assert np.isfinite(bound) and abs(float(_lu_det(a)) - exact_det(a)) <= bound
+
+
 def test_exact_det_is_rounded_once():
     """NumPy's det is exp of a sum of logs: 1e-55 is off by about 125 float64 ulp there."""
     x = np.array([[7.021235054450391e-55]])

@@ -122,12 +122,16 @@ def permanent_growth(a: np.ndarray, w: np.ndarray) -> float:
     """per(a + w) - per(a) for nonnegative matrices, summed over the permutations term by term, each
     term prod(a + w) - prod(a) >= 0 computed without cancellation (prod(a) expm1(sum log1p(w / a))
     where no a is 0): Ryser's alternating sum, or per(a + w) less per(a), would lose it entirely
-    where w is a rounding's size."""
+    where w is a rounding's size. Where prod(a) underflows (entries of 1e-277 and 1e-186 in one
+    term) or its growth overflows, the term is taken in logarithms: exp(sum log a + log expm1(s))."""
     k = a.shape[-1]
     sigma = np.array(list(itertools.permutations(range(k))), dtype=np.intp).reshape(-1, k)
     picked_a, picked_w = a[np.arange(k), sigma], w[np.arange(k), sigma]
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        relative = np.prod(picked_a, axis=-1) * np.expm1(np.sum(np.log1p(picked_w / picked_a), axis=-1))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        product, s = np.prod(picked_a, axis=-1), np.sum(np.log1p(picked_w / picked_a), axis=-1)
+        grown = np.expm1(s)
+        logged = np.exp(np.sum(np.log(picked_a), axis=-1) + s + np.log(-np.expm1(-s)))  # log expm1(s), s >= 0
+        relative = np.where((product > 0) & np.isfinite(grown), product * grown, logged)
         terms = np.where(np.all(picked_a > 0, axis=-1), relative, np.prod(picked_a + picked_w, axis=-1))
     return float(np.sum(terms))
 

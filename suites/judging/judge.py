@@ -9,6 +9,7 @@ A random op's reference (an initializer's) is the law it draws from, and its sam
 against that law (suites/judging/sampling.py).
 """
 import dataclasses
+import functools
 
 import hypothesis
 import numpy as np
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 
 from adapters.base import Unsupported
 from adapters.reference.initializers import Law
-from reports.records import PASSING
+from reports.records import AGAINST_EAGER, PASSING
 from suites.judging import compare, differences, entries, modes, properties, sampling
 from suites.judging.outcome import CaseFailure, InputChanged, Outcome, message_of, one_line, raised_outcome
 from suites.programs import expr
@@ -31,12 +32,14 @@ def check_case(ctx, case: str, inputs: dict, expect: dict | None = None) -> Outc
     """Run one case and judge it against `expect` (from documentation) and the reference; in the
     compiled mode, against the adapter's eager result too (suites/judging/modes.py)."""
     expect = expect or {}
-    return modes.against_eager(ctx, _checked(ctx, case, inputs, expect),
-                               lambda eager: _checked(eager, case, inputs, expect),
+    eagerly = functools.cache(lambda: _checked(ctx.eager, case, inputs, expect))  # run once, where needed
+    return modes.against_eager(ctx, _checked(ctx, case, inputs, expect, eagerly), lambda _: eagerly(),
                                entries.find(ctx, case, "value"))
 
 
-def _checked(ctx, case: str, inputs: dict, expect: dict) -> Outcome:
+def _checked(ctx, case: str, inputs: dict, expect: dict, eagerly=None) -> Outcome:
+    """The case in ctx's mode judged, its documented difference applied; `eagerly()`: the same
+    case's eager outcome, read where a compiled or exported run raised (modes.lacking)."""
     raised, actual, actual_dtype, shapes = None, None, None, None
     try:
         actual, actual_dtype, shapes = ctx.run(inputs)
@@ -49,6 +52,9 @@ def _checked(ctx, case: str, inputs: dict, expect: dict) -> Outcome:
     outcome = _judge(ctx, case, inputs, expect, raised, actual, actual_dtype, shapes)
     if outcome.status == "unsupported":  # an error in a dtype the adapter does not declare: nothing to observe
         return outcome
+    lacked = modes.lacking(ctx, outcome, eagerly()) if ctx.mode in AGAINST_EAGER and outcome.status == "error" else None
+    if lacked:  # as eagerly: before the entries read its error
+        return lacked
     diff = entries.find(ctx, case)
     # a behaviour's model judges against the reference alone: documented values belong to the
     # spec's own op, an expected error does not (a model computes where the framework should refuse)
