@@ -48,3 +48,8 @@ def topk(x, k):
 
 def unique(x):
     return Tensor(np.unique(tensor(x).data, equal_nan=True))
+
+
+def unique_values(x):
+    """The Array API's: each NaN a value of its own (numpy.unique_values); no derivative, as unique."""
+    return Tensor(np.unique_values(tensor(x).data))

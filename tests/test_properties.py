@@ -47,3 +47,16 @@ def test_end_padding_does_not_apply_to_stacked_bidirectional_layers():
         "final-steps-are-h_n"]
     assert properties.applicable(context("with-state-num-layers1-bidirectional-batch-first")) == [
         "final-steps-are-h_n", "end-padding-keeps-valid-steps"]
+
+
+def test_same_values_in_any_order_takes_any_order_and_no_other_values():
+    """unique_values' values as a set: any order, each NaN its own value, either zero for both;
+    a value changed, or NaNs merged, breaks it."""
+    spec = next(s for s in load_path("specs/sets.yaml") if s.id == "unique-values-nans-and-zeros")
+    ctx = Context(spec, adapters.get("reference"), "cpu", "float32")
+    inputs = {"x": np.array([2, np.nan, -0.0, 1, np.nan, 0.0, 2], dtype=np.float32)}
+    check = properties.PROPERTIES["same-values-in-any-order"][0]
+    assert check(ctx, inputs, [np.array([np.nan, 2, 0.0, np.nan, 1], dtype=np.float32)]) is None
+    assert check(ctx, inputs, [np.array([-0.0, 1, 2, np.nan, np.nan], dtype=np.float32)]) is None
+    assert "are not the reference's" in check(ctx, inputs, [np.array([np.nan, 3, 0.0, np.nan, 1], dtype=np.float32)])
+    assert "4 values, where the reference has 5" in check(ctx, inputs, [np.array([0.0, 1, 2, np.nan], np.float32)])

@@ -65,6 +65,21 @@ def test_an_entry_for_every_spec_documents_only_the_fails_it_explains(tmp_path):
     assert by_dtype["float64"]["message"].startswith("differs from the float64 reference")
 
 
+def test_a_dtype_entry_holds_for_values_whose_order_is_unspecified(tmp_path):
+    """unique_values' order is the framework's (the spec's `unspecified`): an entry documenting
+    the result's dtype judges the values as the spec does, by its properties, not position by
+    position (jax-32's int64 unique_values failed so: sorted, where NumPy's come hashed)."""
+    cmd = [sys.executable, "-m", "pytest", "specs/sets.yaml", "--adapter-path",
+           str(ROOT / "tests" / "adapters" / "int32_by_default.py"), "--adapter", "int32-by-default", "--mode",
+           "eager", "--dtype", "int64", "-k", "unique-values-docs[", "--results-dir", str(tmp_path), "-p",
+           "no:cacheprovider", "-p", "no:xdist"]
+    run = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    records = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
+    cases = ["docs", "repeats", "zero-d", "empty"]
+    assert {r["case"]: r["status"] for r in records} == dict.fromkeys(cases, "documented")
+
+
 def test_an_entry_for_every_spec_names_no_case(tmp_path):
     bad = tmp_path / "bad.differences.yaml"
     bad.write_text('"*":\n  - {case: docs, observed: {raises: true}, note: n, source: https://example.org}\n')

@@ -155,6 +155,12 @@ _OPS = [
     Op("unique", "x", "sorting", "numpy.unique: the distinct values of x (flattened), ascending, NaNs counted "
        "as one (equal_nan=True) and last; the result has x's dtype and a length that depends on the values "
        "(a compiler that needs static shapes must be told a size: documented).", unary),
+    Op("unique_values", "x", "sorting", "The Array API's unique_values: the distinct values of x (flattened), "
+       "each NaN distinct from every other (NaN != NaN), -0 and +0 one value; the order of the values is "
+       "unspecified (the standard; NumPy 2 and TensorFlow return them unsorted), so the specs judge them as a "
+       "set (the property same-values-in-any-order); x's dtype, a length that depends on the values. "
+       "(https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.unique_values.html)",
+       unary),
     # -- reductions and shapes
     Op("sum", "x, axis=None, keepdims=False", "reductions and shapes", "Sum. " + REDUCTION, along_axis,
        bound="reduction"),

@@ -35,7 +35,7 @@ STANDARD = {
 # standard function -> the vocabulary op that computes it under another name
 ALIASES = {"astype": "cast", "divide": "div", "multiply": "mul", "subtract": "sub", "negative": "neg",
            "permute_dims": "transpose", "cumulative_sum": "cumsum", "cumulative_prod": "cumprod",
-           "unique_values": "unique", "take_along_axis": "gather"}
+           "take_along_axis": "gather"}
 
 
 def functions() -> list[tuple[str, str]]:

@@ -40,6 +40,9 @@ class JaxIdioms:
     def unique(self, x):
         return self.jnp.unique(x)  # no size: inside jax.jit its shape is not static (jax raises)
 
+    def unique_values(self, x):
+        return self.jnp.unique_values(x)  # no size, as unique
+
     def bmm(self, a, b):
         return self.lax.batch_matmul(a, b)
 

@@ -68,8 +68,8 @@ from vocabulary.params import MULTIHEAD_OPS
 BACKEND_DTYPES = {
     "tensorflow": {"*": DTYPES, "convolve": (),  # keras.ops promotes integers and bools where TF's own ops refuse
                    **dict.fromkeys(("add", "sub", "mul", "maximum", "minimum", "pow", "relu", "round", "sign",
-                                    "scatter_add", "greater", "topk", "topk_indices", "unique", "einsum",
-                                    "scatter_reduce", "index_add", "searchsorted"),
+                                    "scatter_add", "greater", "topk", "topk_indices", "unique", "unique_values",
+                                    "einsum", "scatter_reduce", "index_add", "searchsorted"),
                                    dtypes_except("bool")),
                    **dict.fromkeys(("neg", "arange"), dtypes_except("uint8", "bool")),
                    "linspace": dtypes_except("bool"),

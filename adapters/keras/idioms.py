@@ -49,6 +49,9 @@ class KerasIdioms:
     def unique(self, x):
         return self.ops.unique(x)
 
+    def unique_values(self, x):
+        return self.ops.unique(x)  # keras.ops has no unique_values
+
     def bmm(self, a, b):
         raise Unsupported("keras.ops has no bmm (keras.ops.matmul broadcasts its batch axes)")
 

@@ -39,6 +39,9 @@ class PaddleIdioms:
     def unique(self, x):
         return self.paddle.unique(x)
 
+    def unique_values(self, x):
+        return self.paddle.unique(x)  # Paddle has no unique_values: paddle.unique is its users' call
+
     def bmm(self, a, b):
         return self.paddle.bmm(a, b)
 

@@ -62,6 +62,10 @@ class IdiomReference:
     def unique(self, x):
         return np.unique(x, equal_nan=True)
 
+    def unique_values(self, x):
+        """numpy.unique_values, the standard's (NumPy 2): each NaN its own value, in an order of NumPy's."""
+        return np.unique_values(x)
+
     def correlate(self, a, v, mode="valid"):
         """numpy.correlate (real operands: its conjugate of v is v)."""
         return np.correlate(a, v, mode)

@@ -42,6 +42,9 @@ class TensorFlowIdioms:
     def unique(self, x):
         return self.tf.unique(self.tf.reshape(x, [-1])).y  # tf.unique takes 1-D tensors only
 
+    def unique_values(self, x):
+        return self.unique(x)  # TensorFlow's one call for distinct values (its NumPy API has no unique)
+
     def bmm(self, a, b):
         raise Unsupported("TensorFlow has no bmm (tf.matmul broadcasts its batch axes)")
 

@@ -39,6 +39,9 @@ class TorchIdioms:
     def unique(self, x):
         return self.torch.unique(x)
 
+    def unique_values(self, x):
+        return self.torch.unique(x)  # torch has no unique_values: torch.unique is its users' call
+
     def bmm(self, a, b):
         return self.torch.bmm(a, b)
 

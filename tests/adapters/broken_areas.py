@@ -184,3 +184,12 @@ class SwappedShift(EngineAdapter):
 
     def fftshift(self, x, axes=None):
         return super().ifftshift(x, axes)
+
+
+class MergedNans(EngineAdapter):
+    """sets: unique_values as numpy.unique computes it (equal_nan=True: every NaN one value), the
+    older call a port reaches for, where the standard keeps each NaN apart."""
+    name = "merged-nans"
+
+    def unique_values(self, x):
+        return super().unique(x)
