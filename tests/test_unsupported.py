@@ -234,6 +234,20 @@ def test_a_compilers_own_error_where_eager_lacks_the_kernel_is_unsupported_befor
     assert "(eagerly; compiled: TracingError" in by_mode["compiled"]["message"]
 
 
+def test_a_compiled_reverse_pass_where_eager_lacks_the_kernel_is_unsupported_before_any_entry(tmp_path):
+    """The same for a gradient: a compiled reverse pass that meets the missing kernel while
+    tracing is unsupported as eagerly, whatever a gradient entry of the case documents (the
+    gradient's entries were read first, and made the compiler's error a fail)."""
+    cmd = [sys.executable, "-m", "pytest", str(EXP_INTEGERS.with_name("exp-half-gradient-documented.yaml")),
+           "--adapter-path", str(KERNEL_LESS), "--adapter", "tracing-half-less", "--mode", "eager,compiled",
+           "--results-dir", str(tmp_path), "-q", "-p", "no:cacheprovider"]
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=pathlib.Path(__file__).parent.parent)
+    assert run.returncode == 0, run.stdout + run.stderr
+    gradients = {r["mode"]: r for r in records(tmp_path) if r["kind"] == "gradient"}
+    assert gradients["eager"]["status"] == gradients["compiled"]["status"] == "unsupported", gradients
+    assert "(eagerly; compiled: TracingError" in gradients["compiled"]["message"]
+
+
 def test_an_op_the_adapter_does_not_implement_is_unsupported_whatever_it_declares(tmp_path):
     """An adapter that declares every dtype for every op and cannot convert to bfloat16: a spec of
     an op it lacks is unsupported in bfloat16 too (it was an error: the conversion failed first)."""

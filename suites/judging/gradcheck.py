@@ -6,6 +6,8 @@ Small cases compare the whole Jacobian (one reverse pass per output element); la
 judged dtype's gamma_n times the derivative's magnitude for sum-product programs, a few ulp
 norm-wise for the rest, plus the difference quotient's own estimated error.
 """
+import functools
+
 import numpy as np
 
 from adapters.base import Unsupported
@@ -20,17 +22,22 @@ def check_gradient(ctx, case: str, inputs: dict, rng: np.random.Generator, per_i
     direction of its own, so that a wrong one is named (a model's parameters). In the compiled
     mode, against the eager gradient along the same directions too (suites/judging/modes.py)."""
     state = rng.bit_generator.state
-    outcome = _gradient_outcome(ctx, case, inputs, rng, per_input)
-    return modes.against_eager(ctx, outcome, lambda eager: _gradient_outcome(eager, case, inputs,
-                                                                            _restored(rng, state), per_input),
-                               entries.find(ctx, case, "gradient"))
+    eagerly = functools.cache(lambda: _gradient_outcome(ctx.eager, case, inputs, _restored(rng, state), per_input))
+    outcome = _gradient_outcome(ctx, case, inputs, rng, per_input, eagerly)
+    return modes.against_eager(ctx, outcome, lambda _: eagerly(), entries.find(ctx, case, "gradient"))
 
 
-def _gradient_outcome(ctx, case, inputs, rng, per_input) -> Outcome:
+def _gradient_outcome(ctx, case, inputs, rng, per_input, eagerly=None) -> Outcome:
+    """The gradient in ctx's mode judged, its documented difference applied; `eagerly()`: the same
+    gradient's eager outcome, read where a compiled or exported reverse pass raised (modes.lacking,
+    before the entries read its error, as judge._checked does for values)."""
     state = rng.bit_generator.state
     per_input = getattr(ctx.program, "per_input_gradients", False) if per_input is None else per_input
     diff = entries.find(ctx, case, "gradient")
     outcome = _finite_difference_check(ctx, case, inputs, rng, per_input)
+    lacked = modes.lacking_first(ctx, outcome, eagerly)
+    if lacked:
+        return lacked
     if not diff or diff.get("every_spec") and "precision" not in diff["observed"]:
         # an adapter-wide entry other than a precision explains no gradient: the behaviours may
         return differences.modelled(ctx, outcome, lambda judge: _finite_difference_check(
@@ -47,11 +54,12 @@ def check_documented_gradient(ctx, case: str, inputs: dict, documented: dict) ->
     """The adapter's gradient against documented values (docs, or a convention at a point where
     the derivative does not exist), for the cotangent given (default: ones); in the compiled
     mode, against the eager gradient too."""
-    return modes.against_eager(ctx, _documented_gradient(ctx, case, inputs, documented),
-                               lambda eager: _documented_gradient(eager, case, inputs, documented))
+    eagerly = functools.cache(lambda: _documented_gradient(ctx.eager, case, inputs, documented))
+    return modes.against_eager(ctx, _documented_gradient(ctx, case, inputs, documented, eagerly),
+                               lambda _: eagerly())
 
 
-def _documented_gradient(ctx, case: str, inputs: dict, documented: dict) -> Outcome:
+def _documented_gradient(ctx, case: str, inputs: dict, documented: dict, eagerly=None) -> Outcome:
     wrt = ctx.spec.wrt
     out = np.asarray(ctx.oracle(inputs))
     cotangent = np.broadcast_to(np.asarray(documented.get("cotangent", 1.0), dtype=np.float64), out.shape)
@@ -65,8 +73,9 @@ def _documented_gradient(ctx, case: str, inputs: dict, documented: dict) -> Outc
         return differences.gradient(outcome, diff, ctx, None, exc) if diff else outcome
     except Exception as exc:
         outcome = raised_outcome(case, exc, inputs)
-        return differences.gradient(outcome, diff, ctx, None, exc) if diff and outcome.status != "unsupported" \
-            else outcome
+        lacked = modes.lacking_first(ctx, outcome, eagerly)
+        return lacked or (differences.gradient(outcome, diff, ctx, None, exc)
+                          if diff and outcome.status != "unsupported" else outcome)
     actual = np.concatenate([np.ravel(grads[n]) for n in wrt])
 
     def judge(judge_ctx, _inputs=None):

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from adapters.base import Unsupported
 from adapters.reference.initializers import Law
-from reports.records import AGAINST_EAGER, PASSING
+from reports.records import PASSING
 from suites.judging import compare, differences, entries, modes, properties, sampling
 from suites.judging.outcome import CaseFailure, InputChanged, Outcome, message_of, one_line, raised_outcome
 from suites.programs import expr
@@ -52,7 +52,7 @@ def _checked(ctx, case: str, inputs: dict, expect: dict, eagerly=None) -> Outcom
     outcome = _judge(ctx, case, inputs, expect, raised, actual, actual_dtype, shapes)
     if outcome.status == "unsupported":  # an error in a dtype the adapter does not declare: nothing to observe
         return outcome
-    lacked = modes.lacking(ctx, outcome, eagerly()) if ctx.mode in AGAINST_EAGER and outcome.status == "error" else None
+    lacked = modes.lacking_first(ctx, outcome, eagerly)
     if lacked:  # as eagerly: before the entries read its error
         return lacked
     diff = entries.find(ctx, case)

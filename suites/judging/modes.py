@@ -73,6 +73,15 @@ def lacking(ctx, outcome: Outcome, eager: Outcome) -> Outcome | None:
                    inputs=outcome.inputs)
 
 
+def lacking_first(ctx, outcome: Outcome, eagerly) -> Outcome | None:
+    """lacking(), where ctx's mode is judged against eager and `outcome` is an error, with the
+    case's eager outcome from `eagerly()` (run only then, once: functools.cache), before any
+    documented difference reads the error (judge._checked, gradcheck)."""
+    if ctx.mode not in AGAINST_EAGER or outcome.status != "error" or eagerly is None:
+        return None
+    return lacking(ctx, outcome, eagerly())
+
+
 def _agreement(ctx, eager, compiled, comparison, precision=None) -> compare.Comparison:
     """compiled against eager within the allowed error of the compiled result's own check (its
     largest, where that check compared something of another shape: a gradient's directions), and

@@ -7,6 +7,7 @@ raises an error of its own that names no op."""
 import numpy as np
 
 from adapters.base import DTYPES, FLOATS, Adapter
+from adapters.engine import EngineAdapter
 from adapters.reference import ReferenceAdapter
 
 
@@ -41,6 +42,20 @@ class TracingKernelLess(KernelLess):
 class TracingKernelLessDeclared(TracingKernelLess):
     name = "tracing-kernel-less-declared"
     dtypes = ReferenceAdapter.dtypes
+
+
+class TracingHalfLess(EngineAdapter):
+    """The engine without a float16 exp kernel, undeclared (as jax has no float16 LU past 2 x 2),
+    compiled by the tracing compiler above: a compiled reverse pass meets the missing kernel while
+    tracing and raises the compiler's error, as eagerly the framework's own."""
+    name = "tracing-half-less"
+    dtypes = {**EngineAdapter.dtypes, "exp": ("float32", "float64")}
+    compile = TracingKernelLess.compile
+
+    def exp(self, x):
+        if x.data.dtype == np.float16:
+            raise RuntimeError("exp: no kernel registered for float16 on CPU")
+        return super().exp(x)
 
 
 class TracingError(RuntimeError):
