@@ -1,5 +1,5 @@
 """Sorting on the tape: sort and topk move each value's gradient back to where the value came
-from; argsort, topk_indices and unique are indices and distinct values, without a gradient.
+from; argsort, topk_indices, nonzero and unique are indices and distinct values, without a gradient.
 Equal values keep their order (stable sorts), NaN sorts after every number (NumPy's order)."""
 import numpy as np
 
@@ -53,3 +53,9 @@ def unique(x):
 def unique_values(x):
     """The Array API's: each NaN a value of its own (numpy.unique_values); no derivative, as unique."""
     return Tensor(np.unique_values(tensor(x).data))
+
+
+def nonzero(x):
+    """The Array API's: one int64 index tensor per axis (numpy.nonzero, which refuses a 0-d x as the
+    standard does); indices, without a gradient."""
+    return tuple(Tensor(i) for i in np.nonzero(tensor(x).data))

@@ -237,6 +237,92 @@ def test_differs_documents_a_generated_result_of_another_shape_and_nothing_else(
     assert outcome(RaisingCorrelate(), "hypothesis").status != "documented"
 
 
+EXTRA_INDEX = """\
+- id: extra-index
+  expr: "nonzero(x)"
+  args: [x]
+  dtypes: [float64]
+  result_dtype: int64
+  examples:
+    - name: one-zero
+      inputs: {x: {values: [0]}}
+  hypothesis: {signature: "(n)->()"}
+  differences:
+    - adapter: extra-index-nonzero
+      case: hypothesis
+      observed: {differs: true}
+      note: a zero x of one element has a non-zero index, as tf.where unstacked under XLA
+      source: https://example.org/extra-index
+"""
+
+
+def test_differs_documents_a_generated_result_whose_parts_have_other_shapes(tmp_path):
+    """The same for a result of several parts: parts of other lengths (TensorFlow's nonzero of a
+    one-element zero x under XLA: an index where there is none) are documented by `differs` on
+    generated cases; the comparison names them as `shapes`, which `differs` once did not cover."""
+    from adapters.engine import EngineAdapter
+
+    class ExtraIndexNonzero(EngineAdapter):
+        name = "extra-index-nonzero"
+
+        def nonzero(self, x):
+            return (self.engine.Tensor(np.array([0])),) if x.data.size == 1 else super().nonzero(x)
+
+    extra = first_spec(tmp_path, EXTRA_INDEX, "extra-index.yaml")
+    ctx = Context(extra, ExtraIndexNonzero(), "cpu", "float64")
+    generated = judge.check_case(ctx, "hypothesis", {"x": np.array([0.0])})
+    assert generated.status == "documented", generated.message
+    assert "shapes 0 (1,), expected 0 (0,)" in generated.message
+    assert judge.check_case(ctx, "one-zero", {"x": np.array([0.0])}).status == "fail"
+    assert judge.check_case(ctx, "hypothesis", {"x": np.array([0.0, 2.0])}).status == "pass"
+
+
+STACKED = """\
+- id: stacked
+  expr: "nonzero(x)"
+  args: [x]
+  dtypes: [float64]
+  result_dtype: int64
+  examples:
+    - name: two-d
+      inputs: {x: {values: [[0, 2], [3, 0]]}}
+    - name: zero-d
+      inputs: {x: {values: 1}}
+      expect: {raises: true}
+  differences:
+    - adapter: stacking-nonzero
+      case: two-d
+      observed: {shape: [2, 2], dtype: int32}
+      note: one [ndim, N] int32 tensor, as keras.ops.nonzero on torch returns
+      source: https://example.org/stacked
+    - adapter: stacking-nonzero
+      case: zero-d
+      observed: {shape: [0, 1], dtype: int32}
+      note: a 0-d x taken for a 1-D x of one element, stacked
+      source: https://example.org/stacked
+"""
+
+
+def test_a_documented_shape_in_another_dtype_is_judged_by_its_shape(tmp_path):
+    """An entry of a shape and a dtype (keras.ops.nonzero on torch: one [ndim, N] int32 tensor
+    where the standard has a tuple of int64 ones) holds while the result has both; it was judged
+    as a dtype entry alone, its values converted and compared position by position with the
+    reference's (a fail), or with a reference that refuses the case (a harness error)."""
+    from adapters.engine import EngineAdapter
+
+    class StackingNonzero(EngineAdapter):
+        name = "stacking-nonzero"
+
+        def nonzero(self, x):
+            return self.engine.Tensor(np.argwhere(x.data).T.astype(np.int32))  # torch.nonzero(x).T
+
+    ctx = Context(first_spec(tmp_path, STACKED, "stacked.yaml"), StackingNonzero(), "cpu", "float64")
+    two_d = judge.check_case(ctx, "two-d", {"x": np.array([[0.0, 2.0], [3.0, 0.0]])})
+    assert two_d.status == "documented", two_d.message
+    zero_d = judge.check_case(ctx, "zero-d", {"x": np.array(1.0)}, {"raises": True})
+    assert zero_d.status == "documented", zero_d.message
+
+
 def test_a_gradient_of_the_wrong_shape_is_named_with_the_shapes(tmp_path, spec):
     """An adapter whose gradient comes back in another shape (flattened) gets an error that names
     the argument and both shapes, not NumPy's broadcast error from inside the comparison."""

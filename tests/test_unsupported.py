@@ -248,6 +248,38 @@ def test_a_compiled_reverse_pass_where_eager_lacks_the_kernel_is_unsupported_bef
     assert "(eagerly; compiled: TracingError" in gradients["compiled"]["message"]
 
 
+EXP_RAISES = """\
+- id: exp-raises
+  expr: "exp(x)"
+  args: [x]
+  dtypes: [int32, float32]
+  examples:
+    - name: documented-error
+      inputs: {x: {values: [0, 1]}}
+      expect: {raises: true}
+"""
+
+
+def test_an_expected_error_in_a_dtype_the_adapter_does_not_declare_is_unsupported(tmp_path):
+    """A case documented to raise, in a dtype the adapter does not declare: the framework lacks
+    the kernel, and its "no kernel" error is not the error documented (paddle.nonzero of a 0-d
+    float16 x passed as "raised as expected" on its missing float16 kernel). In a declared dtype
+    the same expectation still judges the result (it returned: a fail)."""
+    from suites.judging import judge
+    from suites.programs.context import Context
+    from tests.adapters.kernel_less import KernelLess
+    from tests.spec_text import first_spec
+
+    spec = first_spec(tmp_path, EXP_RAISES)
+    lacking = judge.check_case(Context(spec, KernelLess(), "cpu", "int32"), "documented-error",
+                               {"x": np.array([0, 1], np.int32)}, {"raises": True})
+    assert lacking.status == "unsupported", lacking.message
+    assert lacking.message.startswith("kernel-less does not declare exp in int32")
+    computed = judge.check_case(Context(spec, KernelLess(), "cpu", "float32"), "documented-error",
+                                {"x": np.array([0, 1], np.float32)}, {"raises": True})
+    assert computed.status == "fail", computed.message
+
+
 def test_an_op_the_adapter_does_not_implement_is_unsupported_whatever_it_declares(tmp_path):
     """An adapter that declares every dtype for every op and cannot convert to bfloat16: a spec of
     an op it lacks is unsupported in bfloat16 too (it was an error: the conversion failed first)."""

@@ -1,6 +1,6 @@
 """The Python Array API standard's statistical and utility functions beyond sum, mean, max and
 cumulative_sum (2024.12): min, prod, var, std, all and any, cumulative_prod (as cumprod, beside
-cumsum) and diff; and its searching functions count_nonzero and searchsorted. Each op is the
+cumsum) and diff; and its searching functions count_nonzero, nonzero and searchsorted. Each op is the
 standard's function of the same name, its semantics the standard's text, special cases included
 (specs/statistics.yaml holds each as a named example):
 https://data-apis.org/array-api/2024.12/API_specification/statistical_functions.html,
@@ -57,4 +57,8 @@ STATISTICAL_OPS = [
        f"v <= x1[i]), 'right' the last (x1[i-1] <= v < x1[i]); int64, of x2's shape. The standard's sorter is "
        f"not in the signature. ({PAGE}searchsorted.html)",
        lambda d: ([values(d, (4,)), values(d, (3,))], {}), zero_derivative=True),
+    Op("nonzero", "x", "sorting", f"The indices of x's non-zero elements (NaN is non-zero, -0 zero), one int64 "
+       f"tensor per axis of x, as a tuple, in row-major (C) order: the k-th non-zero element is x[out[0][k], "
+       f"..., out[-1][k]]. Its length is data-dependent. A 0-d x is not allowed (an error: the standard). "
+       f"({PAGE}nonzero.html)", lambda d: ([values(d, (2, 3))], {}), zero_derivative=True),
 ]

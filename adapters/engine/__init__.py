@@ -266,6 +266,9 @@ class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, Eng
     def unique_values(self, x):
         return self.sorting.unique_values(x)
 
+    def nonzero(self, x):
+        return self.sorting.nonzero(x)
+
     def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True, training=True):
         return self.nn.lstm(x, h0, c0, params, num_layers, bidirectional, batch_first)  # engine.nn has no modes
 

@@ -43,6 +43,9 @@ class JaxIdioms:
     def unique_values(self, x):
         return self.jnp.unique_values(x)  # no size, as unique
 
+    def nonzero(self, x):
+        return self.jnp.nonzero(x)  # no size, as unique
+
     def bmm(self, a, b):
         return self.lax.batch_matmul(a, b)
 

@@ -52,6 +52,10 @@ class KerasIdioms:
     def unique_values(self, x):
         return self.ops.unique(x)  # keras.ops has no unique_values
 
+    def nonzero(self, x):
+        out = self.ops.nonzero(x)  # a tuple on jax; one [ndim, N] tensor on torch (torch.nonzero(x).T)
+        return tuple(out) if isinstance(out, list) else out  # on TensorFlow tf.unstack's list: the tuple it is
+
     def bmm(self, a, b):
         raise Unsupported("keras.ops has no bmm (keras.ops.matmul broadcasts its batch axes)")
 

@@ -79,7 +79,7 @@ class PaddleAdapter(PaddleLayers, PaddleOptimizers, PaddleInitializers, PaddleId
               **dict.fromkeys(("add", "div"), dtypes_except("float16", "bfloat16")),
               **dict.fromkeys(("sub", "maximum", "minimum", "pow", "pad", "pad_sequences"),
                               ("bfloat16", *FLOATS_INTS)),
-              "mul": ("bfloat16", *FLOATS_INTS, "bool"),
+              **dict.fromkeys(("mul", "nonzero"), ("bfloat16", *FLOATS_INTS, "bool")),
               **dict.fromkeys(("greater", "neg", "cast", "sum", "reshape", "transpose", "concat", "stack",
                                "segment_mask", "masked_fill", "index", "index_set", "index_add", "stop_gradient",
                                "full", "full_like", "ones", "zeros", "empty", "ones_like", "zeros_like",

@@ -42,6 +42,9 @@ class PaddleIdioms:
     def unique_values(self, x):
         return self.paddle.unique(x)  # Paddle has no unique_values: paddle.unique is its users' call
 
+    def nonzero(self, x):
+        return self.paddle.nonzero(x, as_tuple=True)  # the standard's tuple (Paddle's default is [N, ndim])
+
     def bmm(self, a, b):
         return self.paddle.bmm(a, b)
 

@@ -66,6 +66,10 @@ class IdiomReference:
         """numpy.unique_values, the standard's (NumPy 2): each NaN its own value, in an order of NumPy's."""
         return np.unique_values(x)
 
+    def nonzero(self, x):
+        """numpy.nonzero: one int64 index array per axis, row-major; a 0-d x raises, as the standard says."""
+        return np.nonzero(x)
+
     def correlate(self, a, v, mode="valid"):
         """numpy.correlate (real operands: its conjugate of v is v)."""
         return np.correlate(a, v, mode)

@@ -61,7 +61,7 @@ class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, TensorFlowElementwis
                                "topk", "topk_indices", "tril", "triu", "trace", "cross", "full", "full_like"),
                               dtypes_except("bool")),
               "arange": FLOATS + ("int32", "int64"), "linspace": FLOATS,
-              "vecdot": (), "matrix_power": (),
+              "vecdot": (), "matrix_power": (), "nonzero": dtypes_except("float16"),  # no float16 WhereOp on CPU
               # MatrixDeterminant, LogMatrixDeterminant and MatrixSolve have no float16 CPU kernel, MatrixInverse has
               **dict.fromkeys(("det", "slogdet", "solve"), ("float32", "float64")),
               "inv": ("float16", "float32", "float64"),

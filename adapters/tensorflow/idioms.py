@@ -45,6 +45,11 @@ class TensorFlowIdioms:
     def unique_values(self, x):
         return self.unique(x)  # TensorFlow's one call for distinct values (its NumPy API has no unique)
 
+    def nonzero(self, x):
+        """tf.where(x), TensorFlow's own op ([N, rank] int64 coordinates of the non-zero elements, as its
+        users call it), unstacked by axis into the standard's tuple (as tf.experimental.numpy.nonzero does)."""
+        return tuple(self.tf.unstack(self.tf.where(x), num=x.shape.rank, axis=1))
+
     def bmm(self, a, b):
         raise Unsupported("TensorFlow has no bmm (tf.matmul broadcasts its batch axes)")
 

@@ -42,6 +42,9 @@ class TorchIdioms:
     def unique_values(self, x):
         return self.torch.unique(x)  # torch has no unique_values: torch.unique is its users' call
 
+    def nonzero(self, x):
+        return self.torch.nonzero(x, as_tuple=True)  # the standard's tuple (torch's default is an [N, ndim] tensor)
+
     def bmm(self, a, b):
         return self.torch.bmm(a, b)
 

@@ -135,7 +135,7 @@ def value(outcome, diff, raised, actual, actual_dtype, ctx, shapes=None, in_refe
         # dtype alone; a property is all that a spec of unspecified values checks: scatter-duplicates)
         compared = outcome.comparison
         if raised is None and compared is not None and (compared.worst is not None or compared.reason.startswith(
-                "shape ") or outcome.message.startswith("the property ")):
+                ("shape ", "shapes ")) or outcome.message.startswith("the property ")):  # shapes: of several parts
             return as_documented(outcome, diff, outcome.message)
         return _neither(outcome, diff, outcome.message)
     if outcome.status == "pass":
@@ -144,7 +144,7 @@ def value(outcome, diff, raised, actual, actual_dtype, ctx, shapes=None, in_refe
         holds, now = as_noted(diff, raised), one_line(raised) if raised is not None else returned(actual)
     elif raised is not None:
         holds, now = False, one_line(raised)
-    elif "dtype" in observed and "value" not in observed:  # the values are right, in another dtype
+    elif "dtype" in observed and not {"value", "shape", "shapes"} & set(observed):  # right values, another dtype
         holds = observed["dtype"] == actual_dtype and _converted(ctx, outcome.inputs, actual, actual_dtype)
         now = f"{returned(actual)} as {actual_dtype}"
     else:

@@ -11,7 +11,7 @@ import numpy as np
 
 import adapters
 from suites.judging import compare, mixed_bounds
-from suites.programs.program import ORACLE, Modelled, Program, flatten, unflatten
+from suites.programs.program import ORACLE, Modelled, Program, flatten, parts_of
 from vocabulary import LOWERED
 
 SHARED_GROUPS = 64  # the (spec, adapter, device, dtype, mode) groups whose staged programs a process keeps
@@ -159,7 +159,7 @@ class Context:
     def run_parts(self, inputs: dict) -> list:
         """The adapter's result as a list of NumPy arrays, one per part."""
         actual, _, shapes = self.run(inputs)
-        return unflatten(actual, shapes) if shapes else [actual]
+        return parts_of(actual, shapes)
 
     def collective(self, name: str, shards: list, **params) -> list:
         """The adapter's collective on these shards (in the dtype under test), rank by rank."""

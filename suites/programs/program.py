@@ -189,9 +189,9 @@ class Expression(Program):
         with adapter.device_scope(ctx.device):  # entered outside the staged function, as users do
             out = forward(tensors)
         outcome.changed_inputs(adapter, tensors, before, "call")
-        if isinstance(out, tuple):
+        if isinstance(out, tuple):  # several parts; none where the framework returned an empty tuple (no dtype)
             parts = [adapter.to_numpy(p) for p in out]
-            return flatten(parts), adapter.dtype_of(out[0]), shapes_of(parts)
+            return flatten(parts), adapter.dtype_of(out[0]) if out else None, shapes_of(parts)
         return adapter.to_numpy(out), adapter.dtype_of(out), None
 
     def evaluate(self, ctx, env: dict, tree=None, flat=True):
@@ -267,16 +267,24 @@ def caller(target, dtype, declared_only=False):
 
 
 def flatten(value):
-    """A tuple of arrays as one flat vector; an array as it is."""
+    """A tuple of arrays as one flat vector (an empty one: no elements); an array as it is."""
     if isinstance(value, (tuple, list)):
-        return np.concatenate([np.ravel(p) for p in value])
+        return np.concatenate([np.ravel(p) for p in value]) if len(value) else np.zeros(0)
     return value
 
 
 def unflatten(flat: np.ndarray, shapes) -> list:
     """The parts of a flat vector of these shapes."""
+    if not shapes:  # an empty tuple
+        return []
     ends = np.cumsum([int(np.prod(s)) for s in shapes])
     return [p.reshape(s) for p, s in zip(np.split(flat, ends[:-1]), shapes)]
+
+
+def parts_of(actual: np.ndarray, shapes) -> list:
+    """A result as run() returns it, (flat values, part shapes), as its parts: one array where
+    shapes is None (a single result), none where it is [] (the framework returned an empty tuple)."""
+    return [actual] if shapes is None else unflatten(actual, shapes)
 
 
 def shapes_of(parts) -> list:

@@ -193,3 +193,15 @@ class MergedNans(EngineAdapter):
 
     def unique_values(self, x):
         return super().unique(x)
+
+
+class ColumnMajorNonzero(EngineAdapter):
+    """searching: nonzero's indices in column-major order (a port from a Fortran-ordered library,
+    or np.nonzero of the transpose with its tuple swapped back), which agrees with the row-major
+    order wherever the non-zeros lie on one row or one column."""
+    name = "column-major-nonzero"
+
+    def nonzero(self, x):
+        if x.data.ndim < 2:
+            return super().nonzero(x)
+        return tuple(reversed(super().nonzero(self.engine.Tensor(x.data.T))))
