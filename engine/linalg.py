@@ -8,7 +8,7 @@ vector_norm (torch's gradients: sign(x) |x|^(p-1) / norm^(p-1), 0 where the norm
 inv and solve by NumPy's LAPACK (det and slogdet by the LU factors' pivots, as LAPACK's getrf finds
 them), their gradients torch's: det's g det(X) X^-T, slogdet's g X^-T (its sign has none), inv's
 -X^-T g X^-T, solve's A^-T g for B and minus that times X^T for A (summed back over a broadcast
-stack)."""
+stack); cholesky by NumPy's, its gradient torch's (Murray's), symmetric as the symmetric x it asks."""
 import numpy as np
 
 from engine.ops import tensor, unbroadcast
@@ -136,7 +136,7 @@ def _floating(*xs):
     xs = [tensor(x) for x in xs]
     for x in xs:
         if x.dtype not in (np.float32, np.float64):
-            raise TypeError(f"the engine's det, inv and solve take float32 or float64 tensors, not {x.dtype}")
+            raise TypeError(f"the engine's factorisations take float32 or float64 tensors, not {x.dtype}")
     return xs
 
 
@@ -206,3 +206,18 @@ def solve(x1, x2):
         ga = -gb @ _t(column(value))
         return unbroadcast(ga, x1.shape), unbroadcast(gb[..., 0] if vector else gb, x2.shape)
     return Tensor.record(value, (x1, x2), backward, "solve")
+
+
+def cholesky(x, upper=False):
+    """L with L L^T = x (upper: L^T). The gradient L^-T Phi L^-1, Phi the symmetric matrix whose lower
+    triangle is tril(L^T g_L) with half its diagonal (I. Murray, arXiv 1602.07527, torch's
+    cholesky_backward): the derivative along symmetric directions, as the standard's x is symmetric."""
+    x, = _floating(x)
+    lower = np.linalg.cholesky(x.data)
+
+    def backward(g):
+        product = np.tril(_t(lower) @ (_t(g) if upper else g))
+        phi = (product + _t(np.tril(product, -1))) / 2
+        left = np.linalg.solve(_t(lower), phi)  # L^-T Phi
+        return (_t(np.linalg.solve(_t(lower), _t(left))),)  # (L^-T Phi) L^-1
+    return Tensor.record(_t(lower) if upper else lower, (x,), backward, "cholesky")

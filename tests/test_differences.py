@@ -7,7 +7,7 @@ import pytest
 from adapters.reference import ReferenceAdapter
 from suites.judging import gradcheck, judge
 from suites.programs.context import Context
-from tests.adapters.narrow import CastBackMatmul, FlushingTranspose, HalfMatmul, NarrowMatmul
+from tests.adapters.narrow import CastBackMatmul, FlushingTranspose, HalfMatmul, NanCholesky, NarrowMatmul
 from tests.spec_text import first_spec
 
 SPEC = """\
@@ -414,3 +414,35 @@ def test_a_narrowed_input_that_float32_holds_as_a_subnormal_may_be_flushed(tmp_p
                                {"x": np.array([[1.0e-45, 1.0]])})
     assert outcome.status == "documented", outcome.message
     assert "as float32: max_abs_err=1.4" in outcome.message
+
+
+NOT_POSITIVE_DEFINITE = """\
+- id: not-positive-definite
+  expr: "cholesky(x)"
+  args: [x]
+  dtypes: [float64]
+  examples:
+    - name: case
+      inputs: {x: {values: [[1, 2], [2, 1]]}}
+      expect: {raises: true}
+  differences:
+    - adapter: nan-cholesky
+      dtypes: [float64]
+      kind: any
+      observed: {precision: float32}
+      note: computes float64 in float32, NaNs where there is no factor
+      source: https://example.org/nan
+"""
+
+
+def test_a_precision_entry_judges_a_result_where_the_reference_raises(tmp_path):
+    """jax-32's NaN factor of a float64 matrix that is not positive definite: the precision entry
+    weighed the reference's result for its range, and the reference raised in the judge (a
+    harness error where a verdict belongs). A result where an error is expected is not float32's
+    doing: the entry does not explain it."""
+    spec = first_spec(tmp_path, NOT_POSITIVE_DEFINITE, "nan.yaml")
+    outcome = judge.check_case(Context(spec, NanCholesky(), "cpu", "float64"), "case",
+                               {"x": np.array([[1.0, 2.0], [2.0, 1.0]])}, spec.examples[0].expect)
+    assert outcome.status == "fail", outcome.message
+    assert "behaves neither as expected nor as documented" in outcome.message
+    assert "as float32: expected an error, but it returned shape (2, 2)" in outcome.message

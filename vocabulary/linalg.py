@@ -1,17 +1,21 @@
 """The Python Array API standard's linear algebra extension (2024.12): its sum-product functions
 diagonal, trace, outer, cross and matrix_power, vector_norm, and det, slogdet, inv and solve. Each op is the standard's
-function of the same name (linalg.diagonal, linalg.trace, linalg.outer, ..., linalg.solve), its
+function of the same name (linalg.diagonal, linalg.trace, linalg.outer, ..., linalg.solve), and cholesky; its
 semantics the standard's text: https://data-apis.org/array-api/2024.12/extensions/linear_algebra_functions.html
 
 A stack of matrices is held in the last two axes (the standard); offsets count diagonals above
 the main one (> 0) and below it (< 0), and an offset past the matrix gives an empty diagonal.
 det, slogdet, inv and solve take real floating matrices; the standard leaves a singular matrix's inverse
-and solution to the implementation (NumPy, the reference, raises LinAlgError).
+and solution to the implementation (NumPy, the reference, raises LinAlgError), as it does cholesky of a
+matrix that is not symmetric positive definite.
 """
+import numpy as np
+
 from vocabulary.records import Op, values
 
 PAGE = "https://data-apis.org/array-api/2024.12/extensions/generated/array_api.linalg."
 LU_OPS = ("det", "slogdet", "inv", "solve")  # computed by LU factors, of real floating matrices only (the standard)
+FACTORED_OPS = (*LU_OPS, "cholesky")  # LAPACK's factorisations: real floating matrices, no half precision
 
 LINALG_OPS = [
     Op("diagonal", "x, offset=0", "linear algebra", f"The offset-th diagonal of each matrix in x's last two axes "
@@ -56,4 +60,9 @@ LINALG_OPS = [
        f"vectors (the standard). A singular x1 has no solution (the standard leaves what happens to the "
        f"implementation). ({PAGE}solve.html)", lambda d: ([values(d, (3, 3)), values(d, (3, 2))], {}),
        bound="solve"),
+    Op("cholesky", "x, upper=False", "linear algebra", f"The Cholesky factor of each symmetric positive definite "
+       f"matrix of x (its last two axes): the lower triangular L with a positive diagonal and L L^T = x, or with "
+       f"upper the upper triangular U = L^T, U^T U = x; x's real floating dtype. The standard asks a symmetric "
+       f"positive definite x and leaves any other to the implementation. ({PAGE}cholesky.html)",
+       lambda d: ([np.eye(2, dtype=bool) if d == "bool" else np.array([[4, 2], [2, 3]])], {}), bound="cholesky"),
 ]

@@ -16,7 +16,7 @@ from adapters.engine.matrices import EngineMatrices
 from adapters.engine.optimizers import EngineOptimizers
 from adapters.engine.statistics import EngineStatistics
 from vocabulary.fft import FREQUENCY_OPS
-from vocabulary.linalg import LU_OPS
+from vocabulary.linalg import FACTORED_OPS
 from vocabulary.optimizers import OPTIMIZERS_AND_CLIPPING
 from vocabulary.params import MULTIHEAD_OPS
 
@@ -32,7 +32,7 @@ class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, Eng
                               dtypes_except("bfloat16", "bool")),
               **dict.fromkeys(("masked_softmax", "lstm", *OPTIMIZERS_AND_CLIPPING), ("float16", "float32", "float64")),
               **dict.fromkeys(BITWISE_OPS, dtypes_except(*FLOATS)),
-              **dict.fromkeys(LU_OPS, ("float32", "float64")),  # NumPy's LAPACK has no float16
+              **dict.fromkeys(FACTORED_OPS, ("float32", "float64")),  # NumPy's LAPACK has no float16
               **dict.fromkeys(FREQUENCY_OPS, ("float16", "float32", "float64"))}
 
     def __init__(self):

@@ -33,3 +33,6 @@ class EngineLinalg:
 
     def solve(self, x1, x2):
         return self.linalg.solve(x1, x2)
+
+    def cholesky(self, x, upper=False):
+        return self.linalg.cholesky(x, upper)

@@ -1,6 +1,6 @@
 """The jax adapter's Array API linear algebra functions (vocabulary/linalg.py):
 jax.numpy.linalg's diagonal, trace, outer, cross, matrix_power and vector_norm (its Array API
-namespace), det, slogdet, inv and solve."""
+namespace), det, slogdet, inv, solve and cholesky."""
 
 from adapters.base import axes_tuple
 
@@ -37,3 +37,6 @@ class JaxLinalg:
 
     def solve(self, x1, x2):
         return self.jnp.linalg.solve(x1, x2)
+
+    def cholesky(self, x, upper=False):
+        return self.jnp.linalg.cholesky(x, upper=upper)

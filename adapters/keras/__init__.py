@@ -61,7 +61,7 @@ from adapters.layer_behaviours import (
     KERAS_TENSORFLOW_MULTIHEAD,
 )
 from vocabulary import PAD_MODES
-from vocabulary.linalg import LU_OPS
+from vocabulary.linalg import FACTORED_OPS
 from vocabulary.params import MULTIHEAD_OPS
 
 # Measured with `python -m suites coverage --check` per backend (see docs/adding-an-adapter.md).
@@ -83,8 +83,8 @@ BACKEND_DTYPES = {
                    "dot_product_attention": dtypes_except("int8", "uint8", "bool"),
                    **dict.fromkeys(("max_pool2d", "max_pool1d"), dtypes_except("bool")),
                    **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS),
-                   # tf.linalg's: MatrixDeterminant, LogMatrixDeterminant and MatrixSolve have no float16 CPU kernel
-                   **dict.fromkeys(("det", "slogdet", "solve"), ("float32", "float64")),
+                   # tf.linalg's: MatrixDeterminant, LogMatrixDeterminant, MatrixSolve, Cholesky: no float16 CPU kernel
+                   **dict.fromkeys(("det", "slogdet", "solve", "cholesky"), ("float32", "float64")),
                    "inv": ("float16", "float32", "float64")},
     "jax": {"*": DTYPES, "convolve": (),
             **dict.fromkeys(("sub", "neg", "round", "sign", "softmax", "log_softmax", "scatter_add", "one_hot",
@@ -95,8 +95,8 @@ BACKEND_DTYPES = {
             **dict.fromkeys(("layer_norm", "batch_norm", "batch_norm_stats"), dtypes_except("int8")),
             **dict.fromkeys(MULTIHEAD_OPS, FLOATS),
             **dict.fromkeys(("avg_pool2d", "avg_pool1d"), dtypes_except("bool")),
-            # LAPACK's getrf: no half
-            **dict.fromkeys(("slogdet", "inv", "solve"), dtypes_except("float16", "bfloat16"))},
+            # LAPACK's getrf and potrf: no half
+            **dict.fromkeys(("slogdet", "inv", "solve", "cholesky"), dtypes_except("float16", "bfloat16"))},
     "torch": {"*": DTYPES, "convolve": (),
               **dict.fromkeys(("sub", "neg", "pow", "relu", "round", "conv1d", "conv2d", "topk", "topk_indices",
                                "einsum", "searchsorted", "arange", "linspace"), dtypes_except("bool")),
@@ -108,7 +108,8 @@ BACKEND_DTYPES = {
               "max_pool2d": dtypes_except("bool"), **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS + ("int64",)),
               **dict.fromkeys(("batch_norm", "batch_norm_stats"), dtypes_except("int8")),
               **dict.fromkeys(MULTIHEAD_OPS, FLOATS),
-              **dict.fromkeys(LU_OPS, ("float32", "float64"))},  # "lu_cpu" not implemented for 'Half'
+              # "lu_cpu", "cholesky_cpu" not implemented for 'Half'
+              **dict.fromkeys(FACTORED_OPS, ("float32", "float64"))},
 }
 for _backend, _table in BACKEND_DTYPES.items():  # keras.ops has no bmm, vecdot, matrix_power; no bool cross; its
     # optimizers' and initializers' own

@@ -2,7 +2,7 @@
 diagonal and trace over the last two axes (axis1=-2, axis2=-1; their defaults are the first two,
 NumPy's), outer and cross (axis), and keras.ops.norm for vector_norm (its ord and axis as given: with two
 axes it computes a matrix norm), on whichever backend is configured. keras.ops has no matrix
-power: unsupported. keras.ops.det, slogdet, inv and solve as they are."""
+power: unsupported. keras.ops.det, slogdet, inv, solve and cholesky as they are."""
 from adapters.base import Unsupported, axes_tuple
 
 
@@ -38,3 +38,6 @@ class KerasLinalg:
 
     def solve(self, x1, x2):
         return self.ops.solve(x1, x2)
+
+    def cholesky(self, x, upper=False):
+        return self.ops.cholesky(x, upper=upper)

@@ -2,7 +2,8 @@
 users call them: paddle.diagonal and paddle.trace over the last two axes (axis1=-2, axis2=-1;
 their defaults are the first two), paddle.outer, paddle.cross (axis),
 paddle.linalg.matrix_power and paddle.linalg.vector_norm (p), paddle.linalg.det, inv and solve, and
-paddle.linalg.slogdet, whose one tensor of shape (2, *stack) holds the standard's two parts."""
+paddle.linalg.slogdet, whose one tensor of shape (2, *stack) holds the standard's two parts;
+paddle.linalg.cholesky."""
 from adapters.base import DTYPES, axes_tuple
 
 # Measured with `python -m suites coverage --adapter paddle --check` (Paddle's CPU kernels)
@@ -44,3 +45,6 @@ class PaddleLinalg:
 
     def solve(self, x1, x2):
         return self.paddle.linalg.solve(x1, x2)
+
+    def cholesky(self, x, upper=False):
+        return self.paddle.linalg.cholesky(x, upper=upper)

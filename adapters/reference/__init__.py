@@ -34,7 +34,7 @@ from adapters.reference.matrices import MatrixReference
 from adapters.reference.optimizers import OptimizerReference
 from vocabulary import PAD_MODES
 from vocabulary.fft import FREQUENCY_OPS
-from vocabulary.linalg import LU_OPS
+from vocabulary.linalg import FACTORED_OPS
 from vocabulary.params import rnn_suffix
 
 
@@ -48,7 +48,7 @@ class ReferenceAdapter(LayerReference, ManipulationReference, MatrixReference, L
               **dict.fromkeys(("sub", "neg", "sigmoid", "sign", "positive", "cross", "softmax", "log_softmax", "lstm",
                                "gru", "cross_entropy", "gelu", "batch_norm"), dtypes_except("bfloat16", "bool")),
               **dict.fromkeys(BITWISE_OPS, dtypes_except(*FLOATS)),
-              **dict.fromkeys(LU_OPS, ("float16", "float32", "float64")),  # computed in float64
+              **dict.fromkeys(FACTORED_OPS, ("float16", "float32", "float64")),  # computed in float64
               **dict.fromkeys(FREQUENCY_OPS, ("float16", "float32", "float64"))}
 
     def version(self):

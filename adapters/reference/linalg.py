@@ -1,7 +1,7 @@
 """The reference's Array API linear algebra functions (vocabulary/linalg.py): NumPy's, whose
 functions the standard follows (np.diagonal and np.trace over the last two axes, np.outer,
 np.cross, which broadcasts, np.linalg.matrix_power, det, slogdet, inv and solve, whose 1-D x2 is one vector
-and whose stacks broadcast, as the standard's) and the standard's vector_norm, scaled."""
+and whose stacks broadcast, as the standard's, cholesky) and the standard's vector_norm, scaled."""
 import math
 from fractions import Fraction
 
@@ -82,6 +82,12 @@ class LinalgReference:
         (x1, dtype), (x2, _) = _floating(x1, "solve"), _floating(x2, "solve")
         return np.linalg.solve(x1, x2).astype(dtype)
 
+    def cholesky(self, x, upper=False):
+        """NumPy's (LAPACK's potrf), which reads x's lower triangle only: a matrix that is not
+        positive definite raises LinAlgError."""
+        x, dtype = _floating(x, "cholesky")
+        return np.linalg.cholesky(x, upper=upper).astype(dtype)
+
 
 def exact_determinant(m: np.ndarray) -> Fraction:
     """The determinant of a finite float matrix in rational arithmetic (Gaussian elimination on
@@ -122,8 +128,8 @@ def log_abs(d: Fraction) -> float:
 
 
 def _floating(x, op):
-    """x in float64 (NumPy's LAPACK has no float16) and its dtype; the standard's det, slogdet, inv
-    and solve take real floating arrays only."""
+    """x in float64 (NumPy's LAPACK has no float16) and its dtype; the standard's det, slogdet, inv,
+    solve and cholesky take real floating arrays only."""
     if x.dtype.kind != "f":
         raise Unsupported(f"the standard's {op} takes a real floating array, not {x.dtype}")
     return x.astype(np.float64), x.dtype

@@ -6,7 +6,7 @@ for another axis (tf.linalg.cross has none), and tf.norm for vector_norm (its or
 with two axes tf.norm computes a matrix norm). TensorFlow has no integer matrix power
 (tf.linalg has none; users multiply): unsupported. tf.linalg.det, slogdet, inv and solve
 (its rhs a stack of matrices of x1's very stack shape: TensorFlow neither broadcasts it nor takes a
-vector) as they are."""
+vector) as they are; tf.linalg.cholesky, whose upper factor users take as the lower one's adjoint."""
 from adapters.base import Unsupported, axes_tuple
 
 
@@ -46,3 +46,8 @@ class TensorFlowLinalg:
 
     def solve(self, x1, x2):
         return self.tf.linalg.solve(x1, x2)
+
+    def cholesky(self, x, upper=False):
+        """tf.linalg.cholesky has no upper: its users take the factor's adjoint."""
+        lower = self.tf.linalg.cholesky(x)
+        return self.tf.linalg.adjoint(lower) if upper else lower

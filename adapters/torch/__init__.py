@@ -39,7 +39,7 @@ from adapters.torch.matrices import TorchMatrices
 from adapters.torch.optimizers import TORCH_COMPILED_ADAGRAD, TorchOptimizers
 from adapters.torch.statistics import TORCH_STATISTICS_DTYPES, TorchStatistics, _dims
 from vocabulary.fft import FREQUENCY_OPS
-from vocabulary.linalg import LU_OPS
+from vocabulary.linalg import FACTORED_OPS
 from vocabulary.optimizers import OPTIMIZERS_AND_CLIPPING
 from vocabulary.params import MULTIHEAD_OPS
 
@@ -62,7 +62,7 @@ class TorchAdapter(TorchLayers, TorchOptimizers, TorchInitializers, TorchIdioms,
               "max_pool2d": dtypes_except("bool"), "searchsorted": dtypes_except("bool"),
               **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS + ("int64",)),
               "one_hot": ("int64",),  # F.one_hot takes int64 indices only
-              **dict.fromkeys(LU_OPS, ("float32", "float64")),  # "lu_cpu" not implemented for 'Half'
+              **dict.fromkeys(FACTORED_OPS, ("float32", "float64")),  # "lu_cpu", "cholesky_cpu": no 'Half'
               **TORCH_INITIALIZER_DTYPES, **TORCH_ELEMENTWISE_DTYPES, **TORCH_STATISTICS_DTYPES}
     behaviours = (TORCH_MASKED_FILL_SOFTMAX, TORCH_SOFTMAX_IMPLICIT_DIM, TORCH_LOG_SOFTMAX_IMPLICIT_DIM,
                   TORCH_PAD_SEQUENCE_TIME_MAJOR, TORCH_LSTM_TIME_MAJOR, TORCH_GRU_TIME_MAJOR,

@@ -4,7 +4,7 @@ call them: torch.linalg.diagonal (the last two dimensions), torch.trace for one 
 users write it, torch.outer, torch.linalg.cross (dim), torch.linalg.matrix_power and torch.linalg.vector_norm
 (dim: an int or a tuple); torch.linalg.det, inv and solve (whose B is a stack of vectors where it
 has one dimension fewer than A and A's shape less its last dimension, as torch documents),
-torch.linalg.slogdet (its named tuple as the standard's two parts)."""
+torch.linalg.slogdet (its named tuple as the standard's two parts), torch.linalg.cholesky."""
 
 from adapters.base import axes_tuple
 
@@ -43,3 +43,6 @@ class TorchLinalg:
 
     def solve(self, x1, x2):
         return self.torch.linalg.solve(x1, x2)
+
+    def cholesky(self, x, upper=False):
+        return self.torch.linalg.cholesky(x, upper=upper)

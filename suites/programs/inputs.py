@@ -6,8 +6,9 @@ another arg's axis, `unique` along it, `not_all`: not every one this index, `neg
 way, as i or as i - size, where the op counts from the end), `min` / `max` (integers, `unique` in
 the whole arg; with `step`, the floats min * step .. max * step on that grid, where ties and
 bounds lie, its zeros of either sign), `dtype` (bool, say), `at_least_one` (every last-axis
-row of a mask holds that value) and `invertible` (square matrices made diagonally dominant along a
-drawn permutation, so that LU's partial pivoting swaps rows). The program adds its derived
+row of a mask holds that value), `invertible` (square matrices made diagonally dominant along a
+drawn permutation, so that LU's partial pivoting swaps rows) and `positive_definite` (symmetric
+square matrices made diagonally dominant, Cholesky's). The program adds its derived
 inputs (an LSTM's state and weights). Where the values come from is a Source: hypothesis draws
 (suites/programs/strategies.py), or a seeded NumPy generator (examples and benchmarks).
 """
@@ -45,6 +46,8 @@ def generate(spec, shapes: dict, dtype: str, source) -> dict:
             values[name] = with_one(values[name], rule["at_least_one"])
         if rule.get("invertible") and values[name].size:
             values[name] = invertible(values[name], source.indices(shape[:-1], shape[-1], -1, True), dtype)
+        if rule.get("positive_definite") and values[name].size:
+            values[name] = positive_definite(values[name], dtype)
     return add_derived(spec, values, dtype, source)
 
 
@@ -93,6 +96,21 @@ def invertible(x: np.ndarray, permutation: np.ndarray, dtype: str) -> np.ndarray
     picked = tuple(rows) + (permutation,)
     grow = 2 * np.sum(np.abs(x), axis=-1) + scale
     x[picked] += np.where(x[picked] < 0, -grow, grow)
+    return round_to(x, dtype)
+
+
+def positive_definite(x: np.ndarray, dtype: str) -> np.ndarray:
+    """The square matrices of x's last two axes made symmetric ((x + x^T) / 2), each diagonal element
+    then set to twice its row's sum of |x| off the diagonal plus x's largest |x| (1 where that is 0),
+    and rounded to dtype (which keeps the symmetry): symmetric and strictly diagonally dominant with
+    a positive diagonal, so positive definite (Gershgorin), conditioned by the rows' scales. Drawn
+    unconditioned, a matrix is almost never positive definite."""
+    x = np.array(x, dtype=np.float64)
+    x = (x + np.swapaxes(x, -1, -2)) / 2
+    scale = np.max(np.abs(x), initial=0.0) or 1.0
+    diagonal = np.arange(x.shape[-1])
+    x[..., diagonal, diagonal] = 0
+    x[..., diagonal, diagonal] = 2 * np.sum(np.abs(x), axis=-1) + scale
     return round_to(x, dtype)
 
 

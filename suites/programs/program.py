@@ -274,9 +274,7 @@ def flatten(value):
 
 
 def unflatten(flat: np.ndarray, shapes) -> list:
-    """The parts of a flat vector of these shapes."""
-    if not shapes:  # an empty tuple
-        return []
+    """The parts of a flat vector of these shapes (none for no shapes: an empty tuple)."""
     ends = np.cumsum([int(np.prod(s)) for s in shapes])
     return [p.reshape(s) for p, s in zip(np.split(flat, ends[:-1]), shapes)]
 

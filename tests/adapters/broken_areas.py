@@ -205,3 +205,12 @@ class ColumnMajorNonzero(EngineAdapter):
         if x.data.ndim < 2:
             return super().nonzero(x)
         return tuple(reversed(super().nonzero(self.engine.Tensor(x.data.T))))
+
+
+class LowerForUpper(EngineAdapter):
+    """linalg: cholesky's upper factor as the lower one (a port from tf.linalg.cholesky, which has
+    no upper, that drops the flag), which agrees wherever the factor is diagonal."""
+    name = "lower-for-upper"
+
+    def cholesky(self, x, upper=False):
+        return super().cholesky(x, False)
