@@ -8,7 +8,9 @@ vector_norm (torch's gradients: sign(x) |x|^(p-1) / norm^(p-1), 0 where the norm
 inv and solve by NumPy's LAPACK (det and slogdet by the LU factors' pivots, as LAPACK's getrf finds
 them), their gradients torch's: det's g det(X) X^-T, slogdet's g X^-T (its sign has none), inv's
 -X^-T g X^-T, solve's A^-T g for B and minus that times X^T for A (summed back over a broadcast
-stack); cholesky by NumPy's, its gradient torch's (Murray's), symmetric as the symmetric x it asks."""
+stack); cholesky by NumPy's, its gradient torch's (Murray's), symmetric as the symmetric x it asks;
+eigvalsh and svdvals by NumPy's, their gradients V diag(g) V^T and U diag(g) V^T (each eigenvalue's
+and singular value's derivative, defined where they are distinct, nonzero for singular values)."""
 import numpy as np
 
 from engine.ops import tensor, unbroadcast
@@ -221,3 +223,19 @@ def cholesky(x, upper=False):
         left = np.linalg.solve(_t(lower), phi)  # L^-T Phi
         return (_t(np.linalg.solve(_t(lower), _t(left))),)  # (L^-T Phi) L^-1
     return Tensor.record(_t(lower) if upper else lower, (x,), backward, "cholesky")
+
+
+def eigvalsh(x):
+    """The ascending eigenvalues w of the symmetric x (NumPy's, which reads its lower triangle). The
+    gradient V diag(g) V^T: dw_i = v_i^T dX v_i for a simple eigenvalue, symmetric as torch's."""
+    x, = _floating(x)
+    w, v = np.linalg.eigh(x.data)
+    return Tensor.record(w, (x,), lambda g: ((v * g[..., None, :]) @ _t(v),), "eigvalsh")
+
+
+def svdvals(x):
+    """The descending singular values s of x (NumPy's). The gradient U diag(g) V^T, the thin factors:
+    ds_i = u_i^T dX v_i for a simple nonzero singular value."""
+    x, = _floating(x)
+    u, s, vt = np.linalg.svd(x.data, full_matrices=False)
+    return Tensor.record(s, (x,), lambda g: ((u * g[..., None, :]) @ vt,), "svdvals")

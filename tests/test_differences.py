@@ -136,6 +136,30 @@ def test_one_of_documents_whichever_behaviour_this_machine_shows(tmp_path):
     assert neither.status == "fail" and "behaves neither" in neither.message
 
 
+SOME_CASES = """\
+- id: some-cases
+  op: matmul
+  args: [a, b]
+  dtypes: [float64]
+  hypothesis: {signature: "(m,n),(n,p)->(m,p)"}
+  differences:
+    - adapter: reference
+      case: hypothesis
+      observed: {one_of: [{differs: true}, {raises: true}]}
+      note: wrong values on some generated inputs, an error on others
+      source: https://example.org/matmul
+"""
+
+
+def test_a_pass_stays_a_pass_where_one_alternative_differs(tmp_path):
+    """`differs` documents some generated inputs: the rest must pass, whatever other alternative
+    the entry lists (the raising one alone would call the pass "no longer observed")."""
+    spec = first_spec(tmp_path, SOME_CASES, "some-cases.yaml")
+    inputs = {"a": np.ones((2, 3)), "b": np.ones((3, 2))}
+    outcome = judge.check_case(Context(spec, ReferenceAdapter(), "cpu", "float64"), "hypothesis", inputs)
+    assert outcome.status == "pass", outcome.message
+
+
 class WrongShapeConv(EmptyConv):
     name = "empty-conv"  # documented as [1, 2, 2] or [1, 1, 0]; returns neither
 

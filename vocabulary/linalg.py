@@ -1,7 +1,7 @@
 """The Python Array API standard's linear algebra extension (2024.12): its sum-product functions
 diagonal, trace, outer, cross and matrix_power, vector_norm, and det, slogdet, inv and solve. Each op is the standard's
-function of the same name (linalg.diagonal, linalg.trace, linalg.outer, ..., linalg.solve), and cholesky; its
-semantics the standard's text: https://data-apis.org/array-api/2024.12/extensions/linear_algebra_functions.html
+function of the same name (linalg.diagonal, linalg.trace, linalg.outer, ..., linalg.solve), cholesky, eigvalsh
+and svdvals; its semantics the standard's text: https://data-apis.org/array-api/2024.12/extensions/linear_algebra_functions.html
 
 A stack of matrices is held in the last two axes (the standard); offsets count diagonals above
 the main one (> 0) and below it (< 0), and an offset past the matrix gives an empty diagonal.
@@ -15,7 +15,8 @@ from vocabulary.records import Op, values
 
 PAGE = "https://data-apis.org/array-api/2024.12/extensions/generated/array_api.linalg."
 LU_OPS = ("det", "slogdet", "inv", "solve")  # computed by LU factors, of real floating matrices only (the standard)
-FACTORED_OPS = (*LU_OPS, "cholesky")  # LAPACK's factorisations: real floating matrices, no half precision
+# LAPACK's factorisations and decompositions: real floating matrices, no half precision
+FACTORED_OPS = (*LU_OPS, "cholesky", "eigvalsh", "svdvals")
 
 LINALG_OPS = [
     Op("diagonal", "x, offset=0", "linear algebra", f"The offset-th diagonal of each matrix in x's last two axes "
@@ -65,4 +66,11 @@ LINALG_OPS = [
        f"upper the upper triangular U = L^T, U^T U = x; x's real floating dtype. The standard asks a symmetric "
        f"positive definite x and leaves any other to the implementation. ({PAGE}cholesky.html)",
        lambda d: ([np.eye(2, dtype=bool) if d == "bool" else np.array([[4, 2], [2, 3]])], {}), bound="cholesky"),
+    Op("eigvalsh", "x", "linear algebra", f"The eigenvalues of each real symmetric matrix of x (its last two "
+       f"axes), each as often as its multiplicity, in ascending order (NumPy's, every framework's; the standard "
+       f"leaves the order to the implementation); x's real floating dtype. The standard asks a symmetric x. "
+       f"({PAGE}eigvalsh.html)", lambda d: ([np.array([[2, 1], [1, 2]])], {}), bound="eigvalsh"),
+    Op("svdvals", "x", "linear algebra", f"The singular values of each matrix of x (its last two axes, M x N, "
+       f"any shape), min(M, N) of them, nonnegative and in descending order (the standard); x's real floating "
+       f"dtype. ({PAGE}svdvals.html)", lambda d: ([np.array([[3, 0], [4, 5]])], {}), bound="svdvals"),
 ]

@@ -36,3 +36,9 @@ class EngineLinalg:
 
     def cholesky(self, x, upper=False):
         return self.linalg.cholesky(x, upper)
+
+    def eigvalsh(self, x):
+        return self.linalg.eigvalsh(x)
+
+    def svdvals(self, x):
+        return self.linalg.svdvals(x)

@@ -68,8 +68,9 @@ class JaxAdapter(JaxLayers, JaxOptimizers, JaxInitializers, JaxIdioms, JaxElemen
     process_devices = 2  # XLA host devices: a process holds several, as a GPU host holds its GPUs
     shared_modes = ("compiled", "exported")  # jax.jit compiles once per input signature (shapes, dtypes)
     dtypes = {"*": DTYPES, "scatter_nd": (), "l2_penalty": (),
-              # LAPACK's getrf: no half
-              **dict.fromkeys(("slogdet", "inv", "solve", "cholesky"), dtypes_except("float16", "bfloat16")),
+              # LAPACK's getrf, potrf, syevd, gesdd: no half
+              **dict.fromkeys(("slogdet", "inv", "solve", "cholesky", "eigvalsh", "svdvals"),
+                              dtypes_except("float16", "bfloat16")),
               **dict.fromkeys(("sub", "neg", "round", "sign", "softmax", "log_softmax", "scatter_add", "one_hot",
                                "index_add", "cross", "arange", "rfftfreq"), dtypes_except("bool")),
               **dict.fromkeys(("sigmoid", "lstm", "gru", "linear", "layer_norm", "embedding", "cross_entropy",

@@ -1,6 +1,6 @@
 """The jax adapter's Array API linear algebra functions (vocabulary/linalg.py):
 jax.numpy.linalg's diagonal, trace, outer, cross, matrix_power and vector_norm (its Array API
-namespace), det, slogdet, inv, solve and cholesky."""
+namespace), det, slogdet, inv, solve, cholesky, eigvalsh and svdvals."""
 
 from adapters.base import axes_tuple
 
@@ -40,3 +40,9 @@ class JaxLinalg:
 
     def cholesky(self, x, upper=False):
         return self.jnp.linalg.cholesky(x, upper=upper)
+
+    def eigvalsh(self, x):
+        return self.jnp.linalg.eigvalsh(x)
+
+    def svdvals(self, x):
+        return self.jnp.linalg.svdvals(x)

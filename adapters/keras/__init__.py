@@ -83,8 +83,10 @@ BACKEND_DTYPES = {
                    "dot_product_attention": dtypes_except("int8", "uint8", "bool"),
                    **dict.fromkeys(("max_pool2d", "max_pool1d"), dtypes_except("bool")),
                    **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS),
-                   # tf.linalg's: MatrixDeterminant, LogMatrixDeterminant, MatrixSolve, Cholesky: no float16 CPU kernel
-                   **dict.fromkeys(("det", "slogdet", "solve", "cholesky"), ("float32", "float64")),
+                   # tf.linalg's: MatrixDeterminant, LogMatrixDeterminant, MatrixSolve, Cholesky, SelfAdjointEigV2,
+                   # Svd: no float16 CPU kernel
+                   **dict.fromkeys(("det", "slogdet", "solve", "cholesky", "eigvalsh", "svdvals"),
+                                   ("float32", "float64")),
                    "inv": ("float16", "float32", "float64")},
     "jax": {"*": DTYPES, "convolve": (),
             **dict.fromkeys(("sub", "neg", "round", "sign", "softmax", "log_softmax", "scatter_add", "one_hot",
@@ -95,8 +97,9 @@ BACKEND_DTYPES = {
             **dict.fromkeys(("layer_norm", "batch_norm", "batch_norm_stats"), dtypes_except("int8")),
             **dict.fromkeys(MULTIHEAD_OPS, FLOATS),
             **dict.fromkeys(("avg_pool2d", "avg_pool1d"), dtypes_except("bool")),
-            # LAPACK's getrf and potrf: no half
-            **dict.fromkeys(("slogdet", "inv", "solve", "cholesky"), dtypes_except("float16", "bfloat16"))},
+            # LAPACK's getrf, potrf, syevd, gesdd: no half
+            **dict.fromkeys(("slogdet", "inv", "solve", "cholesky", "eigvalsh", "svdvals"),
+                            dtypes_except("float16", "bfloat16"))},
     "torch": {"*": DTYPES, "convolve": (),
               **dict.fromkeys(("sub", "neg", "pow", "relu", "round", "conv1d", "conv2d", "topk", "topk_indices",
                                "einsum", "searchsorted", "arange", "linspace"), dtypes_except("bool")),

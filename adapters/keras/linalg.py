@@ -2,7 +2,8 @@
 diagonal and trace over the last two axes (axis1=-2, axis2=-1; their defaults are the first two,
 NumPy's), outer and cross (axis), and keras.ops.norm for vector_norm (its ord and axis as given: with two
 axes it computes a matrix norm), on whichever backend is configured. keras.ops has no matrix
-power: unsupported. keras.ops.det, slogdet, inv, solve and cholesky as they are."""
+power: unsupported. keras.ops.det, slogdet, inv, solve and cholesky as they are; keras.ops has no eigvalsh or
+svdvals: its users take keras.ops.eigh's eigenvalues and keras.ops.svd(compute_uv=False)."""
 from adapters.base import Unsupported, axes_tuple
 
 
@@ -41,3 +42,9 @@ class KerasLinalg:
 
     def cholesky(self, x, upper=False):
         return self.ops.cholesky(x, upper=upper)
+
+    def eigvalsh(self, x):
+        return self.ops.eigh(x)[0]
+
+    def svdvals(self, x):
+        return self.ops.svd(x, compute_uv=False)

@@ -3,7 +3,7 @@ users call them: paddle.diagonal and paddle.trace over the last two axes (axis1=
 their defaults are the first two), paddle.outer, paddle.cross (axis),
 paddle.linalg.matrix_power and paddle.linalg.vector_norm (p), paddle.linalg.det, inv and solve, and
 paddle.linalg.slogdet, whose one tensor of shape (2, *stack) holds the standard's two parts;
-paddle.linalg.cholesky."""
+paddle.linalg.cholesky, eigvalsh and svdvals."""
 from adapters.base import DTYPES, axes_tuple
 
 # Measured with `python -m suites coverage --adapter paddle --check` (Paddle's CPU kernels)
@@ -48,3 +48,9 @@ class PaddleLinalg:
 
     def cholesky(self, x, upper=False):
         return self.paddle.linalg.cholesky(x, upper=upper)
+
+    def eigvalsh(self, x):
+        return self.paddle.linalg.eigvalsh(x)
+
+    def svdvals(self, x):
+        return self.paddle.linalg.svdvals(x)

@@ -1,7 +1,8 @@
 """The reference's Array API linear algebra functions (vocabulary/linalg.py): NumPy's, whose
 functions the standard follows (np.diagonal and np.trace over the last two axes, np.outer,
 np.cross, which broadcasts, np.linalg.matrix_power, det, slogdet, inv and solve, whose 1-D x2 is one vector
-and whose stacks broadcast, as the standard's, cholesky) and the standard's vector_norm, scaled."""
+and whose stacks broadcast, as the standard's, cholesky, eigvalsh, svd's singular values) and the standard's
+vector_norm, scaled."""
 import math
 from fractions import Fraction
 
@@ -88,6 +89,16 @@ class LinalgReference:
         x, dtype = _floating(x, "cholesky")
         return np.linalg.cholesky(x, upper=upper).astype(dtype)
 
+    def eigvalsh(self, x):
+        """NumPy's (LAPACK's syevd), which reads x's lower triangle only: ascending eigenvalues."""
+        x, dtype = _floating(x, "eigvalsh")
+        return np.linalg.eigvalsh(x).astype(dtype)
+
+    def svdvals(self, x):
+        """NumPy's svd without vectors (LAPACK's gesdd): descending singular values, min(M, N) of them."""
+        x, dtype = _floating(x, "svdvals")
+        return np.linalg.svd(x, compute_uv=False).astype(dtype)
+
 
 def exact_determinant(m: np.ndarray) -> Fraction:
     """The determinant of a finite float matrix in rational arithmetic (Gaussian elimination on
@@ -129,7 +140,7 @@ def log_abs(d: Fraction) -> float:
 
 def _floating(x, op):
     """x in float64 (NumPy's LAPACK has no float16) and its dtype; the standard's det, slogdet, inv,
-    solve and cholesky take real floating arrays only."""
+    solve, cholesky, eigvalsh and svdvals take real floating arrays only."""
     if x.dtype.kind != "f":
         raise Unsupported(f"the standard's {op} takes a real floating array, not {x.dtype}")
     return x.astype(np.float64), x.dtype

@@ -6,7 +6,8 @@ for another axis (tf.linalg.cross has none), and tf.norm for vector_norm (its or
 with two axes tf.norm computes a matrix norm). TensorFlow has no integer matrix power
 (tf.linalg has none; users multiply): unsupported. tf.linalg.det, slogdet, inv and solve
 (its rhs a stack of matrices of x1's very stack shape: TensorFlow neither broadcasts it nor takes a
-vector) as they are; tf.linalg.cholesky, whose upper factor users take as the lower one's adjoint."""
+vector) as they are; tf.linalg.cholesky, whose upper factor users take as the lower one's adjoint;
+tf.linalg.eigvalsh, and tf.linalg.svd(compute_uv=False) for svdvals (TensorFlow has no svdvals)."""
 from adapters.base import Unsupported, axes_tuple
 
 
@@ -51,3 +52,9 @@ class TensorFlowLinalg:
         """tf.linalg.cholesky has no upper: its users take the factor's adjoint."""
         lower = self.tf.linalg.cholesky(x)
         return self.tf.linalg.adjoint(lower) if upper else lower
+
+    def eigvalsh(self, x):
+        return self.tf.linalg.eigvalsh(x)
+
+    def svdvals(self, x):
+        return self.tf.linalg.svd(x, compute_uv=False)

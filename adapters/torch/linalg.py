@@ -4,7 +4,8 @@ call them: torch.linalg.diagonal (the last two dimensions), torch.trace for one 
 users write it, torch.outer, torch.linalg.cross (dim), torch.linalg.matrix_power and torch.linalg.vector_norm
 (dim: an int or a tuple); torch.linalg.det, inv and solve (whose B is a stack of vectors where it
 has one dimension fewer than A and A's shape less its last dimension, as torch documents),
-torch.linalg.slogdet (its named tuple as the standard's two parts), torch.linalg.cholesky."""
+torch.linalg.slogdet (its named tuple as the standard's two parts), torch.linalg.cholesky, eigvalsh and
+svdvals."""
 
 from adapters.base import axes_tuple
 
@@ -46,3 +47,9 @@ class TorchLinalg:
 
     def cholesky(self, x, upper=False):
         return self.torch.linalg.cholesky(x, upper=upper)
+
+    def eigvalsh(self, x):
+        return self.torch.linalg.eigvalsh(x)
+
+    def svdvals(self, x):
+        return self.torch.linalg.svdvals(x)

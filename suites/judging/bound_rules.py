@@ -8,7 +8,7 @@ import numpy as np
 
 from adapters.reference.optimizers import norm_clipped
 from adapters.reference.optimizers import steps as optimizer_steps
-from suites.judging import cholesky_bounds, creation_bounds, inverse_bounds, linalg_bounds
+from suites.judging import cholesky_bounds, creation_bounds, inverse_bounds, linalg_bounds, spectral_bounds
 from suites.judging.bound import REFERENCE, Bound
 from suites.judging.running_error import Tracked
 from vocabulary import VOCABULARY
@@ -305,7 +305,8 @@ FAMILIES = {"sum": _sum, "product": _product, "square": _square, "exact": _exact
             "scatter_reduce": _scatter_reduce, "sliding": _sliding, "optimizer": _optimizer,
             "clipping": _clipping, "penalty": _penalty, "prod": _prod, "variance": _variance,
             "cumprod": _cumprod, "difference": _difference, **linalg_bounds.FAMILIES,
-            **creation_bounds.FAMILIES, **inverse_bounds.FAMILIES, **cholesky_bounds.FAMILIES}
+            **creation_bounds.FAMILIES, **inverse_bounds.FAMILIES, **cholesky_bounds.FAMILIES,
+            **spectral_bounds.FAMILIES}
 RULES = {op.name: FAMILIES[op.bound](op.name) for op in VOCABULARY.values() if op.bound}
 
 

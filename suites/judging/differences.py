@@ -101,15 +101,16 @@ def _no_longer_observed(outcome, diff, what: str) -> Outcome:
 def alternatives(judge):
     """`judge(outcome, diff, ...)` for an `observed` that lists behaviours under `one_of` (the one
     a machine shows depends on it, e.g. on its CPU's kernels): documented when one of them holds,
-    a pass kept where one alternative is `as_expected`. A pass is kept too for an adapter-wide
-    entry (every_spec), which explains fails only."""
+    a pass kept where one alternative is `as_expected` or `differs` (wrong on some generated
+    inputs, the rest passing). A pass is kept too for an adapter-wide entry (every_spec), which
+    explains fails only."""
     def judged(outcome, diff, *args):
         if outcome.status == "pass" and diff.get("every_spec"):
             return outcome
         options = diff["observed"].get("one_of")
         if not options:
             return judge(outcome, diff, *args)
-        if outcome.status == "pass" and {"as_expected": True} in options:
+        if outcome.status == "pass" and any(o.get("as_expected") or o.get("differs") for o in options):
             return outcome
         tried = [judge(outcome, {**diff, "observed": o}, *args) for o in options if o != {"as_expected": True}]
         return next((t for t in tried if t.status == "documented"), tried[-1])

@@ -7,8 +7,9 @@ way, as i or as i - size, where the op counts from the end), `min` / `max` (inte
 the whole arg; with `step`, the floats min * step .. max * step on that grid, where ties and
 bounds lie, its zeros of either sign), `dtype` (bool, say), `at_least_one` (every last-axis
 row of a mask holds that value), `invertible` (square matrices made diagonally dominant along a
-drawn permutation, so that LU's partial pivoting swaps rows) and `positive_definite` (symmetric
-square matrices made diagonally dominant, Cholesky's). The program adds its derived
+drawn permutation, so that LU's partial pivoting swaps rows), `positive_definite` (symmetric
+square matrices made diagonally dominant, Cholesky's) and `separated` (matrices whose diagonal
+keeps their eigenvalues and singular values apart, where their derivatives exist). The program adds its derived
 inputs (an LSTM's state and weights). Where the values come from is a Source: hypothesis draws
 (suites/programs/strategies.py), or a seeded NumPy generator (examples and benchmarks).
 """
@@ -48,6 +49,8 @@ def generate(spec, shapes: dict, dtype: str, source) -> dict:
             values[name] = invertible(values[name], source.indices(shape[:-1], shape[-1], -1, True), dtype)
         if rule.get("positive_definite") and values[name].size:
             values[name] = positive_definite(values[name], dtype)
+        if rule.get("separated") and values[name].size:
+            values[name] = separated(values[name], dtype)
     return add_derived(spec, values, dtype, source)
 
 
@@ -111,6 +114,22 @@ def positive_definite(x: np.ndarray, dtype: str) -> np.ndarray:
     diagonal = np.arange(x.shape[-1])
     x[..., diagonal, diagonal] = 0
     x[..., diagonal, diagonal] = 2 * np.sum(np.abs(x), axis=-1) + scale
+    return round_to(x, dtype)
+
+
+def separated(x: np.ndarray, dtype: str) -> np.ndarray:
+    """The matrices of x's last two axes (any M x N) with the diagonal set to (-1)^i (i + 1) c, c twice
+    the off-diagonal part's Frobenius norm F plus x's largest |x| (1 where that is 0), rounded to
+    dtype. Weyl's bounds keep each eigenvalue (of a symmetric matrix so made, or of x + x^T) and each
+    singular value within F (2F) of its diagonal element's, and these lie c or more apart and from 0:
+    distinct and nonzero, where eigvalsh's and svdvals' derivatives exist. Drawn unconditioned, a
+    matrix of ties (all zeros, say) has repeated ones, whose derivative does not exist."""
+    x = np.array(x, dtype=np.float64)
+    diagonal = np.arange(min(x.shape[-2:]))
+    x[..., diagonal, diagonal] = 0
+    scale = np.max(np.abs(x), initial=0.0) or 1.0
+    c = 2 * np.sqrt(np.sum(x ** 2, axis=(-2, -1))) + scale
+    x[..., diagonal, diagonal] = c[..., None] * np.where(diagonal % 2, -1.0, 1.0) * (diagonal + 1)
     return round_to(x, dtype)
 
 
