@@ -10,9 +10,12 @@ them), their gradients torch's: det's g det(X) X^-T, slogdet's g X^-T (its sign 
 -X^-T g X^-T, solve's A^-T g for B and minus that times X^T for A (summed back over a broadcast
 stack); cholesky by NumPy's, its gradient torch's (Murray's), symmetric as the symmetric x it asks;
 eigvalsh and svdvals by NumPy's, their gradients V diag(g) V^T and U diag(g) V^T (each eigenvalue's
-and singular value's derivative, defined where they are distinct, nonzero for singular values)."""
+and singular value's derivative, defined where they are distinct, nonzero for singular values);
+matrix_norm composed of them on the tape: vector_norm over both axes ('fro'), the largest or smallest
+column or row sum of |x| (+-1, +-inf), the largest, smallest or summed singular values (+-2, 'nuc')."""
 import numpy as np
 
+from engine import ops
 from engine.ops import tensor, unbroadcast
 from engine.tensor import Tensor
 
@@ -239,3 +242,18 @@ def svdvals(x):
     x, = _floating(x)
     u, s, vt = np.linalg.svd(x.data, full_matrices=False)
     return Tensor.record(s, (x,), lambda g: ((u * g[..., None, :]) @ vt,), "svdvals")
+
+
+def matrix_norm(x, keepdims=False, ord="fro"):
+    """The standard's matrix norms of x's last two axes, each from the ops above (so their gradients
+    are theirs: a tie among column sums, or of singular values, shares the cotangent)."""
+    x, = _floating(x)
+    if ord == "fro":
+        return vector_norm(x, (-2, -1), keepdims, 2)
+    if ord in ("nuc", 2, -2):
+        values = svdvals(x)
+        out = ops.sum(values, -1) if ord == "nuc" else (ops.max if ord == 2 else ops.min)(values, -1)
+    else:
+        sums = ops.sum(ops.abs(x), -2 if abs(ord) == 1 else -1)
+        out = (ops.max if ord > 0 else ops.min)(sums, -1)
+    return ops.reshape(out, (*out.shape, 1, 1)) if keepdims else out

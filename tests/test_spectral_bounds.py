@@ -69,8 +69,8 @@ def test_bound_counts_the_inputs_roundings():
     assert np.all(_bound("eigvalsh(x + matrix_transpose(x))", a, "float32") > _bound("eigvalsh(x)", a + a.T, "float32"))
 
 
-@pytest.mark.parametrize("shape", [(1, 1), (2, 2), (3, 3, 3), (5, 2), (2, 7), (12, 12)])
-def test_separated_values_are_distinct_and_nonzero(shape):
+@pytest.mark.parametrize("shape", [(1, 1), (2, 2), (3, 3, 3), (5, 2), (2, 7), (12, 12), (40, 40)])
+def test_separated_values_and_sums_are_distinct_and_nonzero(shape):
     rng = np.random.default_rng(len(shape))
     for scale in (0.0, 1e-30, 1.0, 100.0):
         x = separated(rng.standard_normal(shape) * scale, "float32")
@@ -79,6 +79,9 @@ def test_separated_values_are_distinct_and_nonzero(shape):
         if shape[-1] == shape[-2]:
             w = np.linalg.eigvalsh(x + np.swapaxes(x, -1, -2))
             assert np.all(np.diff(w, axis=-1) > 0)
+            for axis in (-2, -1):  # column and row sums of |x|: matrix_norm's +-1 and +-inf
+                sums = np.sort(np.sum(np.abs(x.astype(np.float64)), axis=axis), axis=-1)
+                assert np.all(np.diff(sums, axis=-1) > 0)
 
 
 def _finite_differences(f, x, g, direction, h=1e-6):

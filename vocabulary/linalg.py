@@ -1,7 +1,7 @@
 """The Python Array API standard's linear algebra extension (2024.12): its sum-product functions
 diagonal, trace, outer, cross and matrix_power, vector_norm, and det, slogdet, inv and solve. Each op is the standard's
-function of the same name (linalg.diagonal, linalg.trace, linalg.outer, ..., linalg.solve), cholesky, eigvalsh
-and svdvals; its semantics the standard's text: https://data-apis.org/array-api/2024.12/extensions/linear_algebra_functions.html
+function of the same name (linalg.diagonal, linalg.trace, linalg.outer, ..., linalg.solve), cholesky, eigvalsh,
+svdvals and matrix_norm; its semantics the standard's text: https://data-apis.org/array-api/2024.12/extensions/linear_algebra_functions.html
 
 A stack of matrices is held in the last two axes (the standard); offsets count diagonals above
 the main one (> 0) and below it (< 0), and an offset past the matrix gives an empty diagonal.
@@ -73,4 +73,10 @@ LINALG_OPS = [
     Op("svdvals", "x", "linear algebra", f"The singular values of each matrix of x (its last two axes, M x N, "
        f"any shape), min(M, N) of them, nonnegative and in descending order (the standard); x's real floating "
        f"dtype. ({PAGE}svdvals.html)", lambda d: ([np.array([[3, 0], [4, 5]])], {}), bound="svdvals"),
+    Op("matrix_norm", "x, keepdims=False, ord='fro'", "linear algebra", f"The matrix norm of each matrix of x (its "
+       f"last two axes): 'fro' sqrt(sum x^2), 'nuc' the sum of the singular values, 1 and inf the largest sum of "
+       f"|x| down a column and along a row, -1 and -inf the smallest, 2 and -2 the largest and the smallest "
+       f"singular value (-1, -2 and -inf are no norms); keepdims keeps the two axes as size 1; x's real floating "
+       f"dtype. ({PAGE}matrix_norm.html)", lambda d: ([np.array([[1, -2], [3, 4]])], {"ord": 1}),
+       bound="matrix_norm"),
 ]

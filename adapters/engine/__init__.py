@@ -32,7 +32,7 @@ class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, Eng
                               dtypes_except("bfloat16", "bool")),
               **dict.fromkeys(("masked_softmax", "lstm", *OPTIMIZERS_AND_CLIPPING), ("float16", "float32", "float64")),
               **dict.fromkeys(BITWISE_OPS, dtypes_except(*FLOATS)),
-              **dict.fromkeys(FACTORED_OPS, ("float32", "float64")),  # NumPy's LAPACK has no float16
+              **dict.fromkeys((*FACTORED_OPS, "matrix_norm"), ("float32", "float64")),  # NumPy's LAPACK: no float16
               **dict.fromkeys(FREQUENCY_OPS, ("float16", "float32", "float64"))}
 
     def __init__(self):

@@ -42,3 +42,6 @@ class EngineLinalg:
 
     def svdvals(self, x):
         return self.linalg.svdvals(x)
+
+    def matrix_norm(self, x, keepdims=False, ord="fro"):
+        return self.linalg.matrix_norm(x, keepdims, ord)

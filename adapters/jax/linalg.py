@@ -1,6 +1,6 @@
 """The jax adapter's Array API linear algebra functions (vocabulary/linalg.py):
 jax.numpy.linalg's diagonal, trace, outer, cross, matrix_power and vector_norm (its Array API
-namespace), det, slogdet, inv, solve, cholesky, eigvalsh and svdvals."""
+namespace), det, slogdet, inv, solve, cholesky, eigvalsh, svdvals and matrix_norm."""
 
 from adapters.base import axes_tuple
 
@@ -46,3 +46,6 @@ class JaxLinalg:
 
     def svdvals(self, x):
         return self.jnp.linalg.svdvals(x)
+
+    def matrix_norm(self, x, keepdims=False, ord="fro"):
+        return self.jnp.linalg.matrix_norm(x, keepdims=keepdims, ord=ord)

@@ -3,7 +3,8 @@ diagonal and trace over the last two axes (axis1=-2, axis2=-1; their defaults ar
 NumPy's), outer and cross (axis), and keras.ops.norm for vector_norm (its ord and axis as given: with two
 axes it computes a matrix norm), on whichever backend is configured. keras.ops has no matrix
 power: unsupported. keras.ops.det, slogdet, inv, solve and cholesky as they are; keras.ops has no eigvalsh or
-svdvals: its users take keras.ops.eigh's eigenvalues and keras.ops.svd(compute_uv=False)."""
+svdvals: its users take keras.ops.eigh's eigenvalues and keras.ops.svd(compute_uv=False); keras.ops.norm over
+the last two axes for matrix_norm."""
 from adapters.base import Unsupported, axes_tuple
 
 
@@ -48,3 +49,6 @@ class KerasLinalg:
 
     def svdvals(self, x):
         return self.ops.svd(x, compute_uv=False)
+
+    def matrix_norm(self, x, keepdims=False, ord="fro"):
+        return self.ops.norm(x, ord=ord, axis=(-2, -1), keepdims=keepdims)

@@ -3,7 +3,7 @@ users call them: paddle.diagonal and paddle.trace over the last two axes (axis1=
 their defaults are the first two), paddle.outer, paddle.cross (axis),
 paddle.linalg.matrix_power and paddle.linalg.vector_norm (p), paddle.linalg.det, inv and solve, and
 paddle.linalg.slogdet, whose one tensor of shape (2, *stack) holds the standard's two parts;
-paddle.linalg.cholesky, eigvalsh and svdvals."""
+paddle.linalg.cholesky, eigvalsh and svdvals, paddle.linalg.matrix_norm (p, keepdim) over the last two axes."""
 from adapters.base import DTYPES, axes_tuple
 
 # Measured with `python -m suites coverage --adapter paddle --check` (Paddle's CPU kernels)
@@ -54,3 +54,6 @@ class PaddleLinalg:
 
     def svdvals(self, x):
         return self.paddle.linalg.svdvals(x)
+
+    def matrix_norm(self, x, keepdims=False, ord="fro"):
+        return self.paddle.linalg.matrix_norm(x, p=ord, axis=[-2, -1], keepdim=keepdims)

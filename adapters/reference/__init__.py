@@ -48,7 +48,7 @@ class ReferenceAdapter(LayerReference, ManipulationReference, MatrixReference, L
               **dict.fromkeys(("sub", "neg", "sigmoid", "sign", "positive", "cross", "softmax", "log_softmax", "lstm",
                                "gru", "cross_entropy", "gelu", "batch_norm"), dtypes_except("bfloat16", "bool")),
               **dict.fromkeys(BITWISE_OPS, dtypes_except(*FLOATS)),
-              **dict.fromkeys(FACTORED_OPS, ("float16", "float32", "float64")),  # computed in float64
+              **dict.fromkeys((*FACTORED_OPS, "matrix_norm"), ("float16", "float32", "float64")),  # in float64
               **dict.fromkeys(FREQUENCY_OPS, ("float16", "float32", "float64"))}
 
     def version(self):

@@ -70,7 +70,7 @@ class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, TensorFlowElementwis
               **keras_initializers.KERAS_INITIALIZER_DTYPES["tensorflow"], **TENSORFLOW_ELEMENTWISE_DTYPES,
               **TENSORFLOW_STATISTICS_DTYPES,
               **dict.fromkeys(("matmul", "mm", "dot", "outer"), dtypes_except("int8", "uint8", "bool")),
-              **dict.fromkeys(("pow", "neg", "abs", "sign"), dtypes_except("uint8", "bool")),
+              **dict.fromkeys(("pow", "neg", "abs", "sign", "matrix_norm"), dtypes_except("uint8", "bool")),
               **dict.fromkeys(("exp", "log", "tanh", "sigmoid", "sqrt", "softmax", "log_softmax", "floor", "ceil",
                                "clip_grad_norm", "l2_penalty"), FLOATS),
               **dict.fromkeys(("trunc", "bmm", "correlate", "convolve"), ()),

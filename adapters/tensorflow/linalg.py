@@ -7,7 +7,8 @@ with two axes tf.norm computes a matrix norm). TensorFlow has no integer matrix 
 (tf.linalg has none; users multiply): unsupported. tf.linalg.det, slogdet, inv and solve
 (its rhs a stack of matrices of x1's very stack shape: TensorFlow neither broadcasts it nor takes a
 vector) as they are; tf.linalg.cholesky, whose upper factor users take as the lower one's adjoint;
-tf.linalg.eigvalsh, and tf.linalg.svd(compute_uv=False) for svdvals (TensorFlow has no svdvals)."""
+tf.linalg.eigvalsh, and tf.linalg.svd(compute_uv=False) for svdvals (TensorFlow has no svdvals); tf.norm over
+the last two axes for matrix_norm, whose matrix ords are 'fro', 1, 2 and inf (it raises for the others)."""
 from adapters.base import Unsupported, axes_tuple
 
 
@@ -58,3 +59,6 @@ class TensorFlowLinalg:
 
     def svdvals(self, x):
         return self.tf.linalg.svd(x, compute_uv=False)
+
+    def matrix_norm(self, x, keepdims=False, ord="fro"):
+        return self.tf.norm(x, ord=ord, axis=[-2, -1], keepdims=keepdims)

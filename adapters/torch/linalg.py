@@ -4,8 +4,8 @@ call them: torch.linalg.diagonal (the last two dimensions), torch.trace for one 
 users write it, torch.outer, torch.linalg.cross (dim), torch.linalg.matrix_power and torch.linalg.vector_norm
 (dim: an int or a tuple); torch.linalg.det, inv and solve (whose B is a stack of vectors where it
 has one dimension fewer than A and A's shape less its last dimension, as torch documents),
-torch.linalg.slogdet (its named tuple as the standard's two parts), torch.linalg.cholesky, eigvalsh and
-svdvals."""
+torch.linalg.slogdet (its named tuple as the standard's two parts), torch.linalg.cholesky, eigvalsh,
+svdvals and matrix_norm (keepdim)."""
 
 from adapters.base import axes_tuple
 
@@ -53,3 +53,6 @@ class TorchLinalg:
 
     def svdvals(self, x):
         return self.torch.linalg.svdvals(x)
+
+    def matrix_norm(self, x, keepdims=False, ord="fro"):
+        return self.torch.linalg.matrix_norm(x, ord=ord, keepdim=keepdims)

@@ -1,5 +1,8 @@
-"""The error bounds of eigenvalues and singular values (the linear algebra extension's eigvalsh and
-svdvals): what LAPACK's syevd and gesdd, Eigen's and XLA's eigensolvers and SVDs may make of them.
+"""The error bounds of eigenvalues and singular values (the linear algebra extension's eigvalsh,
+svdvals and the matrix norms of singular values, matrix_norm's 2, -2 and 'nuc'): what LAPACK's
+syevd and gesdd, Eigen's and XLA's eigensolvers and SVDs may make of them. matrix_norm's other
+ords are sums of magnitudes, with the sum-product bounds of vector_norm ('fro') and of a sum of
+|x| (+-1, +-inf: a largest or smallest sum errs by at most the largest sum's bound).
 
 Perturbation (Weyl): the eigenvalues of symmetric A and A + E, each in ascending order, differ by
 at most ||E||_2; the singular values of any A and A + E, each in descending order, too (Golub and
@@ -25,12 +28,17 @@ a half-precision computation of a larger matrix passes as float32.
 import numpy as np
 
 from suites.judging.bound import REFERENCE, Bound
+from suites.judging.linalg_bounds import FAMILIES as LINALG_FAMILIES
 
 LAPACK_RATIO = 500  # TESTING/sep.in's theoretical limit of the residual ratio, in ulp = 2u
 
 
 def _frobenius(a: np.ndarray) -> np.ndarray:
-    return np.sqrt(np.sum(np.asarray(a, dtype=np.float64) ** 2, axis=(-2, -1)))
+    """Of each matrix, scaled (vector_norm's): a sum of squares underflows for entries below 1e-154."""
+    a = np.asarray(a, dtype=np.float64)
+    if not a.size:  # empty matrices: a norm of 0 (vector_norm's scaling takes a largest element)
+        return np.zeros(a.shape[:-2])
+    return REFERENCE.vector_norm(a, (-2, -1), False, 2)
 
 
 def values_error(x, arithmetic) -> np.ndarray:
@@ -52,4 +60,27 @@ def _spectral(name):
     return family
 
 
-FAMILIES = {"eigvalsh": _spectral("eigvalsh"), "svdvals": _spectral("svdvals")}
+def _matrix_norm(op):
+    """matrix_norm(x, keepdims, ord): 'fro' is vector_norm's over both axes; +-1 and +-inf a column's
+    or a row's sum of |x| (its length in roundings), whose error the largest sum of the magnitudes
+    bounds for the smallest sum too; +-2 a singular value, with its bound; 'nuc' the sum of K of them,
+    K bounds and K roundings of the sum."""
+    def rule(x, keepdims=False, ord="fro"):
+        if ord == "fro":
+            return LINALG_FAMILIES["vector_norm"](op)(x, (-2, -1), keepdims, 2)
+        value = REFERENCE.matrix_norm(x.value, keepdims, ord)
+        if ord not in ("nuc", 2, -2):
+            terms = max(np.shape(x.value)[-2 if abs(ord) == 1 else -1], 1)
+            return Bound(value, REFERENCE.matrix_norm(x.magnitude, keepdims, abs(ord)), x.n + terms)
+        k = min(np.shape(x.value)[-2:])
+
+        def running(arithmetic):
+            error = values_error(x, arithmetic)
+            if ord == "nuc":
+                error = k * error + arithmetic.gamma(k) * np.reshape(np.abs(value), np.shape(error))
+            return np.reshape(error, np.shape(value))
+        return Bound(value, np.abs(value), 0, running)
+    return rule
+
+
+FAMILIES = {"eigvalsh": _spectral("eigvalsh"), "svdvals": _spectral("svdvals"), "matrix_norm": _matrix_norm}

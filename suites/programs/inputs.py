@@ -118,17 +118,19 @@ def positive_definite(x: np.ndarray, dtype: str) -> np.ndarray:
 
 
 def separated(x: np.ndarray, dtype: str) -> np.ndarray:
-    """The matrices of x's last two axes (any M x N) with the diagonal set to (-1)^i (i + 1) c, c twice
-    the off-diagonal part's Frobenius norm F plus x's largest |x| (1 where that is 0), rounded to
-    dtype. Weyl's bounds keep each eigenvalue (of a symmetric matrix so made, or of x + x^T) and each
-    singular value within F (2F) of its diagonal element's, and these lie c or more apart and from 0:
-    distinct and nonzero, where eigvalsh's and svdvals' derivatives exist. Drawn unconditioned, a
-    matrix of ties (all zeros, say) has repeated ones, whose derivative does not exist."""
+    """The matrices of x's last two axes (any M x N) with the diagonal set to (-1)^i (i + 1) c, c the
+    off-diagonal part's Frobenius norm F times sqrt(max(M, N)) + 2, plus x's largest |x| (1 where
+    that is 0), rounded to dtype. Weyl's bounds keep each eigenvalue (of a symmetric matrix so made,
+    or of x + x^T) and each singular value within F (2F) of its diagonal element's, and these lie c
+    or more apart and from 0: distinct and nonzero, where eigvalsh's and svdvals' derivatives exist.
+    A square matrix's column and row sums of |x| lie apart too (the off-diagonal parts of two of
+    them differ by at most sqrt(N - 1) F), where matrix_norm's +-1 and +-inf have derivatives.
+    Drawn unconditioned, a matrix of ties (all zeros, say) has repeated ones."""
     x = np.array(x, dtype=np.float64)
     diagonal = np.arange(min(x.shape[-2:]))
     x[..., diagonal, diagonal] = 0
     scale = np.max(np.abs(x), initial=0.0) or 1.0
-    c = 2 * np.sqrt(np.sum(x ** 2, axis=(-2, -1))) + scale
+    c = (np.sqrt(max(x.shape[-2:])) + 2) * np.sqrt(np.sum(x ** 2, axis=(-2, -1))) + scale
     x[..., diagonal, diagonal] = c[..., None] * np.where(diagonal % 2, -1.0, 1.0) * (diagonal + 1)
     return round_to(x, dtype)
 
