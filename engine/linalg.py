@@ -12,7 +12,8 @@ stack); cholesky by NumPy's, its gradient torch's (Murray's), symmetric as the s
 eigvalsh and svdvals by NumPy's, their gradients V diag(g) V^T and U diag(g) V^T (each eigenvalue's
 and singular value's derivative, defined where they are distinct, nonzero for singular values);
 matrix_norm composed of them on the tape: vector_norm over both axes ('fro'), the largest or smallest
-column or row sum of |x| (+-1, +-inf), the largest, smallest or summed singular values (+-2, 'nuc')."""
+column or row sum of |x| (+-1, +-inf), the largest, smallest or summed singular values (+-2, 'nuc'); eigh,
+svd and qr by NumPy's, their factors without gradients (each vector's sign is the implementation's)."""
 import numpy as np
 
 from engine import ops
@@ -242,6 +243,39 @@ def svdvals(x):
     x, = _floating(x)
     u, s, vt = np.linalg.svd(x.data, full_matrices=False)
     return Tensor.record(s, (x,), lambda g: ((u * g[..., None, :]) @ vt,), "svdvals")
+
+
+def _no_gradient(op):
+    """The backward of a decomposition whose factors' gradients the engine does not compute: they
+    depend on each vector's sign, which the standard leaves to the implementation, and no spec
+    judges them yet; eigvalsh's and svdvals' gradients are the gauge-free ones."""
+    def backward(g):
+        raise NotImplementedError(f"the engine computes {op}'s factors, not their gradients: differentiate "
+                                  f"eigvalsh or svdvals, whose gradients do not depend on the vectors' signs")
+    return backward
+
+
+def _factors(values, x, op):
+    """Each factor of a decomposition of x, on the tape with _no_gradient's backward."""
+    return tuple(Tensor.record(v, (x,), _no_gradient(op), op) for v in values)
+
+
+def eigh(x):
+    """NumPy's eigenvalues (ascending) and eigenvectors (columns) of the symmetric x's lower triangle."""
+    x, = _floating(x)
+    return _factors(np.linalg.eigh(x.data), x, "eigh")
+
+
+def svd(x, full_matrices=True):
+    """NumPy's U, S, Vh (x = U diag(S) Vh)."""
+    x, = _floating(x)
+    return _factors(np.linalg.svd(x.data, full_matrices=full_matrices), x, "svd")
+
+
+def qr(x, mode="reduced"):
+    """NumPy's Q and R (x = Q R), LAPACK's Householder QR."""
+    x, = _floating(x)
+    return _factors(np.linalg.qr(x.data, mode=mode), x, "qr")
 
 
 def matrix_norm(x, keepdims=False, ord="fro"):

@@ -50,7 +50,8 @@ def test_tables_derive_from_the_records():
                              "multi_head_attention_weights": ("output", "weights"),
                              "init_linear": ("weight", "bias"), "init_conv2d": ("weight", "bias"),
                              "clip_grad_norm": ("a", "b"), "meshgrid": ("grid_x", "grid_y"),
-                             "slogdet": ("sign", "logabsdet"),
+                             "slogdet": ("sign", "logabsdet"), "eigh": ("eigenvalues", "eigenvectors"),
+                             "svd": ("U", "S", "Vh"), "qr": ("Q", "R"),
                              **dict.fromkeys(("init_lstm", "init_gru"), ("weight_ih_l0", "weight_hh_l0", "bias_ih_l0",
                                                                          "bias_hh_l0"))}
     assert {op for op in program.RANDOM_OPS if not op.startswith("init_")} == set()  # the initializers alone

@@ -1,7 +1,7 @@
 """The Python Array API standard's linear algebra extension (2024.12): its sum-product functions
 diagonal, trace, outer, cross and matrix_power, vector_norm, and det, slogdet, inv and solve. Each op is the standard's
 function of the same name (linalg.diagonal, linalg.trace, linalg.outer, ..., linalg.solve), cholesky, eigvalsh,
-svdvals and matrix_norm; its semantics the standard's text: https://data-apis.org/array-api/2024.12/extensions/linear_algebra_functions.html
+svdvals and matrix_norm, and the decompositions eigh, svd and qr; its semantics the standard's text: https://data-apis.org/array-api/2024.12/extensions/linear_algebra_functions.html
 
 A stack of matrices is held in the last two axes (the standard); offsets count diagonals above
 the main one (> 0) and below it (< 0), and an offset past the matrix gives an empty diagonal.
@@ -16,7 +16,8 @@ from vocabulary.records import Op, values
 PAGE = "https://data-apis.org/array-api/2024.12/extensions/generated/array_api.linalg."
 LU_OPS = ("det", "slogdet", "inv", "solve")  # computed by LU factors, of real floating matrices only (the standard)
 # LAPACK's factorisations and decompositions: real floating matrices, no half precision
-FACTORED_OPS = (*LU_OPS, "cholesky", "eigvalsh", "svdvals")
+DECOMPOSITION_OPS = ("eigh", "svd", "qr")  # several factors, each fixed only up to signs (judged by properties)
+FACTORED_OPS = (*LU_OPS, "cholesky", "eigvalsh", "svdvals", *DECOMPOSITION_OPS)
 
 LINALG_OPS = [
     Op("diagonal", "x, offset=0", "linear algebra", f"The offset-th diagonal of each matrix in x's last two axes "
@@ -79,4 +80,21 @@ LINALG_OPS = [
        f"singular value (-1, -2 and -inf are no norms); keepdims keeps the two axes as size 1; x's real floating "
        f"dtype. ({PAGE}matrix_norm.html)", lambda d: ([np.array([[1, -2], [3, 4]])], {"ord": 1}),
        bound="matrix_norm"),
+    Op("eigh", "x", "linear algebra", f"The eigenvalues and eigenvectors of each real symmetric matrix of x "
+       f"(its last two axes, n x n): eigenvalues (..., n) in ascending order, as eigvalsh's, and eigenvectors "
+       f"(..., n, n) orthonormal columns with x V = V diag(eigenvalues); each column's sign, and for a repeated "
+       f"eigenvalue its columns' basis, is the implementation's; x's real floating dtype. The standard asks a "
+       f"symmetric x. ({PAGE}eigh.html)", lambda d: ([np.array([[2, 1], [1, 2]])], {}),
+       parts=("eigenvalues", "eigenvectors")),
+    Op("svd", "x, full_matrices=True", "linear algebra", f"The singular value decomposition of each matrix of x "
+       f"(its last two axes, M x N, K = min(M, N)): U, S and Vh with x = U[..., :K] diag(S) Vh[..., :K, :], S "
+       f"(..., K) svdvals' values in descending order, U's columns and Vh's rows orthonormal: U (..., M, "
+       f"M) and Vh (..., N, N) with full_matrices, else (..., M, K) and (..., K, N); each singular vector's sign "
+       f"(a pair's, together) is the implementation's; x's real floating dtype. ({PAGE}svd.html)",
+       lambda d: ([np.array([[3, 0], [4, 5]])], {}), parts=("U", "S", "Vh")),
+    Op("qr", "x, mode='reduced'", "linear algebra", f"The QR decomposition of each matrix of x (its last two "
+       f"axes, M x N, K = min(M, N)): Q with orthonormal columns and R upper triangular, x = Q R; mode 'reduced' "
+       f"gives Q (..., M, K) and R (..., K, N), 'complete' Q (..., M, M) and R (..., M, N); the signs of R's "
+       f"diagonal (and Q's columns with them) are the implementation's, as the standard leaves them; x's real "
+       f"floating dtype. ({PAGE}qr.html)", lambda d: ([np.array([[3, 0], [4, 5]])], {}), parts=("Q", "R")),
 ]

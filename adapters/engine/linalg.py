@@ -45,3 +45,12 @@ class EngineLinalg:
 
     def matrix_norm(self, x, keepdims=False, ord="fro"):
         return self.linalg.matrix_norm(x, keepdims, ord)
+
+    def eigh(self, x):
+        return self.linalg.eigh(x)
+
+    def svd(self, x, full_matrices=True):
+        return self.linalg.svd(x, full_matrices)
+
+    def qr(self, x, mode="reduced"):
+        return self.linalg.qr(x, mode)

@@ -1,6 +1,6 @@
 """The jax adapter's Array API linear algebra functions (vocabulary/linalg.py):
 jax.numpy.linalg's diagonal, trace, outer, cross, matrix_power and vector_norm (its Array API
-namespace), det, slogdet, inv, solve, cholesky, eigvalsh, svdvals and matrix_norm."""
+namespace), det, slogdet, inv, solve, cholesky, eigvalsh, svdvals, matrix_norm, eigh, svd and qr."""
 
 from adapters.base import axes_tuple
 
@@ -49,3 +49,12 @@ class JaxLinalg:
 
     def matrix_norm(self, x, keepdims=False, ord="fro"):
         return self.jnp.linalg.matrix_norm(x, keepdims=keepdims, ord=ord)
+
+    def eigh(self, x):
+        return tuple(self.jnp.linalg.eigh(x))
+
+    def svd(self, x, full_matrices=True):
+        return tuple(self.jnp.linalg.svd(x, full_matrices=full_matrices))
+
+    def qr(self, x, mode="reduced"):
+        return tuple(self.jnp.linalg.qr(x, mode=mode))

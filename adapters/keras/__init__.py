@@ -61,7 +61,7 @@ from adapters.layer_behaviours import (
     KERAS_TENSORFLOW_MULTIHEAD,
 )
 from vocabulary import PAD_MODES
-from vocabulary.linalg import FACTORED_OPS
+from vocabulary.linalg import DECOMPOSITION_OPS, FACTORED_OPS
 from vocabulary.params import MULTIHEAD_OPS
 
 # Measured with `python -m suites coverage --check` per backend (see docs/adding-an-adapter.md).
@@ -84,10 +84,10 @@ BACKEND_DTYPES = {
                    **dict.fromkeys(("max_pool2d", "max_pool1d"), dtypes_except("bool")),
                    **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS),
                    # tf.linalg's: MatrixDeterminant, LogMatrixDeterminant, MatrixSolve, Cholesky, SelfAdjointEigV2,
-                   # Svd: no float16 CPU kernel
-                   **dict.fromkeys(("det", "slogdet", "solve", "cholesky", "eigvalsh", "svdvals"),
+                   # Svd: no float16 CPU kernel (MatrixInverse and Qr have one)
+                   **dict.fromkeys(("det", "slogdet", "solve", "cholesky", "eigvalsh", "svdvals", "eigh", "svd"),
                                    ("float32", "float64")),
-                   "inv": ("float16", "float32", "float64")},
+                   **dict.fromkeys(("inv", "qr"), ("float16", "float32", "float64"))},
     "jax": {"*": DTYPES, "convolve": (),
             **dict.fromkeys(("sub", "neg", "round", "sign", "softmax", "log_softmax", "scatter_add", "one_hot",
                              "scatter_nd", "index_add", "arange"), dtypes_except("bool")),
@@ -98,7 +98,7 @@ BACKEND_DTYPES = {
             **dict.fromkeys(MULTIHEAD_OPS, FLOATS),
             **dict.fromkeys(("avg_pool2d", "avg_pool1d"), dtypes_except("bool")),
             # LAPACK's getrf, potrf, syevd, gesdd: no half
-            **dict.fromkeys(("slogdet", "inv", "solve", "cholesky", "eigvalsh", "svdvals"),
+            **dict.fromkeys(("slogdet", "inv", "solve", "cholesky", "eigvalsh", "svdvals", *DECOMPOSITION_OPS),
                             dtypes_except("float16", "bfloat16"))},
     "torch": {"*": DTYPES, "convolve": (),
               **dict.fromkeys(("sub", "neg", "pow", "relu", "round", "conv1d", "conv2d", "topk", "topk_indices",

@@ -4,7 +4,7 @@ NumPy's), outer and cross (axis), and keras.ops.norm for vector_norm (its ord an
 axes it computes a matrix norm), on whichever backend is configured. keras.ops has no matrix
 power: unsupported. keras.ops.det, slogdet, inv, solve and cholesky as they are; keras.ops has no eigvalsh or
 svdvals: its users take keras.ops.eigh's eigenvalues and keras.ops.svd(compute_uv=False); keras.ops.norm over
-the last two axes for matrix_norm."""
+the last two axes for matrix_norm; keras.ops.eigh, svd and qr as they are."""
 from adapters.base import Unsupported, axes_tuple
 
 
@@ -52,3 +52,12 @@ class KerasLinalg:
 
     def matrix_norm(self, x, keepdims=False, ord="fro"):
         return self.ops.norm(x, ord=ord, axis=(-2, -1), keepdims=keepdims)
+
+    def eigh(self, x):
+        return tuple(self.ops.eigh(x))
+
+    def svd(self, x, full_matrices=True):
+        return tuple(self.ops.svd(x, full_matrices=full_matrices))  # (u, s, vh): NumPy's order on every backend
+
+    def qr(self, x, mode="reduced"):
+        return tuple(self.ops.qr(x, mode=mode))

@@ -3,7 +3,8 @@ users call them: paddle.diagonal and paddle.trace over the last two axes (axis1=
 their defaults are the first two), paddle.outer, paddle.cross (axis),
 paddle.linalg.matrix_power and paddle.linalg.vector_norm (p), paddle.linalg.det, inv and solve, and
 paddle.linalg.slogdet, whose one tensor of shape (2, *stack) holds the standard's two parts;
-paddle.linalg.cholesky, eigvalsh and svdvals, paddle.linalg.matrix_norm (p, keepdim) over the last two axes."""
+paddle.linalg.cholesky, eigvalsh and svdvals, paddle.linalg.matrix_norm (p, keepdim) over the last two axes;
+paddle.linalg.eigh, svd and qr."""
 from adapters.base import DTYPES, axes_tuple
 
 # Measured with `python -m suites coverage --adapter paddle --check` (Paddle's CPU kernels)
@@ -57,3 +58,12 @@ class PaddleLinalg:
 
     def matrix_norm(self, x, keepdims=False, ord="fro"):
         return self.paddle.linalg.matrix_norm(x, p=ord, axis=[-2, -1], keepdim=keepdims)
+
+    def eigh(self, x):
+        return tuple(self.paddle.linalg.eigh(x))
+
+    def svd(self, x, full_matrices=True):
+        return tuple(self.paddle.linalg.svd(x, full_matrices=full_matrices))  # (U, S, VH)
+
+    def qr(self, x, mode="reduced"):
+        return tuple(self.paddle.linalg.qr(x, mode=mode))

@@ -1,8 +1,8 @@
 """The reference's Array API linear algebra functions (vocabulary/linalg.py): NumPy's, whose
 functions the standard follows (np.diagonal and np.trace over the last two axes, np.outer,
 np.cross, which broadcasts, np.linalg.matrix_power, det, slogdet, inv and solve, whose 1-D x2 is one vector
-and whose stacks broadcast, as the standard's, cholesky, eigvalsh, svd's singular values, matrix_norm) and the
-standard's vector_norm, scaled."""
+and whose stacks broadcast, as the standard's, cholesky, eigvalsh, svd's singular values, matrix_norm, eigh,
+svd and qr) and the standard's vector_norm, scaled."""
 import math
 from fractions import Fraction
 
@@ -99,6 +99,21 @@ class LinalgReference:
         x, dtype = _floating(x, "svdvals")
         return np.linalg.svd(x, compute_uv=False).astype(dtype)
 
+    def eigh(self, x):
+        """NumPy's (LAPACK's syevd, x's lower triangle): ascending eigenvalues, eigenvectors as columns."""
+        x, dtype = _floating(x, "eigh")
+        return tuple(part.astype(dtype) for part in np.linalg.eigh(x))
+
+    def svd(self, x, full_matrices=True):
+        """NumPy's (LAPACK's gesdd): U, S, Vh with x = U diag(S) Vh, Vh the right vectors as rows."""
+        x, dtype = _floating(x, "svd")
+        return tuple(part.astype(dtype) for part in np.linalg.svd(x, full_matrices=full_matrices))
+
+    def qr(self, x, mode="reduced"):
+        """NumPy's (LAPACK's geqrf and orgqr), stacks included."""
+        x, dtype = _floating(x, "qr")
+        return tuple(part.astype(dtype) for part in np.linalg.qr(x, mode=mode))
+
     def matrix_norm(self, x, keepdims=False, ord="fro"):
         """NumPy 2's, the standard's: sums of |x| or the singular values (gesdd); 'fro' is vector_norm's
         over both axes, scaled (NumPy's sums the squares unscaled: 0 for entries of 1e-217)."""
@@ -148,7 +163,7 @@ def log_abs(d: Fraction) -> float:
 
 def _floating(x, op):
     """x in float64 (NumPy's LAPACK has no float16) and its dtype; the standard's det, slogdet, inv,
-    solve, cholesky, eigvalsh, svdvals and matrix_norm take real floating arrays only."""
+    solve, cholesky, eigvalsh, svdvals, matrix_norm, eigh, svd and qr take real floating arrays only."""
     if x.dtype.kind != "f":
         raise Unsupported(f"the standard's {op} takes a real floating array, not {x.dtype}")
     return x.astype(np.float64), x.dtype

@@ -63,9 +63,10 @@ class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, TensorFlowElementwis
               "arange": FLOATS + ("int32", "int64"), "linspace": FLOATS,
               "vecdot": (), "matrix_power": (), "nonzero": dtypes_except("float16"),  # no float16 WhereOp on CPU
               # MatrixDeterminant, LogMatrixDeterminant, MatrixSolve, Cholesky, SelfAdjointEigV2, Svd: no float16 CPU
-              # kernel; MatrixInverse has
-              **dict.fromkeys(("det", "slogdet", "solve", "cholesky", "eigvalsh", "svdvals"), ("float32", "float64")),
-              "inv": ("float16", "float32", "float64"),
+              # kernel; MatrixInverse and Qr have
+              **dict.fromkeys(("det", "slogdet", "solve", "cholesky", "eigvalsh", "svdvals", "eigh", "svd"),
+                              ("float32", "float64")),
+              **dict.fromkeys(("inv", "qr"), ("float16", "float32", "float64")),
               **keras_optimizers.OPTIMIZER_DTYPES["tensorflow"],  # tf.keras' optimizers and initializers
               **keras_initializers.KERAS_INITIALIZER_DTYPES["tensorflow"], **TENSORFLOW_ELEMENTWISE_DTYPES,
               **TENSORFLOW_STATISTICS_DTYPES,

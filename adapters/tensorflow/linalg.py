@@ -8,7 +8,9 @@ with two axes tf.norm computes a matrix norm). TensorFlow has no integer matrix 
 (its rhs a stack of matrices of x1's very stack shape: TensorFlow neither broadcasts it nor takes a
 vector) as they are; tf.linalg.cholesky, whose upper factor users take as the lower one's adjoint;
 tf.linalg.eigvalsh, and tf.linalg.svd(compute_uv=False) for svdvals (TensorFlow has no svdvals); tf.norm over
-the last two axes for matrix_norm, whose matrix ords are 'fro', 1, 2 and inf (it raises for the others)."""
+the last two axes for matrix_norm, whose matrix ords are 'fro', 1, 2 and inf (it raises for the others);
+tf.linalg.eigh, tf.linalg.svd (which returns (s, u, v): its users reorder it and take v's adjoint for the standard's
+Vh) and tf.linalg.qr (full_matrices for mode 'complete')."""
 from adapters.base import Unsupported, axes_tuple
 
 
@@ -62,3 +64,14 @@ class TensorFlowLinalg:
 
     def matrix_norm(self, x, keepdims=False, ord="fro"):
         return self.tf.norm(x, ord=ord, axis=[-2, -1], keepdims=keepdims)
+
+    def eigh(self, x):
+        return tuple(self.tf.linalg.eigh(x))  # (e, v)
+
+    def svd(self, x, full_matrices=True):
+        """tf.linalg.svd returns (s, u, v) with x = u diag(s) v^H: its users take v's adjoint for Vh."""
+        s, u, v = self.tf.linalg.svd(x, full_matrices=full_matrices)
+        return u, s, self.tf.linalg.adjoint(v)
+
+    def qr(self, x, mode="reduced"):
+        return tuple(self.tf.linalg.qr(x, full_matrices=mode == "complete"))  # (q, r)

@@ -5,7 +5,8 @@ users write it, torch.outer, torch.linalg.cross (dim), torch.linalg.matrix_power
 (dim: an int or a tuple); torch.linalg.det, inv and solve (whose B is a stack of vectors where it
 has one dimension fewer than A and A's shape less its last dimension, as torch documents),
 torch.linalg.slogdet (its named tuple as the standard's two parts), torch.linalg.cholesky, eigvalsh,
-svdvals and matrix_norm (keepdim)."""
+svdvals and matrix_norm (keepdim), torch.linalg.eigh, svd and qr (their named tuples as the
+standard's parts)."""
 
 from adapters.base import axes_tuple
 
@@ -56,3 +57,12 @@ class TorchLinalg:
 
     def matrix_norm(self, x, keepdims=False, ord="fro"):
         return self.torch.linalg.matrix_norm(x, ord=ord, keepdim=keepdims)
+
+    def eigh(self, x):
+        return tuple(self.torch.linalg.eigh(x))  # a named tuple (eigenvalues, eigenvectors)
+
+    def svd(self, x, full_matrices=True):
+        return tuple(self.torch.linalg.svd(x, full_matrices=full_matrices))  # (U, S, Vh)
+
+    def qr(self, x, mode="reduced"):
+        return tuple(self.torch.linalg.qr(x, mode=mode))  # (Q, R)

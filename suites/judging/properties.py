@@ -10,6 +10,7 @@ import numpy as np
 
 from adapters.reference.indexing import positions
 from suites.judging import compare
+from suites.judging.decompositions import PROPERTIES as DECOMPOSITIONS
 from suites.programs import expr
 from vocabulary import VOCABULARY
 
@@ -197,6 +198,7 @@ PROPERTIES = {
     "all-to-all-twice-is-identity": (all_to_all_twice_is_identity, _reruns),
     "writes-one-of-the-sources": (writes_one_of_the_sources, lambda ctx: True),
     "same-values-in-any-order": (same_values_in_any_order, lambda ctx: True),
+    **DECOMPOSITIONS,  # eigh, svd and qr: their factors' defining relations
 }
 
 

@@ -33,7 +33,7 @@ from suites.judging.linalg_bounds import FAMILIES as LINALG_FAMILIES
 LAPACK_RATIO = 500  # TESTING/sep.in's theoretical limit of the residual ratio, in ulp = 2u
 
 
-def _frobenius(a: np.ndarray) -> np.ndarray:
+def frobenius(a: np.ndarray) -> np.ndarray:
     """Of each matrix, scaled (vector_norm's): a sum of squares underflows for entries below 1e-154."""
     a = np.asarray(a, dtype=np.float64)
     if not a.size:  # empty matrices: a norm of 0 (vector_norm's scaling takes a largest element)
@@ -45,8 +45,8 @@ def values_error(x, arithmetic) -> np.ndarray:
     """The bound on each eigenvalue or singular value of each matrix of x (the module's
     docstring), one per matrix of x's stack."""
     n = max(x.value.shape[-2:], default=0)
-    backward = 2 * LAPACK_RATIO * n * arithmetic.u * _frobenius(x.value)
-    return backward + np.sqrt(2) * arithmetic.gamma(x.n) * _frobenius(x.magnitude)
+    backward = 2 * LAPACK_RATIO * n * arithmetic.u * frobenius(x.value)
+    return backward + np.sqrt(2) * arithmetic.gamma(x.n) * frobenius(x.magnitude)
 
 
 def _spectral(name):

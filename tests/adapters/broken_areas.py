@@ -223,3 +223,14 @@ class SingularForEigen(EngineAdapter):
 
     def eigvalsh(self, x):
         return super().svdvals(x)[..., ::-1]
+
+
+class VForVh(EngineAdapter):
+    """linalg: svd's third factor as V, not Vh (a port from tf.linalg.svd, which returns v with
+    x = u diag(s) v^H, that forgets the adjoint), which agrees wherever V is symmetric (diagonal
+    matrices)."""
+    name = "v-for-vh"
+
+    def svd(self, x, full_matrices=True):
+        u, s, vh = super().svd(x, full_matrices)
+        return u, s, self.engine.Tensor(np.swapaxes(vh.data, -1, -2))
