@@ -100,9 +100,11 @@ def _norm_kept(a, axes, ord):
     if 0 < ord < 1:  # unscaled: (sum (a / m)^p)^(1/p) may overflow where the norm does not
         with np.errstate(over="ignore"):
             return np.sum(a ** ord, axis=axes, keepdims=True) ** (1 / ord)
-    m = (np.max if ord > 0 else np.min)(a, axis=axes, keepdims=True)
-    if ord in (np.inf, -np.inf):
-        return m
+    if ord in (np.inf, -np.inf):  # no identity: an empty vector raises, as NumPy's and torch's
+        return (np.max if ord > 0 else np.min)(a, axis=axes, keepdims=True)
+    # the empty sum's identity: an empty vector's norm is 0 (p > 0) or inf (p < 0), the reference's
+    m = np.max(a, axis=axes, keepdims=True, initial=0.0) if ord > 0 else np.min(a, axis=axes, keepdims=True,
+                                                                                initial=np.inf)
     safe = np.where((m == 0) | np.isinf(m), 1, m)
     with np.errstate(divide="ignore", over="ignore"):
         return np.where(safe == m, m * np.sum((a / safe) ** ord, axis=axes, keepdims=True) ** (1 / ord), m)

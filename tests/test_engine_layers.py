@@ -195,6 +195,17 @@ def test_vector_norm_against_numpy_scaled_and_its_gradients():
     np.testing.assert_array_equal(ties.grad, [0.5, -0.5, 0.0])
 
 
+@pytest.mark.parametrize("ord", [1, 2, 3, 0.5, 0, -1, -2])
+def test_vector_norm_of_an_empty_vector_is_numpys_in_the_engine_and_the_reference(ord):
+    """The empty sum's identity: 0 for p > 0 and 0^(1/p) = inf for p < 0, as NumPy's; both took the
+    scaling's largest element of nothing and raised."""
+    empty = np.zeros((2, 0))
+    with np.errstate(divide="ignore"):  # NumPy's 0 ** (1 / p) for p < 0
+        expected = np.linalg.vector_norm(empty, axis=-1, ord=ord)
+    np.testing.assert_array_equal(linalg.vector_norm(Tensor(empty), -1, ord=ord).numpy(), expected)
+    np.testing.assert_array_equal(REF.vector_norm(empty, -1, False, ord), expected)
+
+
 def test_vectorised_erfc_is_within_1e_10_of_math_erfc():
     """engine.special.erfc (GELU's, for float32 and narrower results) against math.erfc per element."""
     z = np.concatenate([np.linspace(-30, 30, 200_001), np.linspace(3.9, 4.1, 2001), [0.0, -0.0, 1e-300]])

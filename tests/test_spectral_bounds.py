@@ -70,10 +70,13 @@ def test_bound_counts_the_inputs_roundings():
 
 
 @pytest.mark.parametrize("shape", [(1, 1), (2, 2), (3, 3, 3), (5, 2), (2, 7), (12, 12), (40, 40)])
-def test_separated_values_and_sums_are_distinct_and_nonzero(shape):
+@pytest.mark.parametrize("dtype, scales", [("float32", (0.0, 1e-30, 1.0, 100.0)), ("float64", (1e-200, 1e200))])
+def test_separated_values_and_sums_are_distinct_and_nonzero(shape, dtype, scales):
+    """float64 entries of 1e200 too, whose squares overflow: the off-diagonal norm is taken scaled."""
     rng = np.random.default_rng(len(shape))
-    for scale in (0.0, 1e-30, 1.0, 100.0):
-        x = separated(rng.standard_normal(shape) * scale, "float32")
+    for scale in scales:
+        x = separated(rng.standard_normal(shape) * scale, dtype)
+        assert np.all(np.isfinite(x))
         s = np.linalg.svd(x.astype(np.float64), compute_uv=False)
         assert np.all(s > 0) and np.all(-np.diff(s, axis=-1) > 0)
         if shape[-1] == shape[-2]:

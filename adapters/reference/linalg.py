@@ -44,7 +44,9 @@ class LinalgReference:
             with np.errstate(over="ignore"):
                 out = np.sum(a ** ord, axis=axis, keepdims=True) ** (1 / ord)
         else:
-            m = (np.max if ord > 0 else np.min)(a, axis=axis, keepdims=True)
+            # the empty sum's identity: an empty vector's norm is 0 (p > 0) or 0^(1/p) = inf (p < 0), NumPy's
+            m = np.max(a, axis=axis, keepdims=True, initial=0.0) if ord > 0 else np.min(
+                a, axis=axis, keepdims=True, initial=np.inf)
             with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
                 scaled = m * np.sum((a / m) ** ord, axis=axis, keepdims=True) ** (1 / ord)
             out = np.where((m == 0) | np.isinf(m), m, scaled)

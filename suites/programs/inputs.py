@@ -130,7 +130,8 @@ def separated(x: np.ndarray, dtype: str) -> np.ndarray:
     diagonal = np.arange(min(x.shape[-2:]))
     x[..., diagonal, diagonal] = 0
     scale = np.max(np.abs(x), initial=0.0) or 1.0
-    c = (np.sqrt(max(x.shape[-2:])) + 2) * np.sqrt(np.sum(x ** 2, axis=(-2, -1))) + scale
+    frobenius = scale * np.sqrt(np.sum((x / scale) ** 2, axis=(-2, -1)))  # scaled: x ** 2 overflows past 1e154
+    c = (np.sqrt(max(x.shape[-2:])) + 2) * frobenius + scale
     x[..., diagonal, diagonal] = c[..., None] * np.where(diagonal % 2, -1.0, 1.0) * (diagonal + 1)
     return round_to(x, dtype)
 
