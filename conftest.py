@@ -59,6 +59,10 @@ def pytest_addoption(parser):
                     help="run every explicit example in the eager mode and a share F (0 < F <= 1) of the other "
                          "items (generated checks, compiled items, training): at least one per area, adapter and "
                          "mode, chosen by the run's seed (default 1: every item)")
+    group.addoption("--share-documented", action="store_true",
+                    help="draw the generated and non-eager items that a documented difference names by --share "
+                         "like the rest, where a run keeps every one by default so that no published report "
+                         "lacks one (CI's lines: a commit's check publishes nothing)")
     group.addoption("--share-over-collected", action="store_true",
                     help="draw --share over every collected item, before -k narrows them, so that runs that "
                          "split one selection by -k keep together what the one run would (CI's test and "
@@ -252,7 +256,7 @@ def _select(config, parity, items: list, pool: list):
     if share < 1:
         from suites.running.selection import shared
 
-        kept = shared(pool, share, parity.seed)[0]
+        kept = shared(pool, share, parity.seed, not config.getoption("share_documented"))[0]
         drawn = set(map(id, kept))
         touched, left = changed.within(items, config.getoption("changed_limit"), parity.seed, drawn) if changed \
             else (set(), 0)

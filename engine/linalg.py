@@ -12,8 +12,9 @@ stack); cholesky by NumPy's, its gradient torch's (Murray's), symmetric as the s
 eigvalsh and svdvals by NumPy's, their gradients V diag(g) V^T and U diag(g) V^T (each eigenvalue's
 and singular value's derivative, defined where they are distinct, nonzero for singular values);
 matrix_norm composed of them on the tape: vector_norm over both axes ('fro'), the largest or smallest
-column or row sum of |x| (+-1, +-inf), the largest, smallest or summed singular values (+-2, 'nuc'); eigh,
-svd and qr by NumPy's, their factors without gradients (each vector's sign is the implementation's)."""
+column or row sum of |x| (+-1, +-inf), the largest, smallest or summed singular values (+-2, 'nuc');
+matrix_rank and pinv by NumPy's SVD and the standard's cutoff, pinv's gradient Golub and Pereyra's;
+eigh, svd and qr by NumPy's, their factors without gradients (each vector's sign is the implementation's)."""
 import numpy as np
 
 from engine import ops
@@ -245,6 +246,41 @@ def svdvals(x):
     x, = _floating(x)
     u, s, vt = np.linalg.svd(x.data, full_matrices=False)
     return Tensor.record(s, (x,), lambda g: ((u * g[..., None, :]) @ vt,), "svdvals")
+
+
+def _cutoff(x, s, rtol):
+    """The standard's: rtol (None: max(M, N) eps of x's dtype) times each largest singular value."""
+    if rtol is None:
+        rtol = max(x.shape[-2:]) * np.finfo(x.dtype).eps
+    return np.asarray(rtol)[..., None] * np.max(s, axis=-1, initial=0)[..., None]
+
+
+def matrix_rank(x, rtol=None):
+    """How many singular values (NumPy's) exceed the cutoff: an integer, with no gradient."""
+    x, = _floating(x)
+    s = np.linalg.svd(x.data, compute_uv=False) if x.size else np.zeros(x.shape[:-2] + (0,), x.dtype)
+    return tensor(np.sum(s > _cutoff(x, s, rtol), axis=-1).astype(np.int64))
+
+
+def pinv(x, rtol=None):
+    """V diag(1 / s) U^T over the singular values above the cutoff (NumPy's SVD). The gradient where
+    the rank is constant (Golub and Pereyra, SIAM J. Numer. Anal. 10 (1973), torch's pinv_backward):
+    dX = -X dA X + X X^T dA^T (I - A X) + (I - X A) dA^T X^T X, whose adjoint for a cotangent G is
+    -X^T G X^T + (I - A X) G^T X X^T + X^T X G^T (I - X A)."""
+    x, = _floating(x)
+    m, n = x.shape[-2:]
+    if not x.size:
+        value = np.zeros(x.shape[:-2] + (n, m), x.dtype)
+    else:
+        u, s, vt = np.linalg.svd(x.data, full_matrices=False)
+        inverse = np.divide(1, s, out=np.zeros_like(s), where=s > _cutoff(x, s, rtol))
+        value = (_t(vt) * inverse[..., None, :]) @ _t(u)
+
+    def backward(g):
+        a, p = x.data, value
+        left, right = np.eye(m) - a @ p, np.eye(n) - p @ a
+        return (-_t(p) @ g @ _t(p) + left @ _t(g) @ p @ _t(p) + _t(p) @ p @ _t(g) @ right,)
+    return Tensor.record(value, (x,), backward, "pinv")
 
 
 def _no_gradient(op):

@@ -3,9 +3,11 @@ suite it holds and which documented items the share left out."""
 import json
 import subprocess
 import sys
+from types import SimpleNamespace
 
 from reports import build
 from suites.running.changes import ROOT
+from suites.running.selection import shared
 
 
 def test_the_page_says_how_many_of_the_collected_items_it_holds(tmp_path):
@@ -65,6 +67,24 @@ def test_a_run_split_by_k_keeps_what_one_run_keeps_with_share_over_collected():
     over = ("--share-over-collected",)
     repeats, rest = _collected(*over, "-k", "/repeat"), _collected(*over, "-k", "not /repeat")
     assert repeats | rest == one and not repeats & rest
+
+
+def _item(name: str, example=False, documented=False):
+    return SimpleNamespace(nodeid=name, spec=SimpleNamespace(area="area"), adapter_name="engine", mode="compiled",
+                           example=example, documented=documented)
+
+
+def test_share_documented_draws_what_a_documented_difference_names_like_the_rest():
+    # a published run keeps every item a documented difference names; CI's lines, which publish
+    # nothing, draw the generated and compiled ones by the share (an explicit example stays)
+    items = [_item("example", example=True)] + [_item(f"documented-{i}", documented=True) for i in range(66)] + \
+        [_item(f"generated-{i}") for i in range(66)]
+    every, drawn = shared(items, 0.03, 7)[0], shared(items, 0.03, 7, documented=False)[0]
+    assert {i.nodeid for i in every} >= {"example"} | {f"documented-{i}" for i in range(66)}
+    assert len(every) == 1 + 66 + 2 and len(drawn) == 1 + 4 and drawn[0].nodeid == "example"
+    over_seeds = [i.nodeid for seed in range(33) for i in shared(items, 0.03, seed, documented=False)[0]]
+    assert sorted(over_seeds) == sorted(["example"] * 33 + [i.nodeid for i in items[1:]])  # each once in 33
+    assert len(_collected("--share-documented")) < len(_collected())  # the option reaches the selection
 
 
 SPECIAL_CASES = """

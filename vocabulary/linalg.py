@@ -1,7 +1,7 @@
 """The Python Array API standard's linear algebra extension (2024.12): its sum-product functions
 diagonal, trace, outer, cross and matrix_power, vector_norm, and det, slogdet, inv and solve. Each op is the standard's
 function of the same name (linalg.diagonal, linalg.trace, linalg.outer, ..., linalg.solve), cholesky, eigvalsh,
-svdvals and matrix_norm, and the decompositions eigh, svd and qr; its semantics the standard's text: https://data-apis.org/array-api/2024.12/extensions/linear_algebra_functions.html
+svdvals, matrix_norm, matrix_rank and pinv, and the decompositions eigh, svd and qr; its semantics the standard's text: https://data-apis.org/array-api/2024.12/extensions/linear_algebra_functions.html
 
 A stack of matrices is held in the last two axes (the standard); offsets count diagonals above
 the main one (> 0) and below it (< 0), and an offset past the matrix gives an empty diagonal.
@@ -17,7 +17,7 @@ PAGE = "https://data-apis.org/array-api/2024.12/extensions/generated/array_api.l
 LU_OPS = ("det", "slogdet", "inv", "solve")  # computed by LU factors, of real floating matrices only (the standard)
 # LAPACK's factorisations and decompositions: real floating matrices, no half precision
 DECOMPOSITION_OPS = ("eigh", "svd", "qr")  # several factors, each fixed only up to signs (judged by properties)
-FACTORED_OPS = (*LU_OPS, "cholesky", "eigvalsh", "svdvals", *DECOMPOSITION_OPS)
+FACTORED_OPS = (*LU_OPS, "cholesky", "eigvalsh", "svdvals", "matrix_rank", "pinv", *DECOMPOSITION_OPS)
 
 LINALG_OPS = [
     Op("diagonal", "x, offset=0", "linear algebra", f"The offset-th diagonal of each matrix in x's last two axes "
@@ -80,6 +80,16 @@ LINALG_OPS = [
        f"singular value (-1, -2 and -inf are no norms); keepdims keeps the two axes as size 1; x's real floating "
        f"dtype. ({PAGE}matrix_norm.html)", lambda d: ([np.array([[1, -2], [3, 4]])], {"ord": 1}),
        bound="matrix_norm"),
+    Op("matrix_rank", "x, rtol=None", "linear algebra", f"The rank of each matrix of x (its last two axes, M x "
+       f"N): how many of its singular values exceed rtol times the largest; rtol None is max(M, N) eps, eps that "
+       f"of x's dtype (the standard), so a singular value between the float32 and the float64 cutoffs counts in "
+       f"float64 only; the default integer dtype (int64). ({PAGE}matrix_rank.html)",
+       lambda d: ([np.array([[1, 2], [2, 4]])], {})),
+    Op("pinv", "x, rtol=None", "linear algebra", f"The Moore-Penrose pseudo-inverse of each matrix of x (its "
+       f"last two axes, M x N), (..., N, M): V diag(1 / s) U^T over the singular values s that exceed rtol "
+       f"times the largest, the others' terms dropped; rtol None is max(M, N) eps, eps that of x's dtype (the "
+       f"standard); x's real floating dtype. ({PAGE}pinv.html)", lambda d: ([np.array([[1, 2], [3, 4], [5, 6]])], {}),
+       bound="pinv"),
     Op("eigh", "x", "linear algebra", f"The eigenvalues and eigenvectors of each real symmetric matrix of x "
        f"(its last two axes, n x n): eigenvalues (..., n) in ascending order, as eigvalsh's, and eigenvectors "
        f"(..., n, n) orthonormal columns with x V = V diag(eigenvalues); each column's sign, and for a repeated "

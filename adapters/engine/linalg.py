@@ -46,6 +46,12 @@ class EngineLinalg:
     def matrix_norm(self, x, keepdims=False, ord="fro"):
         return self.linalg.matrix_norm(x, keepdims, ord)
 
+    def matrix_rank(self, x, rtol=None):
+        return self.linalg.matrix_rank(x, rtol)
+
+    def pinv(self, x, rtol=None):
+        return self.linalg.pinv(x, rtol)
+
     def eigh(self, x):
         return self.linalg.eigh(x)
 

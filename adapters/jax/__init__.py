@@ -70,7 +70,8 @@ class JaxAdapter(JaxLayers, JaxOptimizers, JaxInitializers, JaxIdioms, JaxElemen
     shared_modes = ("compiled", "exported")  # jax.jit compiles once per input signature (shapes, dtypes)
     dtypes = {"*": DTYPES, "scatter_nd": (), "l2_penalty": (),
               # LAPACK's getrf, potrf, syevd, gesdd: no half
-              **dict.fromkeys(("slogdet", "inv", "solve", "cholesky", "eigvalsh", "svdvals", *DECOMPOSITION_OPS),
+              **dict.fromkeys(("slogdet", "inv", "solve", "cholesky", "eigvalsh", "svdvals", "matrix_rank", "pinv",
+                               *DECOMPOSITION_OPS),
                               dtypes_except("float16", "bfloat16")),
               **dict.fromkeys(("sub", "neg", "round", "sign", "softmax", "log_softmax", "scatter_add", "one_hot",
                                "index_add", "cross", "arange", "rfftfreq"), dtypes_except("bool")),

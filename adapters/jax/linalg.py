@@ -1,6 +1,7 @@
 """The jax adapter's Array API linear algebra functions (vocabulary/linalg.py):
 jax.numpy.linalg's diagonal, trace, outer, cross, matrix_power and vector_norm (its Array API
-namespace), det, slogdet, inv, solve, cholesky, eigvalsh, svdvals, matrix_norm, eigh, svd and qr."""
+namespace), det, slogdet, inv, solve, cholesky, eigvalsh, svdvals, matrix_norm, matrix_rank and pinv
+(rtol), eigh, svd and qr."""
 
 from adapters.base import axes_tuple
 
@@ -46,6 +47,12 @@ class JaxLinalg:
 
     def svdvals(self, x):
         return self.jnp.linalg.svdvals(x)
+
+    def matrix_rank(self, x, rtol=None):
+        return self.jnp.linalg.matrix_rank(x, rtol=rtol)
+
+    def pinv(self, x, rtol=None):
+        return self.jnp.linalg.pinv(x, rtol=rtol)
 
     def matrix_norm(self, x, keepdims=False, ord="fro"):
         return self.jnp.linalg.matrix_norm(x, keepdims=keepdims, ord=ord)

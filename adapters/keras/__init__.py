@@ -85,8 +85,8 @@ BACKEND_DTYPES = {
                    **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS),
                    # tf.linalg's: MatrixDeterminant, LogMatrixDeterminant, MatrixSolve, Cholesky, SelfAdjointEigV2,
                    # Svd: no float16 CPU kernel (MatrixInverse and Qr have one)
-                   **dict.fromkeys(("det", "slogdet", "solve", "cholesky", "eigvalsh", "svdvals", "eigh", "svd"),
-                                   ("float32", "float64")),
+                   **dict.fromkeys(("det", "slogdet", "solve", "cholesky", "eigvalsh", "svdvals", "matrix_rank", "pinv",
+                                    "eigh", "svd"), ("float32", "float64")),
                    **dict.fromkeys(("inv", "qr"), ("float16", "float32", "float64"))},
     "jax": {"*": DTYPES, "convolve": (),
             **dict.fromkeys(("sub", "neg", "round", "sign", "softmax", "log_softmax", "scatter_add", "one_hot",
@@ -98,7 +98,8 @@ BACKEND_DTYPES = {
             **dict.fromkeys(MULTIHEAD_OPS, FLOATS),
             **dict.fromkeys(("avg_pool2d", "avg_pool1d"), dtypes_except("bool")),
             # LAPACK's getrf, potrf, syevd, gesdd: no half
-            **dict.fromkeys(("slogdet", "inv", "solve", "cholesky", "eigvalsh", "svdvals", *DECOMPOSITION_OPS),
+            **dict.fromkeys(("slogdet", "inv", "solve", "cholesky", "eigvalsh", "svdvals", "matrix_rank", "pinv",
+                             *DECOMPOSITION_OPS),
                             dtypes_except("float16", "bfloat16"))},
     "torch": {"*": DTYPES, "convolve": (),
               **dict.fromkeys(("sub", "neg", "pow", "relu", "round", "conv1d", "conv2d", "topk", "topk_indices",

@@ -4,7 +4,8 @@ NumPy's), outer and cross (axis), and keras.ops.norm for vector_norm (its ord an
 axes it computes a matrix norm), on whichever backend is configured. keras.ops has no matrix
 power: unsupported. keras.ops.det, slogdet, inv, solve and cholesky as they are; keras.ops has no eigvalsh or
 svdvals: its users take keras.ops.eigh's eigenvalues and keras.ops.svd(compute_uv=False); keras.ops.norm over
-the last two axes for matrix_norm; keras.ops.eigh, svd and qr as they are."""
+the last two axes for matrix_norm; keras.ops.matrix_rank (its tol is absolute: no rtol) and pinv (rcond, the
+standard's rtol); keras.ops.eigh, svd and qr as they are."""
 from adapters.base import Unsupported, axes_tuple
 
 
@@ -49,6 +50,14 @@ class KerasLinalg:
 
     def svdvals(self, x):
         return self.ops.svd(x, compute_uv=False)
+
+    def matrix_rank(self, x, rtol=None):
+        if rtol is not None:
+            raise Unsupported("keras.ops.matrix_rank takes an absolute tol, not the standard's rtol")
+        return self.ops.matrix_rank(x)
+
+    def pinv(self, x, rtol=None):
+        return self.ops.pinv(x, rcond=rtol)
 
     def matrix_norm(self, x, keepdims=False, ord="fro"):
         return self.ops.norm(x, ord=ord, axis=(-2, -1), keepdims=keepdims)

@@ -4,7 +4,8 @@ their defaults are the first two), paddle.outer, paddle.cross (axis),
 paddle.linalg.matrix_power and paddle.linalg.vector_norm (p), paddle.linalg.det, inv and solve, and
 paddle.linalg.slogdet, whose one tensor of shape (2, *stack) holds the standard's two parts;
 paddle.linalg.cholesky, eigvalsh and svdvals, paddle.linalg.matrix_norm (p, keepdim) over the last two axes;
-paddle.linalg.eigh, svd and qr."""
+paddle.linalg.matrix_rank (rtol) and pinv (its rcond, the standard's rtol, given where the spec gives one:
+its default is 1e-15); paddle.linalg.eigh, svd and qr."""
 from adapters.base import DTYPES, axes_tuple
 
 # Measured with `python -m suites coverage --adapter paddle --check` (Paddle's CPU kernels)
@@ -55,6 +56,12 @@ class PaddleLinalg:
 
     def svdvals(self, x):
         return self.paddle.linalg.svdvals(x)
+
+    def matrix_rank(self, x, rtol=None):
+        return self.paddle.linalg.matrix_rank(x, rtol=rtol)
+
+    def pinv(self, x, rtol=None):
+        return self.paddle.linalg.pinv(x) if rtol is None else self.paddle.linalg.pinv(x, rcond=rtol)
 
     def matrix_norm(self, x, keepdims=False, ord="fro"):
         return self.paddle.linalg.matrix_norm(x, p=ord, axis=[-2, -1], keepdim=keepdims)

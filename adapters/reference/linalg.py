@@ -2,7 +2,7 @@
 functions the standard follows (np.diagonal and np.trace over the last two axes, np.outer,
 np.cross, which broadcasts, np.linalg.matrix_power, det, slogdet, inv and solve, whose 1-D x2 is one vector
 and whose stacks broadcast, as the standard's, cholesky, eigvalsh, svd's singular values, matrix_norm, eigh,
-svd and qr) and the standard's vector_norm, scaled."""
+svd and qr) and the standard's vector_norm, scaled, matrix_rank and pinv."""
 import math
 from fractions import Fraction
 
@@ -124,6 +124,33 @@ class LinalgReference:
             return self.vector_norm(x, (-2, -1), keepdims, 2).astype(dtype)
         return np.asarray(np.linalg.matrix_norm(x, keepdims=keepdims, ord=ord)).astype(dtype)
 
+    def matrix_rank(self, x, rtol=None):
+        """The standard's: the singular values (gesdd) above rtol times the largest, rtol None being
+        max(M, N) eps of x's dtype (the float64 oracle's eps is float64's: a spec's cases keep their
+        singular values off the cutoffs); an empty matrix's rank is 0."""
+        wide, _ = _floating(x, "matrix_rank")
+        s = np.linalg.svd(wide, compute_uv=False)
+        return np.sum(s > _cutoff(x, s, rtol), axis=-1).astype(np.int64)
+
+    def pinv(self, x, rtol=None):
+        """The standard's: V diag(1 / s) U^T over the singular values above the cutoff (matrix_rank's),
+        the others' terms dropped (NumPy's pinv with that rtol, its reduced SVD's)."""
+        wide, dtype = _floating(x, "pinv")
+        if not wide.size:
+            return np.zeros(wide.shape[:-2] + wide.shape[:-3:-1], dtype=dtype)
+        u, s, vh = np.linalg.svd(wide, full_matrices=False)
+        kept = s > _cutoff(x, s, rtol)
+        inverse = np.divide(1.0, s, out=np.zeros_like(s), where=kept)
+        return (np.swapaxes(vh, -1, -2) * inverse[..., None, :] @ np.swapaxes(u, -1, -2)).astype(dtype)
+
+
+def _cutoff(x, s, rtol) -> np.ndarray:
+    """rtol (None: max(M, N) eps of x's dtype) times each matrix's largest singular value, as a
+    column against s."""
+    if rtol is None:
+        rtol = max(x.shape[-2:]) * np.finfo(x.dtype).eps
+    return np.asarray(rtol, dtype=np.float64)[..., None] * np.max(s, axis=-1, initial=0.0)[..., None]
+
 
 def exact_determinant(m: np.ndarray) -> Fraction:
     """The determinant of a finite float matrix in rational arithmetic (Gaussian elimination on
@@ -165,7 +192,8 @@ def log_abs(d: Fraction) -> float:
 
 def _floating(x, op):
     """x in float64 (NumPy's LAPACK has no float16) and its dtype; the standard's det, slogdet, inv,
-    solve, cholesky, eigvalsh, svdvals, matrix_norm, eigh, svd and qr take real floating arrays only."""
+    solve, cholesky, eigvalsh, svdvals, matrix_norm, matrix_rank, pinv, eigh, svd and qr take real
+    floating arrays only."""
     if x.dtype.kind != "f":
         raise Unsupported(f"the standard's {op} takes a real floating array, not {x.dtype}")
     return x.astype(np.float64), x.dtype

@@ -64,7 +64,8 @@ class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, TensorFlowElementwis
               "vecdot": (), "matrix_power": (), "nonzero": dtypes_except("float16"),  # no float16 WhereOp on CPU
               # MatrixDeterminant, LogMatrixDeterminant, MatrixSolve, Cholesky, SelfAdjointEigV2, Svd: no float16 CPU
               # kernel; MatrixInverse and Qr have
-              **dict.fromkeys(("det", "slogdet", "solve", "cholesky", "eigvalsh", "svdvals", "eigh", "svd"),
+              **dict.fromkeys(("det", "slogdet", "solve", "cholesky", "eigvalsh", "svdvals", "matrix_rank", "pinv",
+                               "eigh", "svd"),
                               ("float32", "float64")),
               **dict.fromkeys(("inv", "qr"), ("float16", "float32", "float64")),
               **keras_optimizers.OPTIMIZER_DTYPES["tensorflow"],  # tf.keras' optimizers and initializers

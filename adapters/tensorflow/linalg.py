@@ -10,7 +10,8 @@ vector) as they are; tf.linalg.cholesky, whose upper factor users take as the lo
 tf.linalg.eigvalsh, and tf.linalg.svd(compute_uv=False) for svdvals (TensorFlow has no svdvals); tf.norm over
 the last two axes for matrix_norm, whose matrix ords are 'fro', 1, 2 and inf (it raises for the others);
 tf.linalg.eigh, tf.linalg.svd (which returns (s, u, v): its users reorder it and take v's adjoint for the standard's
-Vh) and tf.linalg.qr (full_matrices for mode 'complete')."""
+Vh) and tf.linalg.qr (full_matrices for mode 'complete'); tf.linalg.matrix_rank (its tol is absolute: no
+rtol) and tf.linalg.pinv (rcond, the standard's rtol)."""
 from adapters.base import Unsupported, axes_tuple
 
 
@@ -61,6 +62,14 @@ class TensorFlowLinalg:
 
     def svdvals(self, x):
         return self.tf.linalg.svd(x, compute_uv=False)
+
+    def matrix_rank(self, x, rtol=None):
+        if rtol is not None:
+            raise Unsupported("tf.linalg.matrix_rank takes an absolute tol, not the standard's rtol")
+        return self.tf.linalg.matrix_rank(x)
+
+    def pinv(self, x, rtol=None):
+        return self.tf.linalg.pinv(x, rcond=rtol)
 
     def matrix_norm(self, x, keepdims=False, ord="fro"):
         return self.tf.norm(x, ord=ord, axis=[-2, -1], keepdims=keepdims)

@@ -5,8 +5,8 @@ users write it, torch.outer, torch.linalg.cross (dim), torch.linalg.matrix_power
 (dim: an int or a tuple); torch.linalg.det, inv and solve (whose B is a stack of vectors where it
 has one dimension fewer than A and A's shape less its last dimension, as torch documents),
 torch.linalg.slogdet (its named tuple as the standard's two parts), torch.linalg.cholesky, eigvalsh,
-svdvals and matrix_norm (keepdim), torch.linalg.eigh, svd and qr (their named tuples as the
-standard's parts)."""
+svdvals and matrix_norm (keepdim), torch.linalg.matrix_rank and pinv (rtol), torch.linalg.eigh, svd and qr
+(their named tuples as the standard's parts)."""
 
 from adapters.base import axes_tuple
 
@@ -54,6 +54,12 @@ class TorchLinalg:
 
     def svdvals(self, x):
         return self.torch.linalg.svdvals(x)
+
+    def matrix_rank(self, x, rtol=None):
+        return self.torch.linalg.matrix_rank(x, rtol=rtol)
+
+    def pinv(self, x, rtol=None):
+        return self.torch.linalg.pinv(x, rtol=rtol)
 
     def matrix_norm(self, x, keepdims=False, ord="fro"):
         return self.torch.linalg.matrix_norm(x, ord=ord, keepdim=keepdims)

@@ -23,6 +23,10 @@ A is the op's argument as the float64 reference computes it, rounded once to the
 what the framework was given for x, and for x + x^T, whose one addition rounds as the framework's.
 The residuals are computed in float64 from the framework's factors, their own rounding added
 (gamma_n in float64 of the products' magnitudes, and n smallest normals for underflow).
+
+matrix_rank's ranks are the standard's counts of singular values past a cutoff, whose values
+within B of the cutoff no framework can place: its property accepts every count that A's values,
+moved by B, allow.
 """
 import numpy as np
 
@@ -158,9 +162,36 @@ def qr_decomposes(ctx, inputs, parts):
         judged.orthonormality(_t(q) @ q, _t(np.abs(q)) @ np.abs(q), "Q^T Q - I"))
 
 
+def matrix_rank_counts(ctx, inputs, parts):
+    """matrix_rank: each rank a count of singular values past the cutoff that A's could give once
+    moved by B (Weyl): at least those with s_i - B > rtol (s_1 + B), at most those with s_i + B >
+    rtol (s_1 - B), rtol the call's (None: max(M, N) eps of the judged dtype, the standard's
+    default). B carries no smallest normals for a zero matrix, whose values every SVD gives as 0:
+    rank 0. Wide, as B is: it holds every rank a matrix's values leave within B of the cutoff."""
+    if misplaced := _misplaced(ctx, "matrix_rank"):
+        return misplaced
+    a = _argument(ctx, inputs)
+    judged = _Judged(ctx, a)
+    rtol = dict(ctx.program.tree.kwargs).get("rtol")
+    m, n = a.shape[-2:]
+    rtol = 2 * judged.arithmetic.u * max(m, n) if rtol is None else float(ctx.oracle_parts(inputs, tree=rtol))
+    s = np.linalg.svd(a, compute_uv=False) if a.size else np.zeros(a.shape[:-2] + (0,))
+    moved = np.where(frobenius(a) > 0, judged.backward * (1 + judged.float64.u / judged.arithmetic.u), 0)[..., None]
+    first = np.max(s, axis=-1, initial=0.0)[..., None]
+    least = np.sum(s - moved > rtol * (first + moved), axis=-1)
+    most = np.sum(s + moved > rtol * np.maximum(first - moved, 0), axis=-1)
+    rank = np.asarray(parts[0])
+    outside = (rank < least) | (rank > most)
+    if not outside.any():
+        return None
+    at = tuple(int(i) for i in np.argwhere(outside)[0])
+    return f"rank {rank[at]} at {at}, where A's singular values allow {least[at]} to {most[at]}"
+
+
 # name -> (check, where it applies): suites/judging/properties.py's PROPERTIES takes them
 PROPERTIES = {
     "eigh-decomposes": (eigh_decomposes, lambda ctx: True),
     "svd-decomposes": (svd_decomposes, lambda ctx: True),
     "qr-decomposes": (qr_decomposes, lambda ctx: True),
+    "matrix-rank-counts": (matrix_rank_counts, lambda ctx: True),
 }

@@ -1,5 +1,6 @@
 """The error bounds of eigenvalues and singular values (the linear algebra extension's eigvalsh,
-svdvals and the matrix norms of singular values, matrix_norm's 2, -2 and 'nuc'): what LAPACK's
+svdvals and the matrix norms of singular values, matrix_norm's 2, -2 and 'nuc', and pinv's
+pseudo-inverse of the singular values past its cutoff): what LAPACK's
 syevd and gesdd, Eigen's and XLA's eigensolvers and SVDs may make of them. matrix_norm's other
 ords are sums of magnitudes, with the sum-product bounds of vector_norm ('fro') and of a sum of
 |x| (+-1, +-inf: a largest or smallest sum errs by at most the largest sum's bound).
@@ -81,4 +82,41 @@ def _matrix_norm(op):
     return rule
 
 
-FAMILIES = {"eigvalsh": _spectral("eigvalsh"), "svdvals": _spectral("svdvals"), "matrix_norm": _matrix_norm}
+def _pinv(op):
+    """pinv(x, rtol): Wedin's theorem (Stewart and Sun, Matrix Perturbation Theory, III.3.8): for A
+    and B of one rank, ||B^+ - A^+||_2 <= mu ||A^+||_2 ||B^+||_2 ||B - A||_2, mu 1 for a square
+    invertible A, sqrt 2 for one of full rank, (1 + sqrt 5) / 2 else. A_r, the reference's A with
+    its singular values past the cutoff dropped, has the reference's value for its pseudo-inverse,
+    r = rank(A_r). The framework's is that of B: its SVD of A + E (||E||_2 <= the backward bound of
+    values_error) with the same values dropped where it keeps r of them, so ||B - A_r||_2 <= 2
+    (||E||_2 + s_r+1) by Weyl, and ||B^+||_2 <= 1 / (s_r - ||E||_2). Each entry errs by at most the
+    2-norm; beyond s_r <= ||E||_2 the dtype cannot tell the rank, and the bound is infinite. A
+    framework that keeps another count of values (another cutoff) errs by 1 / s at least."""
+    def rule(x, rtol=None):
+        value = REFERENCE.pinv(x.value, rtol)
+        if not np.size(value):
+            return Bound(value, np.abs(value), 0)
+        m, n = np.shape(x.value)[-2:]
+        s = np.linalg.svd(x.value, compute_uv=False).reshape(-1, min(m, n))
+        ranks = np.reshape(REFERENCE.matrix_rank(x.value, rtol), -1)
+
+        def running(arithmetic):
+            backward = np.reshape(values_error(x, arithmetic), -1)
+            error = [_wedin(values, rank, e, m, n) for values, rank, e in zip(s, ranks, backward)]
+            error = np.reshape(error, np.shape(value)[:-2] + (1, 1))
+            return np.broadcast_to(error, np.shape(value)) + arithmetic.u * np.abs(value)
+        return Bound(value, np.abs(value), 0, running)
+    return rule
+
+
+def _wedin(s, rank, e, m, n) -> float:
+    """_pinv's bound for one M x N matrix of singular values s, rank r kept, backward error e."""
+    if rank == 0:  # a zero matrix (its values exactly 0): every SVD keeps none, and its pinv is 0
+        return 0.0
+    mu = 1.0 if rank == m == n else np.sqrt(2) if rank == min(m, n) else (1 + np.sqrt(5)) / 2
+    tail, last = (s[rank] if rank < len(s) else 0.0), s[rank - 1]
+    return mu / last / (last - e) * 2 * (e + tail) if last > e else np.inf
+
+
+FAMILIES = {"eigvalsh": _spectral("eigvalsh"), "svdvals": _spectral("svdvals"), "matrix_norm": _matrix_norm,
+            "pinv": _pinv}

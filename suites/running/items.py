@@ -103,16 +103,19 @@ class SpecItem(pytest.Item):
         self.generated, self.mode, self.seed = generated, mode, None
 
     @property
-    def always(self) -> bool:
-        """Whether every run keeps this item, whatever its --share: the explicit examples' values
-        and gradients in the eager mode, and an item that a documented difference names, so that
-        no published report lacks a documented value, gradient or difference. Training and the
-        repeat check (seconds to a minute an item) are drawn by the share alone."""
-        if self.kind in ("training", "repeat"):
-            return False
-        if self.mode == "eager" and not self.generated:
-            return True
-        return documents(self.spec, self.adapter_name, self.kind, self.generated, self.mode, self.dtype)
+    def example(self) -> bool:
+        """An explicit example's value or gradient in the eager mode (the documented values): every
+        run keeps it, whatever its --share (suites/running/selection.py: shared)."""
+        return self.mode == "eager" and not self.generated and self.kind not in ("training", "repeat")
+
+    @property
+    def documented(self) -> bool:
+        """Whether a documented difference names this item: every run keeps it too, so that no
+        published report lacks a documented value, gradient or difference, but with
+        --share-documented (CI's lines, which publish nothing) the share draws it like the rest.
+        Training and the repeat check (seconds to a minute an item) are drawn by the share alone."""
+        return self.kind not in ("training", "repeat") and \
+            documents(self.spec, self.adapter_name, self.kind, self.generated, self.mode, self.dtype)
 
     def runtest(self):
         try:

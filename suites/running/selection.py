@@ -81,17 +81,18 @@ def _finite(case: dict) -> bool:
     return all(np.isfinite(v).all() for v in case.values() if v.dtype.kind == "f")
 
 
-def shared(items: list, share: float, seed: int) -> tuple[list, list]:
+def shared(items: list, share: float, seed: int, documented: bool = True) -> tuple[list, list]:
     """(kept, dropped): every item that is not a spec's, every item that always runs
-    (SpecItem.always: the explicit examples, their gradients, what a documented difference names);
-    of the others (generated checks, the compiled mode, training) a share in each (area, adapter,
-    mode): with k = 1 / share, every k-th member in the order of a hash of its id, starting at
-    the seed's place (at least one). The same seed keeps the same items; k successive seeds (the
-    ci profile's: commits) keep every item exactly once."""
+    (SpecItem.example: the explicit examples and their gradients, eagerly; SpecItem.documented:
+    what a documented difference names, unless documented=False: --share-documented); of the
+    others (generated checks, the compiled mode, training) a share in each (area, adapter, mode):
+    with k = 1 / share, every k-th member in the order of a hash of its id, starting at the seed's
+    place (at least one). The same seed keeps the same items; k successive seeds (the ci
+    profile's: commits) keep every item exactly once."""
     groups, kept = {}, []
     for item in items:
-        if getattr(item, "always", True):  # an item that is not a spec's runs
-            kept.append(item)
+        if not hasattr(item, "spec") or item.example or documented and item.documented:
+            kept.append(item)  # an item that is not a spec's runs
         else:
             groups.setdefault((item.spec.area, item.adapter_name, item.mode), []).append(item)
     every = max(1, round(1 / share))
@@ -129,9 +130,9 @@ def write_manifest(folder, run: int, items: list, selected: list, kept: list, sh
     items it collected, from which paths (relative to the project) and under which -k, selected
     (by the share) and kept (its shard of them), with which share, seed, shard and --changed-since
     (and how many items it touched that --changed-limit left to the share), and the items the
-    share dropped that a documented difference
-    of their kind names (a repeat or training entry: the share alone draws those), so that the page
-    says what share of the suite it holds and which documented behaviours it lacks
+    share dropped that a documented difference names (a repeat or training entry, which the share
+    alone draws; with --share-documented, any), so that the page says what share of the suite it
+    holds and which documented behaviours it lacks
     (reports/build.py: read_selection)."""
     specs = [i for i in items if hasattr(i, "spec")]
     if not specs:
@@ -142,8 +143,8 @@ def write_manifest(folder, run: int, items: list, selected: list, kept: list, sh
             "kept": sum(hasattr(i, "spec") for i in kept), "share": share, "seed": seed,
             "shard": shard and f"{shard[0]}/{shard[1]}", "changed_since": changed.rev if changed else None,
             "changed_left": changed_left,
-            "lacking": sorted(i.nodeid for i in dropped if i.kind in ("repeat", "training") and
-                              documents(i.spec, i.adapter_name, i.kind, i.generated, i.mode, i.dtype))}
+            "lacking": sorted(i.nodeid for i in dropped
+                              if documents(i.spec, i.adapter_name, i.kind, i.generated, i.mode, i.dtype))}
     folder = pathlib.Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / f"selection-{run}.json").write_text(json.dumps(data, indent=1), encoding="utf-8")
