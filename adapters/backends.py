@@ -8,6 +8,11 @@ import numpy as np
 
 from adapters.base import Unsupported
 
+# TensorFlow's kernels, which Keras' ops on its backend reach as well: MatMul, BatchMatMulV2 and Einsum have no
+# 8- or 16-bit integer CPU kernel, nor an unsigned one; Conv2D runs floats and int32
+TF_MATMUL_DTYPES = ("float16", "bfloat16", "float32", "float64", "int32", "int64")
+TF_CONV_DTYPES = ("float16", "bfloat16", "float32", "float64", "int32")
+
 
 def jax_vjp(fn, args, wrt, cotangent):
     """(fn(**args), gradients) by jax.vjp: what the jax adapter and Keras on the jax backend run."""

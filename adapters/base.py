@@ -22,8 +22,11 @@ class Unsupported(Exception):
     """The framework cannot express this op (or dtype, or device); the reason says which."""
 
 
-DTYPES = ("float16", "bfloat16", "float32", "float64", "int8", "uint8", "int32", "int64", "bool")
+# The Array API standard's dtypes but the complex ones, with float16 and bfloat16, in the coverage table's order
+DTYPES = ("float16", "bfloat16", "float32", "float64", "int8", "uint8", "int16", "uint16", "int32", "uint32",
+          "int64", "uint64", "bool")
 FLOATS = ("float16", "bfloat16", "float32", "float64")
+WIDE_UNSIGNED = ("uint16", "uint32", "uint64")  # the unsigned dtypes past uint8: the ones frameworks lack most
 
 
 @functools.cache
@@ -36,6 +39,13 @@ def importable(module: str) -> bool:
 def dtypes_except(*names) -> tuple:
     """Every dtype but these, in DTYPES order: the usual shape of a dtype declaration."""
     return tuple(d for d in DTYPES if d not in names)
+
+
+def lacking(declared: dict, dtypes: tuple, ops) -> dict:
+    """`declared` with `dtypes` taken out of each of `ops`' declarations (one that "*" covers gets its own): for a
+    framework whose kernels in a few dtypes are easier to list by the ops that lack them (torch's uint16 to uint64)."""
+    default = declared.get("*", ())
+    return {**declared, **{op: tuple(d for d in declared.get(op, default) if d not in dtypes) for op in ops}}
 
 
 def numpy_dtype(dtype: str, who: str = "NumPy") -> str:

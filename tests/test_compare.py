@@ -254,3 +254,18 @@ def test_a_vector_norm_of_rounded_inputs_holds_to_its_bound_for_every_ord_but_a_
     if not np.isinf(ord):
         assert not compare.compare(exact, norm(np.float16).astype(np.float32), "float32", bound).ok
     assert compare.error_bound(expr.call("vector_norm", ["x"], {"ord": 0}), {"x": x}, "float32", rounded={"x"}) is None
+
+
+def test_written_values_past_int64s_range_stay_exact():
+    """NumPy makes a list holding 2 ** 64 - 1 float64, which rounds it to 2 ** 64 (0 once cast to
+    uint64): a spec's explicit uint64 values are read as uint64."""
+    values = compare.written([18446744073709551615, 10000000000000000000, 7], "uint64")
+    assert values.dtype == np.uint64 and values.tolist() == [18446744073709551615, 10000000000000000000, 7]
+    assert compare.written([-1, 2], "int16").tolist() == [-1, 2]
+    assert compare.written([0.1], "float32")[0] == np.float32(0.1)
+
+
+def test_written_values_no_integer_dtype_holds_are_refused_in_one_line():
+    """-1 beside 2 ** 64 - 1: neither int64 nor uint64 holds both (NumPy's own error names neither value)."""
+    with pytest.raises(ValueError, match="past int64's range and negative ones"):
+        compare.written([-1, 18446744073709551615], "uint64")

@@ -58,7 +58,8 @@ def test_command_line_prints_the_table():
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
     assert lines[0].split() == ["op", "reference"]
-    assert ["matmul", "f16", "f32", "f64", "i8", "u8", "i32", "i64", "b"] in [line.split() for line in lines]
+    assert ["matmul", "f16", "f32", "f64", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "b"] in [
+        line.split() for line in lines]
     bad = subprocess.run([sys.executable, "-m", "suites", "coverage", "--adapter", "nope"], cwd=ROOT,
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "unknown adapter 'nope'" in bad.stderr

@@ -470,3 +470,40 @@ def test_a_precision_entry_judges_a_result_where_the_reference_raises(tmp_path):
     assert outcome.status == "fail", outcome.message
     assert "behaves neither as expected nor as documented" in outcome.message
     assert "as float32: expected an error, but it returned shape (2, 2)" in outcome.message
+
+
+WIDENED = """\
+- id: wraps
+  expr: "x + y"
+  args: [x, y]
+  dtypes: [uint16]
+  examples:
+    - name: top
+      inputs: {x: {values: [65535, 7]}, y: {values: [1, 8]}}
+      expect: {value: [0, 15]}
+  differences:
+    - adapter: widening-add
+      case: top
+      regime: promotion
+      observed: {value: [65536, 15], dtype: int32}
+      note: holds uint16 in int32, as Keras' torch backend does
+      source: https://example.org/widened
+"""
+
+
+def test_an_observed_value_is_read_in_the_dtype_it_was_observed_in(tmp_path):
+    """65536 is no uint16: a documented value in another dtype (Keras on torch holds uint16 in
+    int32, so 65535 + 1 is 65536) is read and compared in that dtype, not wrapped into the
+    result's (where it was 0, and the entry could never hold)."""
+    from adapters.engine import EngineAdapter
+
+    class WideningAdd(EngineAdapter):
+        name = "widening-add"
+
+        def add(self, a, b):
+            return self.engine.Tensor(a.data.astype(np.int32) + b.data.astype(np.int32))
+
+    ctx = Context(first_spec(tmp_path, WIDENED, "widened.yaml"), WideningAdd(), "cpu", "uint16")
+    top = judge.check_case(ctx, "top", {"x": np.array([65535, 7], np.uint16), "y": np.array([1, 8], np.uint16)},
+                           {"value": [0, 15]})
+    assert top.status == "documented", top.message

@@ -146,3 +146,18 @@ def test_a_derivative_past_the_dtypes_range_is_its_infinity():
     out = _past_range(np.array([-4.5e74, 4.5e74, 3e38, -4.5e74]), np.array([1e70, 1e70, 1e38, 1e75]), "float32")
     assert out[0] == -np.inf and out[1] == np.inf and out[2] == 3e38 and out[3] == -4.5e74
     assert _past_range(np.array([-4.5e74]), np.array([1e70]), "float64")[0] == -4.5e74
+
+
+def test_a_step_that_passes_one_input_below_one_does_not_swamp_it():
+    # a near 1e-10 and b of 0.5 are both below 1, so one step of 6e-6 moves both, and replaces a's
+    # entries: its two quotients agreed on about 1e12 where the derivative is about 1e20 (paddle's
+    # right gradient of solve failed at seed 336); each input at its own step, a's relative to it
+    a, b = np.diag([4e-10, 1e-10, 1e-10, 1e-10, 1e-10]), np.full(5, 0.5)
+    rng = np.random.default_rng(3)
+    va, vb = rng.standard_normal((5, 5)), rng.standard_normal(5)
+    d, err = gradients.directional(lambda ins: np.linalg.solve(ins["a"], ins["b"]), {"a": a, "b": b},
+                                   {"a": va, "b": vb})
+    exact = np.linalg.solve(a, vb - va @ np.linalg.solve(a, b))
+    assert np.all(np.abs(d - exact) <= err) and np.all(err < 1e-6 * np.abs(exact))
+    d, err = gradients.directional(lambda ins: 1 / ins["a"], {"a": np.array([3e-9])}, {"a": np.array([1.0])})
+    assert abs(d[0] + 1 / 9e-18) <= err[0] < 1e-6 / 9e-18

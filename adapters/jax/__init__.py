@@ -77,8 +77,9 @@ class JaxAdapter(JaxLayers, JaxOptimizers, JaxInitializers, JaxIdioms, JaxElemen
                                "index_add", "cross", "arange", "rfftfreq"), dtypes_except("bool")),
               **dict.fromkeys(("sigmoid", "lstm", "gru", "linear", "layer_norm", "embedding", "cross_entropy",
                                "batch_norm", "batch_norm_stats", *MULTIHEAD_OPS, "clip_grad_norm"), FLOATS),
-              # int64 inputs: "preferred_element_type must not be narrower" (float32 logits); jax-32 has int32
-              "dot_product_attention": dtypes_except("int64") if X64 else DTYPES,
+              # 64-bit integer inputs: "preferred_element_type must not be narrower" (float32 logits); jax-32 has
+              # 32-bit ones
+              "dot_product_attention": dtypes_except("int64", "uint64") if X64 else DTYPES,
               "normalize": (),  # unsupported: jax has none
               **dict.fromkeys(("avg_pool2d", "avg_pool1d"), dtypes_except("bool")), **INITIALIZER_DTYPES,
               **dict.fromkeys(BITWISE_OPS, dtypes_except(*FLOATS))}

@@ -15,10 +15,8 @@ from adapters import mixed
 from adapters.backends import autograd_vjp, fresh_dynamo, jax_vjp, refuse_corrupting_matmul, tape_vjp
 from adapters.base import (
     DTYPES,
-    FLOATS,
     Adapter,
     Unsupported,
-    dtypes_except,
     given,
     no_rounding_mode,
     own_code,
@@ -33,7 +31,8 @@ from adapters.behaviours import (
 from adapters.keras import initializers as keras_initializers
 from adapters.keras import rnn as keras_rnn
 from adapters.keras.creation import KerasCreation
-from adapters.keras.elementwise import KERAS_ELEMENTWISE_DTYPES, KerasElementwise
+from adapters.keras.dtypes import BACKEND_DTYPES
+from adapters.keras.elementwise import KerasElementwise
 from adapters.keras.export import KerasExport
 from adapters.keras.idioms import KerasIdioms
 from adapters.keras.layers import KerasLayers, refuse_in_trace, unweighted
@@ -44,7 +43,6 @@ from adapters.keras.optimizers import (
     KERAS_CLIP_GRAD_NORM,
     KERAS_L2_REGULARIZER,
     KERAS_OPTIMIZERS,
-    OPTIMIZER_DTYPES,
     KerasOptimizers,
 )
 from adapters.keras.statistics import KerasStatistics
@@ -61,64 +59,7 @@ from adapters.layer_behaviours import (
     KERAS_TENSORFLOW_MULTIHEAD,
 )
 from vocabulary import PAD_MODES
-from vocabulary.linalg import DECOMPOSITION_OPS, FACTORED_OPS
-from vocabulary.params import MULTIHEAD_OPS
 
-# Measured with `python -m suites coverage --check` per backend (see docs/adding-an-adapter.md).
-BACKEND_DTYPES = {
-    "tensorflow": {"*": DTYPES, "convolve": (),  # keras.ops promotes integers and bools where TF's own ops refuse
-                   **dict.fromkeys(("add", "sub", "mul", "maximum", "minimum", "pow", "relu", "round", "sign",
-                                    "scatter_add", "greater", "topk", "topk_indices", "unique", "unique_values",
-                                    "einsum", "scatter_reduce", "index_add", "searchsorted"),
-                                   dtypes_except("bool")),
-                   **dict.fromkeys(("neg", "arange"), dtypes_except("uint8", "bool")),
-                   "linspace": dtypes_except("bool"),
-                   "masked_softmax": dtypes_except("int8"),  # Keras reads an int8 dtype as a quantisation policy
-                   **dict.fromkeys(("sigmoid", "softmax", "log_softmax"), FLOATS),
-                   **dict.fromkeys(("conv1d", "conv2d"), dtypes_except("int8", "uint8", "int64", "bool")),
-                   **dict.fromkeys(("lstm", "gru"), ("float16", "float32", "float64")),
-                   **dict.fromkeys(("linear", "gelu", "embedding", "normalize"), FLOATS),
-                   **dict.fromkeys(("layer_norm", "batch_norm", "batch_norm_stats"), dtypes_except("int8")),
-                   **dict.fromkeys(MULTIHEAD_OPS, FLOATS),
-                   "dot_product_attention": dtypes_except("int8", "uint8", "bool"),
-                   **dict.fromkeys(("max_pool2d", "max_pool1d"), dtypes_except("bool")),
-                   **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS),
-                   # tf.linalg's: MatrixDeterminant, LogMatrixDeterminant, MatrixSolve, Cholesky, SelfAdjointEigV2,
-                   # Svd: no float16 CPU kernel (MatrixInverse and Qr have one)
-                   **dict.fromkeys(("det", "slogdet", "solve", "cholesky", "eigvalsh", "svdvals", "matrix_rank", "pinv",
-                                    "eigh", "svd"), ("float32", "float64")),
-                   **dict.fromkeys(("inv", "qr"), ("float16", "float32", "float64"))},
-    "jax": {"*": DTYPES, "convolve": (),
-            **dict.fromkeys(("sub", "neg", "round", "sign", "softmax", "log_softmax", "scatter_add", "one_hot",
-                             "scatter_nd", "index_add", "arange"), dtypes_except("bool")),
-            "sigmoid": FLOATS, "masked_softmax": dtypes_except("int8"),
-            **dict.fromkeys(("lstm", "gru"), ("float32", "float64")),
-            **dict.fromkeys(("linear", "embedding", "normalize"), FLOATS),
-            **dict.fromkeys(("layer_norm", "batch_norm", "batch_norm_stats"), dtypes_except("int8")),
-            **dict.fromkeys(MULTIHEAD_OPS, FLOATS),
-            **dict.fromkeys(("avg_pool2d", "avg_pool1d"), dtypes_except("bool")),
-            # LAPACK's getrf, potrf, syevd, gesdd: no half
-            **dict.fromkeys(("slogdet", "inv", "solve", "cholesky", "eigvalsh", "svdvals", "matrix_rank", "pinv",
-                             *DECOMPOSITION_OPS),
-                            dtypes_except("float16", "bfloat16"))},
-    "torch": {"*": DTYPES, "convolve": (),
-              **dict.fromkeys(("sub", "neg", "pow", "relu", "round", "conv1d", "conv2d", "topk", "topk_indices",
-                               "einsum", "searchsorted", "arange", "linspace"), dtypes_except("bool")),
-              **dict.fromkeys(("softmax", "log_softmax"), FLOATS), "masked_softmax": dtypes_except("int8"),
-              # building the recurrent layers in half precision needs QR (geqrf) on CPU
-              **dict.fromkeys(("lstm", "gru"), ("float32", "float64")),
-              **dict.fromkeys(("linear", "gelu", "layer_norm", "embedding", "dot_product_attention", "max_pool1d"),
-                              FLOATS),
-              "max_pool2d": dtypes_except("bool"), **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS + ("int64",)),
-              **dict.fromkeys(("batch_norm", "batch_norm_stats"), dtypes_except("int8")),
-              **dict.fromkeys(MULTIHEAD_OPS, FLOATS),
-              # "lu_cpu", "cholesky_cpu" not implemented for 'Half'
-              **dict.fromkeys(FACTORED_OPS, ("float32", "float64"))},
-}
-for _backend, _table in BACKEND_DTYPES.items():  # keras.ops has no bmm, vecdot, matrix_power; no bool cross; its
-    # optimizers' and initializers' own
-    _table.update(bmm=(), vecdot=(), matrix_power=(), cross=dtypes_except("bool"), **OPTIMIZER_DTYPES[_backend],
-                  **keras_initializers.KERAS_INITIALIZER_DTYPES[_backend], **KERAS_ELEMENTWISE_DTYPES[_backend])
 KERAS_BEHAVIOURS = (KERAS_MASKED_SOFTMAX, KERAS_PAD_SEQUENCES_DEFAULTS, KERAS_LAYER_NORM_EPS, KERAS_NORMALIZE_EPSILON,
                     KERAS_BATCH_NORM_EPS, KERAS_BATCH_NORM_STATS, *KERAS_OPTIMIZERS, KERAS_CLIP_GRAD_NORM,
                     KERAS_L2_REGULARIZER, *mixed.KERAS_MIXED, *keras_initializers.KERAS_INITIALIZERS,

@@ -25,8 +25,8 @@ FIXED = {"epsilon_hat": True, "eps_in_sqrt": True, "decoupled_weight_decay": Tru
 # by float betas where TensorFlow keeps an integer variable's dtype
 OPTIMIZER_DTYPES = {"tensorflow": {**dict.fromkeys(("sgd", "rmsprop", "adagrad"), dtypes_except("bool")),
                                    **dict.fromkeys(("adam", "adamw", "clip_grad_norm"), FLOATS),
-                                   # ops.cast of l2 to int8 and uint8 widens
-                                   "l2_penalty": dtypes_except("int8", "uint8")},
+                                   # ops.cast of l2 to an 8- or 16-bit integer widens
+                                   "l2_penalty": dtypes_except("int8", "uint8", "int16", "uint16")},
                     "jax": {**dict.fromkeys(("sgd", "adam", "adamw", "clip_grad_norm"), dtypes_except("bool")),
                             **dict.fromkeys(("rmsprop", "adagrad"), DTYPES)},
                     "torch": dict.fromkeys(OPTIMIZERS_AND_CLIPPING, FLOATS)}

@@ -10,7 +10,7 @@ import sys
 import warnings
 
 from adapters import AdapterError, workers
-from adapters.base import DTYPES, Adapter, Unsupported, dtypes_except, no_rounding_mode, own_code
+from adapters.base import DTYPES, WIDE_UNSIGNED, Adapter, Unsupported, dtypes_except, no_rounding_mode, own_code
 from adapters.behaviours import (
     PADDLE_ALL_GATHER_CONCATENATES,
     PADDLE_MASKED_FILL_SOFTMAX,
@@ -41,6 +41,18 @@ from adapters.paddle.statistics import PADDLE_STATISTICS_DTYPES, PaddleStatistic
 from vocabulary.fft import FREQUENCY_OPS
 
 FLOATS_INTS = ("float32", "float64", "int32", "int64")
+
+
+def uint16_as_bfloat16(declared: dict) -> dict:
+    """The declarations as Paddle's dtypes make them: paddle.to_tensor refuses uint32 and uint64, and paddle.uint16
+    is paddle.bfloat16 (a NumPy uint16 array's bits become bfloat16 numbers: [1, 16256] is [9.2e-41, 1.0]), so
+    an op runs in "uint16" exactly where it runs in bfloat16, and gives bfloat16 (specs/integers.yaml)."""
+    def runs(dtype, dtypes):
+        return dtype in dtypes and dtype not in WIDE_UNSIGNED or dtype == "uint16" and "bfloat16" in dtypes
+
+    return {op: tuple(d for d in DTYPES if runs(d, dtypes)) for op, dtypes in declared.items()}
+
+
 P2P_TIMEOUT = 10  # seconds a ppermute may take before it counts as hung: gloo itself waits 30
 AFTER_TENSORFLOW = ("PaddlePaddle 3.3.1 segfaults when imported after TensorFlow in one process "
                     "(adapters/paddle/repro/import_after_tensorflow.py): run paddle in a process of its own "
@@ -69,7 +81,7 @@ class PaddleAdapter(PaddleLayers, PaddleOptimizers, PaddleInitializers, PaddleId
                   PADDLE_MESHGRID_IJ)
     # What Paddle's CPU kernels take (python -m suites coverage --adapter paddle --check): float32 and
     # float64 nearly everywhere, few float16 and bfloat16 kernels on CPU.
-    dtypes = {"*": ("float32", "float64"), "correlate": (), "convolve": (), "l2_penalty": (),
+    dtypes = uint16_as_bfloat16({"*": ("float32", "float64"), "correlate": (), "convolve": (), "l2_penalty": (),
               "one_hot": ("int32", "int64"), **PADDLE_ELEMENTWISE_DTYPES, **PADDLE_STATISTICS_DTYPES,
               **PADDLE_MANIPULATION_DTYPES,
               "sgd": ("bfloat16", "float32", "float64"),
@@ -77,9 +89,9 @@ class PaddleAdapter(PaddleLayers, PaddleOptimizers, PaddleInitializers, PaddleId
                                "unique", "unique_values", "max", "sequence_mask", "linear",
                                "dot_product_attention"), FLOATS_INTS),
               **dict.fromkeys(("add", "div"), dtypes_except("float16", "bfloat16")),
-              **dict.fromkeys(("sub", "maximum", "minimum", "pow", "pad", "pad_sequences"),
-                              ("bfloat16", *FLOATS_INTS)),
-              **dict.fromkeys(("mul", "nonzero"), ("bfloat16", *FLOATS_INTS, "bool")),
+              **dict.fromkeys(("maximum", "minimum", "pow"), ("bfloat16", *FLOATS_INTS)),
+              **dict.fromkeys(("sub", "pad", "pad_sequences"), ("bfloat16", *FLOATS_INTS, "int16")),
+              "mul": ("bfloat16", *FLOATS_INTS, "bool"), "nonzero": ("bfloat16", *FLOATS_INTS, "int16", "bool"),
               **dict.fromkeys(("greater", "neg", "cast", "sum", "reshape", "transpose", "concat", "stack",
                                "segment_mask", "masked_fill", "index", "index_set", "index_add", "stop_gradient",
                                "full", "full_like", "ones", "zeros", "empty", "ones_like", "zeros_like",
@@ -94,12 +106,13 @@ class PaddleAdapter(PaddleLayers, PaddleOptimizers, PaddleInitializers, PaddleId
               **dict.fromkeys(("floor", "ceil"), dtypes_except("bool")),
               **dict.fromkeys(("sort", "argsort"), dtypes_except("int8", "bool")),
               **dict.fromkeys(("mean", "where"), (*FLOATS_INTS, "bool")),
-              **dict.fromkeys(("argmin", "gather", "scatter", "scatter_add", "scatter_reduce", "scatter_nd"),
-                              ("float32", "float64", "uint8", "int32", "int64")),
+              **dict.fromkeys(("argmin", "gather", "scatter", "scatter_add", "scatter_reduce"),
+                              ("float32", "float64", "uint8", "int16", "int32", "int64")),
+              "scatter_nd": ("float32", "float64", "uint8", "int32", "int64"),
               "embedding": ("float16", "bfloat16", "float32", "float64", "int8"),
               **dict.fromkeys(("max_pool2d", "avg_pool2d", "max_pool1d", "avg_pool1d"),
                               ("float16", "float32", "float64")),
-              **PADDLE_INITIALIZER_DTYPES, **PADDLE_MATRIX_DTYPES, **PADDLE_LINALG_DTYPES}
+              **PADDLE_INITIALIZER_DTYPES, **PADDLE_MATRIX_DTYPES, **PADDLE_LINALG_DTYPES})
 
     def __init__(self):
         if "paddle" not in sys.modules and "tensorflow" in sys.modules:

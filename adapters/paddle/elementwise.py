@@ -10,7 +10,7 @@ PADDLE_ELEMENTWISE_DTYPES = {
     **dict.fromkeys(("sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh",
                      "reciprocal", "signbit"), dtypes_except("float16", "bfloat16", "bool")),
     **dict.fromkeys(("atan2", "expm1"), ("float16", "float32", "float64", "int32", "int64")),
-    **dict.fromkeys(("log1p", "log2", "log10", "isnan", "isfinite"), dtypes_except("int8", "uint8", "bool")),
+    **dict.fromkeys(("log1p", "log2", "log10", "isnan", "isfinite"), dtypes_except("int8", "uint8", "int16", "bool")),
     **dict.fromkeys(("logaddexp", "hypot", "remainder"), ("float32", "float64", "int32", "int64")),
     "copysign": DTYPES, **dict.fromkeys(("floor_divide", "isinf", "positive"), dtypes_except("bool")),
     **dict.fromkeys(("equal", "not_equal", "less", "less_equal", "greater_equal"), DTYPES),

@@ -5,7 +5,7 @@ paddle.matrix_transpose, paddle.linalg.vecdot, paddle.tril and paddle.triu."""
 from adapters.base import DTYPES
 
 # Measured with `python -m suites coverage --adapter paddle --check` (Paddle's CPU kernels)
-PADDLE_MATRIX_DTYPES = {"argmax": ("float32", "float64", "uint8", "int32", "int64"),
+PADDLE_MATRIX_DTYPES = {"argmax": ("float32", "float64", "uint8", "int16", "int32", "int64"),
                         "take": ("bfloat16", "float32", "float64", "int32", "int64", "bool"),
                         "matrix_transpose": DTYPES, "vecdot": ("float32", "float64", "int32", "int64"),
                         **dict.fromkeys(("tril", "triu"), ("float16", "float32", "float64", "int32", "int64", "bool"))}

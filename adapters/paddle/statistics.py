@@ -9,7 +9,7 @@ from adapters.base import DTYPES, Unsupported
 PADDLE_STATISTICS_DTYPES = {**dict.fromkeys(("min", "prod", "var", "std", "cumprod"),
                                            ("float32", "float64", "int32", "int64")),
                             **dict.fromkeys(("all", "any"), ("float32", "float64", "int32", "int64", "bool")),
-                            "diff": ("bfloat16", "float32", "float64", "int32", "int64", "bool"),
+                            "diff": ("bfloat16", "float32", "float64", "int16", "int32", "int64", "bool"),
                             "count_nonzero": DTYPES, "searchsorted": ("float32", "float64", "int32", "int64")}
 
 

@@ -6,10 +6,11 @@ TF's collective ops (reduce_scatter, all_to_all, broadcast) run too."""
 import os
 
 from adapters import workers
-from adapters.backends import refuse_corrupting_matmul, tape_vjp
+from adapters.backends import TF_CONV_DTYPES, TF_MATMUL_DTYPES, refuse_corrupting_matmul, tape_vjp
 from adapters.base import (
     DTYPES,
     FLOATS,
+    WIDE_UNSIGNED,
     Adapter,
     Unsupported,
     as_tuple,
@@ -71,23 +72,23 @@ class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, TensorFlowElementwis
               **keras_optimizers.OPTIMIZER_DTYPES["tensorflow"],  # tf.keras' optimizers and initializers
               **keras_initializers.KERAS_INITIALIZER_DTYPES["tensorflow"], **TENSORFLOW_ELEMENTWISE_DTYPES,
               **TENSORFLOW_STATISTICS_DTYPES,
-              **dict.fromkeys(("matmul", "mm", "dot", "outer"), dtypes_except("int8", "uint8", "bool")),
-              **dict.fromkeys(("pow", "neg", "abs", "sign", "matrix_norm"), dtypes_except("uint8", "bool")),
+              **dict.fromkeys(("matmul", "mm", "dot", "outer", "einsum", "tensordot", "linear"), TF_MATMUL_DTYPES),
+              **dict.fromkeys(("pow", "neg", "abs", "sign", "matrix_norm"),
+                              dtypes_except("uint8", *WIDE_UNSIGNED, "bool")),
               **dict.fromkeys(("exp", "log", "tanh", "sigmoid", "sqrt", "softmax", "log_softmax", "floor", "ceil",
                                "clip_grad_norm", "l2_penalty"), FLOATS),
               **dict.fromkeys(("trunc", "bmm", "correlate", "convolve"), ()),
               **dict.fromkeys(("scatter_reduce", "index_add"), dtypes_except("bool")),
-              **dict.fromkeys(("einsum", "tensordot"), dtypes_except("int8", "uint8", "bool")),
               "masked_softmax": dtypes_except("int8"),  # Keras reads an int8 dtype as a quantisation policy
               "one_hot": ("int8", "uint8", "int32", "int64"),
               **dict.fromkeys(("lstm", "gru"), ("float16", "float32", "float64")),
-              **dict.fromkeys(("conv1d", "conv2d"), dtypes_except("int8", "uint8", "int64", "bool")),
-              "cumsum": dtypes_except("bool"), "linear": dtypes_except("int8", "uint8", "bool"),
+              **dict.fromkeys(("conv1d", "conv2d"), TF_CONV_DTYPES),
+              "cumsum": dtypes_except("bool"), **dict.fromkeys(("tile", "repeat"), dtypes_except("uint16")),
               **dict.fromkeys(("gelu", "layer_norm", "cross_entropy", "norm", "vector_norm", "normalize", "batch_norm"),
                               FLOATS),
               # unsupported: tf.nn has no attention op and keeps no running statistics
               **dict.fromkeys(("dot_product_attention", "batch_norm_stats", *MULTIHEAD_OPS), ()),
-              **dict.fromkeys(("max_pool2d", "max_pool1d"), dtypes_except("bool")),
+              **dict.fromkeys(("max_pool2d", "max_pool1d"), dtypes_except("uint32", "uint64", "bool")),
               **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS)}
 
     def __init__(self):

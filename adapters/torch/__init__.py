@@ -5,9 +5,11 @@ from adapters.backends import autograd_vjp, fresh_dynamo
 from adapters.base import (
     DTYPES,
     FLOATS,
+    WIDE_UNSIGNED,
     Adapter,
     Unsupported,
     dtypes_except,
+    lacking,
     no_rounding_mode,
     own_code,
 )
@@ -43,13 +45,23 @@ from vocabulary.linalg import FACTORED_OPS
 from vocabulary.optimizers import OPTIMIZERS_AND_CLIPPING
 from vocabulary.params import MULTIHEAD_OPS
 
+# torch's uint16, uint32 and uint64 are "shell dtypes" with limited eager support (the tensor attributes'
+# docs): these ops have no CPU kernel in them ("add_stub" not implemented for 'UInt16', torch 2.13).
+TORCH_NO_WIDE_UNSIGNED = (
+    "matmul", "mm", "bmm", "einsum", "tensordot", "dot", "add", "sub", "maximum", "minimum", "pow", "greater", "clip",
+    "neg", "relu", "abs", "square", "sign", "floor_divide", "remainder", "less", "less_equal", "greater_equal",
+    "logical_and", "logical_or", "logical_xor", "logical_not", "bitwise_invert", "bitwise_left_shift",
+    "bitwise_right_shift", "topk", "topk_indices", "max", "min", "diff", "searchsorted", "nonzero", "argmin", "argmax",
+    "tril", "triu", "trace", "cross", "matrix_power", "arange", "linspace", "eye", "sequence_mask", "masked_fill",
+    "gather", "scatter", "scatter_add", "scatter_reduce", "index_set", "index_add", "linear", "max_pool2d", "conv1d",
+    "conv2d")
 
 class TorchAdapter(TorchLayers, TorchOptimizers, TorchInitializers, TorchIdioms, TorchElementwise, TorchStatistics,
                    TorchManipulation, TorchMatrices, TorchLinalg, TorchCreation, TorchFft, TorchExport, PythonOperators,
                    Adapter):
     name = "torch"
     module = "torch"
-    dtypes = {"*": DTYPES, "scatter_nd": (), "correlate": (), "convolve": (), "l2_penalty": (),
+    dtypes = lacking({"*": DTYPES, "scatter_nd": (), "correlate": (), "convolve": (), "l2_penalty": (),
               **dict.fromkeys(("matmul", "mm", "sub", "pow", "neg", "relu", "abs", "round", "argmin", "argmax",
                                "conv1d", "conv2d", "linear", "floor", "ceil", "trunc", "topk", "topk_indices", "bmm",
                                "einsum", "tensordot", "dot", "trace", "cross", "matrix_power", "arange", "linspace"),
@@ -63,7 +75,8 @@ class TorchAdapter(TorchLayers, TorchOptimizers, TorchInitializers, TorchIdioms,
               **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS + ("int64",)),
               "one_hot": ("int64",),  # F.one_hot takes int64 indices only
               **dict.fromkeys(FACTORED_OPS, ("float32", "float64")),  # "lu_cpu", "cholesky_cpu": no 'Half'
-              **TORCH_INITIALIZER_DTYPES, **TORCH_ELEMENTWISE_DTYPES, **TORCH_STATISTICS_DTYPES}
+              **TORCH_INITIALIZER_DTYPES, **TORCH_ELEMENTWISE_DTYPES, **TORCH_STATISTICS_DTYPES},
+                     WIDE_UNSIGNED, TORCH_NO_WIDE_UNSIGNED)
     behaviours = (TORCH_MASKED_FILL_SOFTMAX, TORCH_SOFTMAX_IMPLICIT_DIM, TORCH_LOG_SOFTMAX_IMPLICIT_DIM,
                   TORCH_PAD_SEQUENCE_TIME_MAJOR, TORCH_LSTM_TIME_MAJOR, TORCH_GRU_TIME_MAJOR,
                   TORCH_ALL_GATHER_CONCATENATES, TORCH_NORMALIZE_DIM_ONE, *TORCH_MULTIHEAD_TIME_MAJOR,

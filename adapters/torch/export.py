@@ -3,6 +3,8 @@ of the program as an nn.Module, its ONNX model run by ONNX Runtime's CPU executi
 a PyTorch model is most often served outside Python (docs/exporting.md)."""
 import math
 
+import numpy as np
+
 from adapters.base import Unsupported
 from adapters.exporting import fits, per_signature, positional
 
@@ -100,7 +102,8 @@ class TorchExport:
             feed = {name: env[k].detach().cpu().numpy().astype(dtype, copy=False)
                     for (name, dtype), k in zip(inputs, names)}
             try:
-                outputs = [torch.from_numpy(o) for o in session.run(None, feed)]
+                # ONNX Runtime returns a uint64 output as NumPy's ulonglong, which torch.from_numpy refuses
+                outputs = [torch.from_numpy(np.asarray(o, dtype=o.dtype.name)) for o in session.run(None, feed)]
             except onnxruntime.capi.onnxruntime_pybind11_state.RuntimeException as exc:
                 if not any(refusal in str(exc) for refusal in ("does not support", "is not supported with")):
                     raise  # not a kernel's refusal of a dtype, found when it runs

@@ -74,6 +74,19 @@ def round_to(x, dtype: str) -> np.ndarray:
     return x.astype(dtype)
 
 
+def written(values, dtype: str) -> np.ndarray:
+    """Values a spec writes (an example's input, an expected or observed value) in `dtype`, as
+    round_to gives them; integers exactly: NumPy makes a list that holds a value past int64's range
+    float64 (2 ** 64 - 1 becomes 2 ** 64), so such a list is read as uint64."""
+    if is_float(dtype):
+        return round_to(np.asarray(values, dtype=np.float64), dtype)
+    numbers = [v for v in np.asarray(values, dtype=object).flat if isinstance(v, int)]
+    past_int64 = any(v > np.iinfo(np.int64).max for v in numbers)
+    if past_int64 and any(v < 0 for v in numbers):
+        raise ValueError(f"the values {values} hold numbers past int64's range and negative ones: no dtype holds both")
+    return round_to(np.asarray(values, dtype=np.uint64 if past_int64 else None), dtype)
+
+
 def overflowed(expected, dtype: str) -> np.ndarray:
     """Float64 reference values with those beyond `dtype`'s range as the infinities they round to
     (exp(89) is +inf in float32: IEEE 754 rounds an overflow to infinity); the others as they are."""

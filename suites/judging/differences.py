@@ -152,10 +152,11 @@ def value(outcome, diff, raised, actual, actual_dtype, ctx, shapes=None, in_refe
         holds = ("shape" not in observed or tuple(observed["shape"]) == actual.shape) and \
             ("shapes" not in observed or [tuple(p) for p in observed["shapes"]] == shapes) and \
             observed.get("dtype", actual_dtype) == actual_dtype
-        if holds and "value" in observed:
-            documented = compare.round_to(np.asarray(observed["value"]), ctx.result_dtype)
-            allowed = compare.allowed_error(documented, ctx.result_dtype, tolerance={"atol": observed.get("atol", 0.0)})
-            holds = compare.compare(documented, actual, ctx.result_dtype, allowed, signed_zeros=True).ok
+        if holds and "value" in observed:  # in the dtype it was observed in (65536 is no uint16)
+            shown = observed.get("dtype", ctx.result_dtype)
+            documented = compare.written(observed["value"], shown)
+            allowed = compare.allowed_error(documented, shown, tolerance={"atol": observed.get("atol", 0.0)})
+            holds = compare.compare(documented, actual, shown, allowed, signed_zeros=True).ok
         now = returned(actual) + (f" in parts of shapes {shapes}" if shapes else "")
         if holds and "value" not in observed and in_reference_shapes is not None:
             again = in_reference_shapes()

@@ -59,19 +59,27 @@ def refined(quotient, h: float, rounding, scale: float):
     the quotient (per output, the largest of each); else, for inputs of magnitude `scale` below 1,
     at the step relative to it alone, cbrt(eps) * scale (a pole at 0, as 1/a's, varies on the
     scale of |a|), its noise measured on that scale too, where that resolves more: the step of
-    the smaller share. rounding(scale) is f's rounding (_rounding) measured on a scale (None: 1).
-    A quotient 0 at both steps (f does not move) is checked at the relative step too, where the
-    step swamps the inputs: solve(a + h v, b + h w) with a's entries near 1e-37 is solve(h v, h w),
-    the same on either side, and the derivative is not 0."""
+    the smaller share. Where h passes the inputs' magnitude it swamps them (solve(a, b) with a's
+    entries near 1e-10 moved by 6e-6 is solve of the step), and its two quotients may agree on a
+    wrong value (1e12 for 1e20): there the relative step wins wherever it resolves a change (a
+    product of three 1e-113s underflows to 0 at it, where h sees the derivative). rounding(scale)
+    is f's rounding (_rounding) measured on a scale (None: 1). A quotient 0 at both steps (f does
+    not move) is checked at the relative step too, where the step swamps the inputs: solve(a + h v,
+    b + h w) with a's entries near 1e-37 is solve(h v, h w), the same on either side, and the
+    derivative is not 0."""
     first = _quotient(quotient, h, rounding())
     still = not np.any(first[0])
-    if (first[2] < RESOLVED and not still) or not 0 < scale < 1:
+    swamped = 0 < scale < h  # the step passes the inputs themselves: what it measures is not f near x
+    if (first[2] < RESOLVED and not still and not swamped) or not 0 < scale < 1:
         return first[:2]
     small = np.cbrt(EPS) * scale
     if still and not np.any(quotient(small)) and not np.any(quotient(small / 2)):
         return first[:2]
     second = _quotient(quotient, small, rounding(scale))
-    better = second[2] < RESOLVED if still else second[2] < first[2]
+    if swamped and not still:  # unless f underflows at that scale, where the relative step sees no change
+        better = second[2] < RESOLVED and bool(np.any(second[0]))
+    else:
+        better = second[2] < RESOLVED if still else second[2] < first[2]
     return (second if better else first)[:2]
 
 
@@ -135,7 +143,8 @@ def directional(f, inputs: dict, directions: dict, rounding=None):
         return _rounding(f, inputs, directions, np.asarray(f(inputs)), scale)
 
     scales = [float(np.abs(inputs[n]).max(initial=0)) for n in directions]
-    if any(0 < s < 1 for s in scales) and max(scales) >= 1:
+    swamped = any(0 < s < 1 for s in scales) and (max(scales) >= 1 or any(0 < s < h for s in scales))
+    if swamped and len(scales) > 1:  # one input alone is refined's to size (and _summed would call this again)
         return _summed(f, inputs, directions, measured)
     return refined(lambda step: _directional_many(f, inputs, directions, step), h, rounding, max(scales))
 
@@ -144,7 +153,8 @@ def _summed(f, inputs: dict, directions: dict, rounding):
     """The directional derivative as the sum of each input's own: where one input lies below 1 in
     magnitude and another reaches it, one step along all is sized by the larger (step) and may swamp
     the smaller, whose relative step (refined) is then out of reach: solve(a, b) with a near 1e-37
-    and b of 1s gave -1.4e11 for d/da's -7e73, its error estimate (4e41) no warning."""
+    and b of 1s gave -1.4e11 for d/da's -7e73, its error estimate (4e41) no warning. Likewise where
+    every input lies below 1 but the step passes one of them (a near 1e-10, b of 0.5)."""
     parts = [directional(f, inputs, {n: v}, rounding) for n, v in directions.items()]
     return sum(d for d, _ in parts), sum(e for _, e in parts)
 

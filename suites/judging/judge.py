@@ -153,7 +153,7 @@ def _judge(ctx, case, inputs, expect, raised, actual, actual_dtype, shapes) -> O
         documented = _named(ctx, expect["shapes"])
         return Outcome("fail", case, f"shapes {_named(ctx, shapes, actual)}, documented {documented}", inputs=inputs)
     if "value" in expect:
-        documented = compare.round_to(np.asarray(expect["value"]), ctx.result_dtype)
+        documented = compare.written(expect["value"], ctx.result_dtype)
         allowed = compare.allowed_error(documented, ctx.result_dtype, tolerance={"atol": expect.get("atol", 0.0)})
         result = compare.compare(documented, actual, ctx.result_dtype, allowed, actual_dtype, signed_zeros=True)
         if not result.ok:

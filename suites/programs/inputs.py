@@ -18,7 +18,7 @@ import zlib
 
 import numpy as np
 
-from suites.judging.compare import is_float, round_to
+from suites.judging.compare import is_float, round_to, written
 
 
 def generate(spec, shapes: dict, dtype: str, source) -> dict:
@@ -198,8 +198,7 @@ def fill(inp: dict, dtype: str, rng: np.random.Generator) -> np.ndarray:
     """An explicit example's input: its `values`, or its `shape` filled as `fill` says."""
     dtype = inp.get("dtype", dtype)
     if "values" in inp:
-        values = np.asarray(inp["values"], dtype=np.float64 if is_float(dtype) else None)
-        return round_to(values, dtype)
+        return written(inp["values"], dtype)
     shape, how = tuple(inp["shape"]), fill_of(inp)
     if how == "arange":
         values = np.arange(math.prod(shape)).reshape(shape)

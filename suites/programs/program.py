@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from adapters.base import Adapter, Unsupported
+from adapters.base import DTYPES, FLOATS, Adapter, Unsupported
 from adapters.reference import ReferenceAdapter
 from suites.judging import compare, outcome
 from suites.programs import expr
@@ -32,6 +32,7 @@ FIXED_OPS = having("zero_derivative")
 RANDOM_OPS = having("random")
 TRAINING_OPS = frozenset(OPTIMIZERS_AND_CLIPPING)  # not exported: docs/exporting.md
 PARTS = {name: op.parts for name, op in VOCABULARY.items() if op.parts}
+INTEGERS = tuple(d for d in DTYPES if d not in FLOATS and d != "bool")
 
 
 class Program:
@@ -98,8 +99,11 @@ class Program:
             dtype = ctx.input_dtype(name, value)
             if dtype == PYTHON:
                 return python_number(value)
+            value = np.array(value, copy=True)
+            if dtype in INTEGERS and value.dtype != dtype:  # as users hold them: a uint16 image is a uint16 array
+                value = value.astype(dtype)  # (paddle.to_tensor reads its bits as bfloat16, but casts int64 values)
             try:
-                return ctx.adapter.asarray(np.array(value, copy=True), dtype, ctx.device)
+                return ctx.adapter.asarray(value, dtype, ctx.device)
             except Unsupported:
                 raise
             except Exception as exc:  # the framework lacks the dtype: unsupported where the adapter does not claim it
@@ -207,7 +211,7 @@ class Expression(Program):
         return out
 
     def oracle_parts(self, inputs: dict, dtype: str, fixed=None, tree=None, reference=ORACLE):
-        wide = "float64" if compare.is_float(dtype) else "int64"
+        wide = "float64" if compare.is_float(dtype) else "uint64" if dtype == "uint64" else "int64"
         exact = {k: widen(v) for k, v in inputs.items()}
         return expr.evaluate(tree or self.tree, exact, caller(reference, wide), wide_constant, fixed)
 
@@ -301,8 +305,12 @@ def python_number(value):
 
 
 def widen(v: np.ndarray) -> np.ndarray:
+    """An input as the reference computes with it: float64, int64, uint64 for uint64 (int64 would make
+    2 ** 63 and up negative: a right shift of them would fill with ones, a sort put them first), bool."""
     v = np.asarray(v)
-    return v if v.dtype.kind == "b" else v.astype(np.float64 if v.dtype.kind == "f" else np.int64)
+    if v.dtype.kind == "b" or v.dtype == np.uint64:
+        return v
+    return v.astype(np.float64 if v.dtype.kind == "f" else np.int64)
 
 
 def wide_constant(c):

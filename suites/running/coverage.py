@@ -169,7 +169,7 @@ def write(folder, classes: dict) -> None:
 
 
 SHORT = {"float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64", "int8": "i8", "uint8": "u8",
-         "int32": "i32", "int64": "i64", "bool": "b"}
+         "int16": "i16", "uint16": "u16", "int32": "i32", "uint32": "u32", "int64": "i64", "uint64": "u64", "bool": "b"}
 
 
 def _short(dtypes) -> str:
