@@ -57,6 +57,27 @@ def unique_values(x):
     return Tensor(np.unique_values(_sortable(data)).astype(data.dtype))
 
 
+def unique_counts(x):
+    """The Array API's unique_counts (numpy.unique_counts): values and int64 counts, without a gradient."""
+    return _unique_parts(np.unique_counts, x)
+
+
+def unique_inverse(x):
+    """The Array API's unique_inverse (numpy.unique_inverse): inverse_indices in x's shape."""
+    return _unique_parts(np.unique_inverse, x)
+
+
+def unique_all(x):
+    """The Array API's unique_all (numpy.unique_all): values, first occurrences, inverse, counts."""
+    return _unique_parts(np.unique_all, x)
+
+
+def _unique_parts(function, x) -> tuple:
+    data = tensor(x).data
+    values, *rest = function(_sortable(data))
+    return (Tensor(values.astype(data.dtype)), *(Tensor(part) for part in rest))
+
+
 def nonzero(x):
     """The Array API's: one int64 index tensor per axis (numpy.nonzero, which refuses a 0-d x as the
     standard does); indices, without a gradient."""

@@ -52,8 +52,13 @@ def test_tables_derive_from_the_records():
                              "clip_grad_norm": ("a", "b"), "meshgrid": ("grid_x", "grid_y"),
                              "slogdet": ("sign", "logabsdet"), "eigh": ("eigenvalues", "eigenvectors"),
                              "svd": ("U", "S", "Vh"), "qr": ("Q", "R"),
+                             "unique_counts": ("values", "counts"), "unique_inverse": ("values", "inverse_indices"),
+                             "unique_all": ("values", "indices", "inverse_indices", "counts"),
                              **dict.fromkeys(("init_lstm", "init_gru"), ("weight_ih_l0", "weight_hh_l0", "bias_ih_l0",
                                                                          "bias_hh_l0"))}
+    # the set functions' index parts in the standard's index dtype, their values in the dtype under test
+    assert program.PART_DTYPES == {"unique_counts": (None, "int64"), "unique_inverse": (None, "int64"),
+                                   "unique_all": (None, "int64", "int64", "int64")}
     assert {op for op in program.RANDOM_OPS if not op.startswith("init_")} == set()  # the initializers alone
     assert coverage.NO_DTYPE == {"causal_mask"}
 

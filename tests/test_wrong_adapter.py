@@ -100,6 +100,7 @@ def test_correct_cases_still_pass_and_results_are_recorded(tmp_path):
     ("fan-out-for-fan-in", "initializers/kaiming-uniform[", "not a sample of U(-0.216506, 0.216506)"),
     ("swapped-shift", "fft/fftshift-axes-docs[", "differs from the documented value"),
     ("merged-nans", "sets/unique-values-nans-and-zeros[", "shape (6,), documented (7,)"),
+    ("last-occurrences", "sets/unique-all[", "the property unique-parts-agree fails: indices: 1 for the value 1.0"),
     ("column-major-nonzero", "searching/nonzero-docs[", "differs from the documented value"),
     ("lower-for-upper", "cholesky/cholesky-docs[", "differs from the documented value"),
     ("singular-for-eigen", "spectral/eigvalsh-docs[", "differs from the documented value"),

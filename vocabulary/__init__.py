@@ -40,6 +40,7 @@ from vocabulary.records import (  # noqa: F401  (Index, Mask: the samples' argum
     binary,
     unary,
     values,
+    vector,
 )
 from vocabulary.statistics import STATISTICAL_OPS
 
@@ -51,6 +52,11 @@ BROADCAST = ("Elementwise, NumPy broadcasting; either operand may be a Python nu
              "it: weakly typed). The result has the operands' promoted dtype (Parity expects NumPy 2's, NEP 50).")
 
 INTEGRAL = ("An integer input keeps its dtype and values (NumPy 2, torch, jnp).")
+SET_OPS = ("unique_values", "unique_counts", "unique_inverse", "unique_all")  # the standard's set functions
+UNIQUE_PARTS = ("Each NaN is a value of its own, -0 and +0 one; the order of the values is unspecified (the "
+                "standard), so the specs judge the parts jointly as sets (the property unique-parts-agree); a "
+                "length that depends on the values. "
+                "(https://data-apis.org/array-api/2024.12/API_specification/set_functions.html)")
 
 _OPS = [
     # -- linear algebra
@@ -161,6 +167,16 @@ _OPS = [
        "set (the property same-values-in-any-order); x's dtype, a length that depends on the values. "
        "(https://data-apis.org/array-api/2024.12/API_specification/generated/array_api.unique_values.html)",
        unary),
+    Op("unique_counts", "x", "sorting", "The Array API's unique_counts: unique_values' values and how many "
+       "elements of x equal each (1 for each NaN), int64 (the standard's index dtype). " + UNIQUE_PARTS,
+       vector, parts=("values", "counts"), part_dtypes=(None, "int64")),
+    Op("unique_inverse", "x", "sorting", "The Array API's unique_inverse: unique_values' values and, in x's "
+       "shape, the position in values of each element of x (values[inverse_indices] is x), int64. "
+       + UNIQUE_PARTS, vector, parts=("values", "inverse_indices"), part_dtypes=(None, "int64")),
+    Op("unique_all", "x", "sorting", "The Array API's unique_all: unique_values' values, the flat index of "
+       "each one's first occurrence in x, unique_inverse's inverse_indices and unique_counts' counts, int64. "
+       + UNIQUE_PARTS, vector, parts=("values", "indices", "inverse_indices", "counts"),
+       part_dtypes=(None, "int64", "int64", "int64")),
     # -- reductions and shapes
     Op("sum", "x, axis=None, keepdims=False", "reductions and shapes", "Sum. " + REDUCTION, along_axis,
        bound="reduction"),

@@ -48,6 +48,12 @@ def unary(d):
     return [values(d)], {}
 
 
+def vector(d):
+    """A 1-D x: a sample asks which dtypes an op takes, and Keras' unique on torch raises for every x
+    of more than one axis with return_index (a shape's failure: specs/sets.yaml documents it)."""
+    return [values(d, (6,))], {}
+
+
 def along_axis(d):
     return [values(d)], {"axis": 1}
 
@@ -67,6 +73,8 @@ class Op:
     zero_derivative: bool = False  # derivative zero by definition or almost everywhere (held fixed)
     place: bool = False  # its first two arguments are a place, x[key], written as a subscript (suites/programs/expr.py)
     parts: tuple = ()  # the names of the tensors it returns, for an op that returns several
+    # each part's dtype, for parts of several: None is the dtype under test, "int64" the standard's index dtype
+    part_dtypes: tuple = ()
     bound: str | None = None  # the sum-product error rule it follows (suites/judging/bound_rules.py), if any
     random: bool = False  # its result is a sample: the reference gives its law (suites/judging/sampling.py)
 

@@ -14,6 +14,7 @@ from adapters.engine.linalg import EngineLinalg
 from adapters.engine.manipulation import EngineManipulation
 from adapters.engine.matrices import EngineMatrices
 from adapters.engine.optimizers import EngineOptimizers
+from adapters.engine.sorting import EngineSorting
 from adapters.engine.statistics import EngineStatistics
 from vocabulary.fft import FREQUENCY_OPS
 from vocabulary.linalg import FACTORED_OPS
@@ -21,8 +22,8 @@ from vocabulary.optimizers import OPTIMIZERS_AND_CLIPPING
 from vocabulary.params import MULTIHEAD_OPS
 
 
-class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, EngineStatistics, EngineManipulation,
-                    EngineMatrices, EngineLinalg, EngineCreation, EngineFft, Adapter):
+class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, EngineStatistics, EngineSorting,
+                    EngineManipulation, EngineMatrices, EngineLinalg, EngineCreation, EngineFft, Adapter):
     name = "engine"
     module = "numpy"  # the engine lives in this repository and needs NumPy only
     behaviours = (ENGINE_MASKED_SOFTMAX,)
@@ -244,30 +245,6 @@ class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, Eng
 
     def cast(self, x, dtype):
         return self.ops.cast(x, dtype)
-
-    def sort(self, x, axis=-1, descending=False):
-        return self.sorting.sort(x, axis, descending)
-
-    def argsort(self, x, axis=-1, descending=False):
-        return self.sorting.argsort(x, axis, descending)
-
-    def searchsorted(self, x1, x2, side="left"):
-        return self.sorting.searchsorted(x1, x2, side)
-
-    def topk(self, x, k):
-        return self.sorting.topk(x, k)
-
-    def topk_indices(self, x, k):
-        return self.sorting.topk_indices(x, k)
-
-    def unique(self, x):
-        return self.sorting.unique(x)
-
-    def unique_values(self, x):
-        return self.sorting.unique_values(x)
-
-    def nonzero(self, x):
-        return self.sorting.nonzero(x)
 
     def lstm(self, x, h0, c0, params, num_layers=1, bidirectional=False, batch_first=True, training=True):
         return self.nn.lstm(x, h0, c0, params, num_layers, bidirectional, batch_first)  # engine.nn has no modes

@@ -43,6 +43,15 @@ class JaxIdioms:
     def unique_values(self, x):
         return self.jnp.unique_values(x)  # no size, as unique
 
+    def unique_counts(self, x):
+        return tuple(self.jnp.unique_counts(x))  # no size, as unique
+
+    def unique_inverse(self, x):
+        return tuple(self.jnp.unique_inverse(x))
+
+    def unique_all(self, x):
+        return tuple(self.jnp.unique_all(x))
+
     def nonzero(self, x):
         return self.jnp.nonzero(x)  # no size, as unique
 

@@ -5,6 +5,7 @@ from adapters.base import DTYPES, FLOATS, OPS, WIDE_UNSIGNED, dtypes_except, lac
 from adapters.keras.elementwise import KERAS_ELEMENTWISE_DTYPES
 from adapters.keras.initializers import KERAS_INITIALIZER_DTYPES
 from adapters.keras.optimizers import OPTIMIZER_DTYPES
+from vocabulary import SET_OPS
 from vocabulary.linalg import DECOMPOSITION_OPS, FACTORED_OPS
 from vocabulary.params import MULTIHEAD_OPS
 
@@ -12,7 +13,7 @@ from vocabulary.params import MULTIHEAD_OPS
 BACKEND_DTYPES = {
     "tensorflow": {"*": DTYPES, "convolve": (),  # keras.ops promotes integers and bools where TF's own ops refuse
                    **dict.fromkeys(("add", "sub", "mul", "maximum", "minimum", "pow", "relu", "round",
-                                    "scatter_add", "greater", "topk", "topk_indices", "unique", "unique_values",
+                                    "scatter_add", "greater", "topk", "topk_indices", "unique", *SET_OPS,
                                     "einsum", "scatter_reduce", "index_add", "searchsorted"),
                                    dtypes_except("bool")),
                    "neg": dtypes_except("uint8", *WIDE_UNSIGNED, "bool"), "arange": dtypes_except("uint8", "bool"),

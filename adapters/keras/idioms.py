@@ -52,6 +52,15 @@ class KerasIdioms:
     def unique_values(self, x):
         return self.ops.unique(x)  # keras.ops has no unique_values
 
+    def unique_counts(self, x):
+        return tuple(self.ops.unique(x, return_counts=True))
+
+    def unique_inverse(self, x):
+        return tuple(self.ops.unique(x, return_inverse=True))
+
+    def unique_all(self, x):
+        return tuple(self.ops.unique(x, return_index=True, return_inverse=True, return_counts=True))
+
     def nonzero(self, x):
         out = self.ops.nonzero(x)  # a tuple on jax; one [ndim, N] tensor on torch (torch.nonzero(x).T)
         return tuple(out) if isinstance(out, list) else out  # on TensorFlow tf.unstack's list: the tuple it is

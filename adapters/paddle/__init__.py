@@ -38,6 +38,7 @@ from adapters.paddle.manipulation import PADDLE_MANIPULATION_DTYPES, PaddleManip
 from adapters.paddle.matrices import PADDLE_MATRIX_DTYPES, PaddleMatrices
 from adapters.paddle.optimizers import PADDLE_CLIP_GRAD_NORM, PADDLE_OPTIMIZERS, PaddleOptimizers
 from adapters.paddle.statistics import PADDLE_STATISTICS_DTYPES, PaddleStatistics
+from vocabulary import SET_OPS
 from vocabulary.fft import FREQUENCY_OPS
 
 FLOATS_INTS = ("float32", "float64", "int32", "int64")
@@ -86,7 +87,7 @@ class PaddleAdapter(PaddleLayers, PaddleOptimizers, PaddleInitializers, PaddleId
               **PADDLE_MANIPULATION_DTYPES,
               "sgd": ("bfloat16", "float32", "float64"),
               **dict.fromkeys(("matmul", "mm", "tensordot", "dot", "clip", "abs", "square", "round", "trunc",
-                               "unique", "unique_values", "max", "sequence_mask", "linear",
+                               "unique", *SET_OPS, "max", "sequence_mask", "linear",
                                "dot_product_attention"), FLOATS_INTS),
               **dict.fromkeys(("add", "div"), dtypes_except("float16", "bfloat16")),
               **dict.fromkeys(("maximum", "minimum", "pow"), ("bfloat16", *FLOATS_INTS)),

@@ -42,6 +42,15 @@ class PaddleIdioms:
     def unique_values(self, x):
         return self.paddle.unique(x)  # Paddle has no unique_values: paddle.unique is its users' call
 
+    def unique_counts(self, x):
+        return tuple(self.paddle.unique(x, return_counts=True))
+
+    def unique_inverse(self, x):
+        return tuple(self.paddle.unique(x, return_inverse=True))
+
+    def unique_all(self, x):
+        return tuple(self.paddle.unique(x, return_index=True, return_inverse=True, return_counts=True))
+
     def nonzero(self, x):
         return self.paddle.nonzero(x, as_tuple=True)  # the standard's tuple (Paddle's default is [N, ndim])
 

@@ -66,6 +66,18 @@ class IdiomReference:
         """numpy.unique_values, the standard's (NumPy 2): each NaN its own value, in an order of NumPy's."""
         return np.unique_values(_sortable(x)).astype(x.dtype)
 
+    def unique_counts(self, x):
+        """numpy.unique_counts, the standard's (NumPy 2): each NaN a value of its own, counted once; int64."""
+        return _unique_parts(np.unique_counts, x)
+
+    def unique_inverse(self, x):
+        """numpy.unique_inverse: values[inverse_indices] is x, in x's shape (NumPy 2.1 and the standard 2023.12)."""
+        return _unique_parts(np.unique_inverse, x)
+
+    def unique_all(self, x):
+        """numpy.unique_all: values, the flat index of each one's first occurrence, inverse_indices, counts."""
+        return _unique_parts(np.unique_all, x)
+
     def nonzero(self, x):
         """numpy.nonzero: one int64 index array per axis, row-major; a 0-d x raises, as the standard says."""
         return np.nonzero(x)
@@ -76,6 +88,12 @@ class IdiomReference:
 
     def convolve(self, a, v, mode="full"):
         return np.convolve(a, v, mode)
+
+
+def _unique_parts(function, x) -> tuple:
+    """One of NumPy's unique_* functions' parts, its values in x's dtype (_sortable widens float16)."""
+    values, *rest = function(_sortable(x))
+    return (values.astype(x.dtype), *rest)
 
 
 def _sortable(x):

@@ -45,6 +45,16 @@ class TensorFlowIdioms:
     def unique_values(self, x):
         return self.unique(x)  # TensorFlow's one call for distinct values (its NumPy API has no unique)
 
+    def unique_counts(self, x):
+        values, _, counts = self.tf.unique_with_counts(self.tf.reshape(x, [-1]))  # 1-D only, as tf.unique
+        return values, counts
+
+    def unique_inverse(self, x):
+        values, idx = self.tf.unique(self.tf.reshape(x, [-1]))
+        return values, self.tf.reshape(idx, self.tf.shape(x))  # idx has its input's shape: x's, flattened here
+
+    # no unique_all: tf.unique and tf.unique_with_counts give no first occurrences
+
     def nonzero(self, x):
         """tf.where(x), TensorFlow's own op ([N, rank] int64 coordinates of the non-zero elements, as its
         users call it), unstacked by axis into the standard's tuple (as tf.experimental.numpy.nonzero does)."""

@@ -42,6 +42,14 @@ class TorchIdioms:
     def unique_values(self, x):
         return self.torch.unique(x)  # torch has no unique_values: torch.unique is its users' call
 
+    def unique_counts(self, x):
+        return self.torch.unique(x, return_counts=True)
+
+    def unique_inverse(self, x):
+        return self.torch.unique(x, return_inverse=True)
+
+    # no unique_all: torch.unique gives no first occurrences (no return_index; torch.unique_consecutive neither)
+
     def nonzero(self, x):
         return self.torch.nonzero(x, as_tuple=True)  # the standard's tuple (torch's default is an [N, ndim] tensor)
 

@@ -18,6 +18,7 @@ from adapters.reference.initializers import Law
 from suites.judging import compare, properties
 from suites.judging.entries import regime
 from suites.judging.outcome import NoGradient, Outcome, message_of, one_line
+from suites.programs.program import joined_dtype, parts_of
 
 
 def modelled(ctx, outcome, judge) -> Outcome:
@@ -124,7 +125,7 @@ def value(outcome, diff, raised, actual, actual_dtype, ctx, shapes=None, in_refe
     parts' shapes) without documented values holds while the values are the reference's, laid
     out in the reference's shapes (`in_reference_shapes()`: that judgment, None where the sizes
     differ or the reference refuses the case)."""
-    observed = diff["observed"]
+    observed = _with_parts_dtype(ctx, diff["observed"])
     if observed.get("differs"):  # wrong values on some generated inputs: the rest must still pass
         if outcome.status == "pass":
             return outcome
@@ -146,7 +147,10 @@ def value(outcome, diff, raised, actual, actual_dtype, ctx, shapes=None, in_refe
     elif raised is not None:
         holds, now = False, one_line(raised)
     elif "dtype" in observed and not {"value", "shape", "shapes"} & set(observed):  # right values, another dtype
-        holds = observed["dtype"] == actual_dtype and _converted(ctx, outcome.inputs, actual, actual_dtype)
+        # parts of several dtypes (unique_counts'): the judge checks their dtypes after their values and properties
+        parts = outcome.message.startswith("dtypes ")
+        holds = observed["dtype"] == actual_dtype and (
+            parts or _converted(ctx, outcome.inputs, actual, actual_dtype, shapes))
         now = f"{returned(actual)} as {actual_dtype}"
     else:
         holds = ("shape" not in observed or tuple(observed["shape"]) == actual.shape) and \
@@ -243,7 +247,16 @@ def as_noted(diff: dict, raised: BaseException | None) -> bool:
     return not named or bool(named & seen)
 
 
-def _converted(ctx, inputs: dict, actual, dtype: str) -> bool:
+def _with_parts_dtype(ctx, observed: dict) -> dict:
+    """An observed dtype of parts written with "{dtype}" for the dtype under test (unique_counts' int32
+    counts in every dtype a spec runs: "{dtype},int32") as run() reports it (program.joined_dtype)."""
+    dtype = observed.get("dtype")
+    if dtype is None or "{dtype}" not in dtype:
+        return observed
+    return {**observed, "dtype": joined_dtype(dtype.replace("{dtype}", ctx.result_dtype).split(","))}
+
+
+def _converted(ctx, inputs: dict, actual, dtype: str, shapes=None) -> bool:
     """Whether `actual` is the reference's result in `dtype`: converted as a C cast converts
     (integers wrap around, floats truncate toward zero: tf.reduce_sum of int8 is int8), or, for
     a float dtype, computed from the float inputs rounded to it, within its own precision
@@ -252,8 +265,9 @@ def _converted(ctx, inputs: dict, actual, dtype: str) -> bool:
         inputs = _rounded(inputs, dtype)
     expected = compare.cast(ctx.oracle(inputs), dtype)
     if ctx.spec.unspecified:  # the values are the framework's to place: its shape and the spec's properties
+        parts = parts_of(actual, shapes)
         return compare.layout(expected, actual, dtype).ok and not any(
-            properties.PROPERTIES[name][0](ctx, inputs, [actual]) for name in properties.applicable(ctx))
+            properties.PROPERTIES[name][0](ctx, inputs, parts) for name in properties.applicable(ctx))
     return compare.compare(expected, actual, dtype, compare.allowed_error(expected, dtype, tolerance=ctx.tolerance)).ok
 
 

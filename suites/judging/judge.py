@@ -147,6 +147,7 @@ def _judge(ctx, case, inputs, expect, raised, actual, actual_dtype, shapes) -> O
         return Outcome("pass", case, f"raised as expected: {one_line(raised)}", inputs=inputs)
     if raised is not None:
         return raised_outcome(case, raised, inputs)
+    parts_dtype, actual_dtype = actual_dtype, actual_dtype and actual_dtype.split(",")[0]  # values judged in the first
     if "shape" in expect and tuple(expect["shape"]) != actual.shape:
         return Outcome("fail", case, f"shape {actual.shape}, documented {tuple(expect['shape'])}", inputs=inputs)
     if "shapes" in expect and [tuple(s) for s in expect["shapes"]] != shapes:
@@ -191,10 +192,23 @@ def _judge(ctx, case, inputs, expect, raised, actual, actual_dtype, shapes) -> O
         broken = properties.PROPERTIES[name][0](ctx, inputs, parts_of(actual, shapes))
         if broken:
             return Outcome("fail", case, f"the property {name} fails: {broken}", result, inputs)
+    if not _parts_dtype_holds(ctx, parts_dtype):  # last: a documented dtype is the only fail it explains
+        mismatch = f"dtypes {parts_dtype}, expected {ctx.parts_dtype} ({', '.join(ctx.part_names)})"
+        return Outcome("fail", case, mismatch, compare.Comparison(False, mismatch), inputs)
     if ctx.program.equals is not None:
         return _metamorphic(ctx, case, inputs, actual, result)
     summary = result.summary() + (f"; properties hold: {', '.join(checked)}" if checked else "")
     return Outcome("pass", case, summary, result, inputs)
+
+
+def _parts_dtype_holds(ctx, parts_dtype) -> bool:
+    """Whether a result of parts of several dtypes has each part's (Context.parts_dtype). Judged again
+    as a documented narrower precision (jax-32's float64 run in 32 bits), its index parts may be the
+    32-bit run's int32 too: the precision's cause (the values' dtype is checked before)."""
+    expected = ctx.parts_dtype
+    if parts_dtype == expected or "," not in f"{parts_dtype}{expected}":
+        return True
+    return ctx.precision is not None and parts_dtype == expected.replace("int64", "int32")
 
 
 def _named(ctx, shapes, actual=None) -> str:

@@ -11,6 +11,7 @@ import numpy as np
 from adapters.reference.indexing import positions
 from suites.judging import compare
 from suites.judging.decompositions import PROPERTIES as DECOMPOSITIONS
+from suites.judging.sets import PROPERTIES as SETS
 from suites.programs import expr
 from vocabulary import VOCABULARY
 
@@ -154,25 +155,6 @@ def _among(value, candidates) -> bool:
     return bool(same.any())
 
 
-def same_values_in_any_order(ctx, inputs, parts):
-    """unique_values: the standard leaves the order of the distinct values unspecified (TensorFlow
-    keeps the order they first occur in, NumPy 2's hashing an order of its own); what is
-    specified is the values, each once, each NaN a value of its own: sorted, the result is the
-    reference's values sorted, NaN matching NaN and -0 matching +0 (which zero stands for both is
-    unspecified too). The shape, the count of distinct values, is checked before this."""
-    actual = np.asarray(parts[0])
-    reference = np.asarray(ctx.oracle_parts(inputs)).astype(actual.dtype)  # exact: the values are x's
-    if actual.shape != reference.shape:
-        return f"{actual.size} values, where the reference has {reference.size}"
-    got, expected = np.sort(actual, axis=None), np.sort(reference, axis=None)
-    same = got == expected
-    if actual.dtype.kind == "f" or str(actual.dtype) == "bfloat16":
-        same |= np.isnan(got.astype(np.float64)) & np.isnan(expected.astype(np.float64))
-    if same.all():
-        return None
-    return f"sorted, the values {got.tolist()} are not the reference's {expected.tolist()}"
-
-
 def _bidirectional(ctx) -> bool:
     return bool(ctx.spec.params.get("bidirectional", False))
 
@@ -197,8 +179,8 @@ PROPERTIES = {
     "all-gather-slices-to-the-shard": (all_gather_slices_to_the_shard, lambda ctx: True),
     "all-to-all-twice-is-identity": (all_to_all_twice_is_identity, _reruns),
     "writes-one-of-the-sources": (writes_one_of_the_sources, lambda ctx: True),
-    "same-values-in-any-order": (same_values_in_any_order, lambda ctx: True),
     **DECOMPOSITIONS,  # eigh, svd and qr: their factors' defining relations
+    **SETS,  # unique_values and its siblings: parts in an order the standard leaves open
 }
 
 

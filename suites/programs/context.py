@@ -11,7 +11,7 @@ import numpy as np
 
 import adapters
 from suites.judging import compare, mixed_bounds
-from suites.programs.program import ORACLE, Modelled, Program, flatten, parts_of
+from suites.programs.program import ORACLE, Modelled, Program, flatten, joined_dtype, parts_of
 from vocabulary import LOWERED
 
 SHARED_GROUPS = 64  # the (spec, adapter, device, dtype, mode) groups whose staged programs a process keeps
@@ -129,6 +129,13 @@ class Context:
         return declared or self.judged
 
     @property
+    def parts_dtype(self) -> str:
+        """The dtype run() should report: result_dtype, or, for an op whose parts have dtypes of their own
+        (unique_counts' int64 counts beside values of the dtype under test), program.joined_dtype of theirs."""
+        declared = self.program.part_dtypes
+        return joined_dtype([d or self.result_dtype for d in declared]) if declared else self.result_dtype
+
+    @property
     def lowered(self) -> bool:
         """In the mixed mode, whether the op runs in bfloat16: as torch.autocast runs it
         (Program.autocast), or as a documented behaviour of the adapter's policy says."""
@@ -153,7 +160,8 @@ class Context:
 
     def run(self, inputs: dict, tree=None):
         """The adapter's result as (NumPy array, dtype name, part shapes): a result of several
-        parts comes back flat, with their shapes; a single array with None."""
+        parts comes back flat, with their shapes and, where their dtypes differ, each part's dtype
+        joined by commas (program.joined_dtype); a single array with None."""
         return self.program.run(self, inputs, tree)
 
     def run_parts(self, inputs: dict) -> list:

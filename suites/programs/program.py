@@ -32,6 +32,7 @@ FIXED_OPS = having("zero_derivative")
 RANDOM_OPS = having("random")
 TRAINING_OPS = frozenset(OPTIMIZERS_AND_CLIPPING)  # not exported: docs/exporting.md
 PARTS = {name: op.parts for name, op in VOCABULARY.items() if op.parts}
+PART_DTYPES = {name: op.part_dtypes for name, op in VOCABULARY.items() if op.part_dtypes}
 INTEGERS = tuple(d for d in DTYPES if d not in FLOATS and d != "bool")
 
 
@@ -40,6 +41,7 @@ class Program:
 
     params: dict = {}  # the spec's params (configuration the properties read)
     part_names: tuple = ()  # the names of a result's parts, for one that has several
+    part_dtypes: tuple = ()  # their dtypes where they differ (Op.part_dtypes: None is the dtype under test)
     part_noun = "part"  # what a part is called in messages (a model's are layers)
     equals = None  # a metamorphic property's other program (Expression's), checked against the result
     # Whether judged_against's bound holds the spec's tolerance already (a model's: for the layers
@@ -161,6 +163,10 @@ class Expression(Program):
     def part_names(self) -> tuple:
         return PARTS.get(self.tree.op, ()) if isinstance(self.tree, expr.Call) else ()
 
+    @property
+    def part_dtypes(self) -> tuple:
+        return PART_DTYPES.get(self.tree.op, ()) if isinstance(self.tree, expr.Call) else ()
+
     def ops(self) -> set:
         return expr.ops_in(self.tree) | expr.ops_in(self.equals)
 
@@ -195,7 +201,7 @@ class Expression(Program):
         outcome.changed_inputs(adapter, tensors, before, "call")
         if isinstance(out, tuple):  # several parts; none where the framework returned an empty tuple (no dtype)
             parts = [adapter.to_numpy(p) for p in out]
-            return flatten(parts), adapter.dtype_of(out[0]) if out else None, shapes_of(parts)
+            return flatten(parts), joined_dtype([adapter.dtype_of(p) for p in out]), shapes_of(parts)
         return adapter.to_numpy(out), adapter.dtype_of(out), None
 
     def evaluate(self, ctx, env: dict, tree=None, flat=True):
@@ -275,6 +281,13 @@ def flatten(value):
     if isinstance(value, (tuple, list)):
         return np.concatenate([np.ravel(p) for p in value]) if len(value) else np.zeros(0)
     return value
+
+
+def joined_dtype(dtypes) -> str | None:
+    """The dtype of a result of parts, as run() reports it: theirs where they share one, else each
+    part's in order, joined by commas (unique_counts' "float32,int64"); None for no parts."""
+    dtypes = [str(d) for d in dtypes]
+    return None if not dtypes else dtypes[0] if len(set(dtypes)) == 1 else ",".join(dtypes)
 
 
 def unflatten(flat: np.ndarray, shapes) -> list:

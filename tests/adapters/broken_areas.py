@@ -195,6 +195,18 @@ class MergedNans(EngineAdapter):
         return super().unique(x)
 
 
+class LastOccurrences(EngineAdapter):
+    """sets: unique_all's indices at each value's last occurrence (a dict of positions overwritten
+    as x is scanned), which agrees wherever no value repeats."""
+    name = "last-occurrences"
+
+    def unique_all(self, x):
+        values, _, inverse, counts = super().unique_all(x)
+        flat = inverse.data.ravel()
+        last = [np.flatnonzero(flat == i)[-1] for i in range(values.data.size)]
+        return values, self.engine.Tensor(np.array(last, dtype=np.int64)), inverse, counts
+
+
 class ColumnMajorNonzero(EngineAdapter):
     """searching: nonzero's indices in column-major order (a port from a Fortran-ordered library,
     or np.nonzero of the transpose with its tuple swapped back), which agrees with the row-major
