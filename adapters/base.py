@@ -26,6 +26,8 @@ class Unsupported(Exception):
 DTYPES = ("float16", "bfloat16", "float32", "float64", "int8", "uint8", "int16", "uint16", "int32", "uint32",
           "int64", "uint64", "bool")
 FLOATS = ("float16", "bfloat16", "float32", "float64")
+INTEGERS = tuple(d for d in DTYPES if d not in FLOATS and d != "bool")
+INFO_DTYPES = {"finfo": FLOATS, "iinfo": INTEGERS}  # the dtypes finfo and iinfo describe, as every framework's take
 WIDE_UNSIGNED = ("uint16", "uint32", "uint64")  # the unsigned dtypes past uint8: the ones frameworks lack most
 
 

@@ -27,6 +27,15 @@ def test_evaluates_calls_keywords_and_tuples():
     assert evaluate("2 * a - a", a=a).tolist() == a.tolist()
 
 
+def test_a_keyword_may_take_a_tuple_of_options():
+    x = np.zeros(2, np.int8)
+    tree = expr.parse("isdtype(x, kind=('integral', 'bool'))", {"x"})
+    assert tree.kwargs == (("kind", expr.Const(("integral", "bool"))),)
+    with pytest.raises(expr.ExprError, match="not a number"):
+        expr.parse("isdtype(x, kind=('integral', x))", {"x"})
+    assert evaluate("isdtype(x, kind=('real floating', 'bool'))", x=x) == np.False_
+
+
 def test_a_keyword_may_take_a_tensor():
     a, m = np.array([[1.0, 2.0, 3.0]]), np.array([[True, False, True]])
     tree = expr.parse("masked_softmax(a, mask=m)", {"a", "m"})

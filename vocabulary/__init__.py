@@ -21,6 +21,7 @@ Adding an op: its record here (a layer's in vocabulary/layers.py), the reference
 import numpy as np
 
 from vocabulary.creation import CREATION_OPS
+from vocabulary.dtypes import DTYPE_OPS
 from vocabulary.elementwise import ELEMENTWISE_OPS, LOGIC_OPS
 from vocabulary.fft import FFT_OPS
 from vocabulary.initializers import INITIALIZER_OPS, LAYER_DEFAULT_OPS
@@ -200,6 +201,7 @@ _OPS = [
     *MATRIX_OPS,
     *LINALG_OPS,
     *CREATION_OPS,
+    *DTYPE_OPS,
     *FFT_OPS,
     Op("softmax", "x, axis=-1", "reductions and shapes", "exp(x) / sum(exp(x)) along axis.", along_axis),
     Op("log_softmax", "x, axis=-1", "reductions and shapes", "x - log(sum(exp(x))) along axis.", along_axis),

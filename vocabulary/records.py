@@ -69,6 +69,9 @@ class Op:
     no_dtype: bool = False  # no tensor input: its dtype is not a question (coverage skips it)
     number_operands: bool = False  # a number in an expression is a tensor operand here (2 * x)
     dtype_param: bool = False  # the result dtype is a parameter: the runner passes the dtype under test
+    # its result describes the dtype under test (finfo, can_cast): the reference, which computes in a wide
+    # dtype, is given it as `described`
+    describes_dtype: bool = False
     index_dtyped: bool = False  # the dtype under test is that of its integer input (lengths, ids)
     zero_derivative: bool = False  # derivative zero by definition or almost everywhere (held fixed)
     place: bool = False  # its first two arguments are a place, x[key], written as a subscript (suites/programs/expr.py)

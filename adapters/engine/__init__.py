@@ -4,7 +4,7 @@ import functools
 import numpy as np
 
 from adapters import workers
-from adapters.base import BITWISE_OPS, FLOATS, Adapter, Unsupported, dtypes_except
+from adapters.base import BITWISE_OPS, FLOATS, INTEGERS, Adapter, Unsupported, dtypes_except
 from adapters.behaviours import ENGINE_MASKED_SOFTMAX
 from adapters.engine.creation import EngineCreation
 from adapters.engine.elementwise import EngineElementwise
@@ -34,7 +34,7 @@ class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, Eng
               **dict.fromkeys(("masked_softmax", "lstm", *OPTIMIZERS_AND_CLIPPING), ("float16", "float32", "float64")),
               **dict.fromkeys(BITWISE_OPS, dtypes_except(*FLOATS)),
               **dict.fromkeys((*FACTORED_OPS, "matrix_norm"), ("float32", "float64")),  # NumPy's LAPACK: no float16
-              **dict.fromkeys(FREQUENCY_OPS, ("float16", "float32", "float64"))}
+              **dict.fromkeys((*FREQUENCY_OPS, "finfo"), ("float16", "float32", "float64")), "iinfo": INTEGERS}
 
     def __init__(self):
         import engine
@@ -42,6 +42,7 @@ class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, Eng
             collectives,
             contraction,
             creation,
+            dtypes,
             fft,
             indexing,
             layers,
@@ -63,7 +64,7 @@ class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, Eng
         self.collectives, self.contraction = collectives, contraction
         self.subscript, self.scatter_reductions, self.statistics = subscript, scatter_reduce, statistics
         self.manipulation, self.matrices, self.linalg, self.creation = manipulation, matrices, linalg, creation
-        self.fft = fft
+        self.fft, self.dtype_functions = fft, dtypes
 
     def version(self):
         return f"in-house (numpy {np.__version__})"

@@ -1,11 +1,14 @@
-"""The engine adapter's Array API creation functions (vocabulary/creation.py): engine/creation.py's."""
-from adapters.base import numpy_dtype
+"""The engine adapter's Array API creation functions (vocabulary/creation.py): engine/creation.py's;
+and its data type functions (vocabulary/dtypes.py): engine/dtypes.py's, their answers made tensors."""
+import numpy as np
+
+from adapters.base import DTYPES, numpy_dtype
 
 ENGINE = "the engine (NumPy)"
 
 
 class EngineCreation:
-    """A mixin of EngineAdapter (self.creation is engine.creation)."""
+    """A mixin of EngineAdapter (self.creation is engine.creation, self.dtype_functions engine.dtypes)."""
 
     def arange(self, start, stop=None, step=1, dtype="int64"):
         return self.creation.arange(start, stop, step, numpy_dtype(dtype, ENGINE))
@@ -42,3 +45,22 @@ class EngineCreation:
 
     def empty_like(self, x):
         return self.creation.empty_like(x)
+
+    def finfo(self, dtype="float64"):
+        info = self.dtype_functions.finfo(numpy_dtype(dtype, ENGINE))
+        return self.engine.Tensor(np.array([info.bits, info.eps, info.max, info.min, info.smallest_normal], dtype))
+
+    def iinfo(self, dtype="int64"):
+        info = self.dtype_functions.iinfo(dtype)
+        return self.engine.Tensor(np.array([info.bits, info.max, info.min], dtype))
+
+    def can_cast(self, x, to):
+        return self.engine.Tensor(np.array(self.dtype_functions.can_cast(x, numpy_dtype(to, ENGINE))))
+
+    def result_type(self, x, y):
+        return self.ops.cast(x, self.dtype_functions.result_type(x, y))
+
+    def isdtype(self, x, kind):
+        kinds = tuple(np.dtype(numpy_dtype(k, ENGINE)) if k in DTYPES else k
+                      for k in (kind if isinstance(kind, (tuple, list)) else (kind,)))
+        return self.engine.Tensor(np.array(self.dtype_functions.isdtype(x, kinds if len(kinds) > 1 else kinds[0])))

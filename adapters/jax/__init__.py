@@ -16,6 +16,7 @@ from adapters.base import (
     BITWISE_OPS,
     DTYPES,
     FLOATS,
+    INFO_DTYPES,
     Adapter,
     Unsupported,
     as_tuple,
@@ -68,7 +69,7 @@ class JaxAdapter(JaxLayers, JaxOptimizers, JaxInitializers, JaxIdioms, JaxElemen
     module = "jax"
     process_devices = 2  # XLA host devices: a process holds several, as a GPU host holds its GPUs
     shared_modes = ("compiled", "exported")  # jax.jit compiles once per input signature (shapes, dtypes)
-    dtypes = {"*": DTYPES, "scatter_nd": (), "l2_penalty": (),
+    dtypes = {"*": DTYPES, "scatter_nd": (), "l2_penalty": (), **INFO_DTYPES,
               # LAPACK's getrf, potrf, syevd, gesdd: no half
               **dict.fromkeys(("slogdet", "inv", "solve", "cholesky", "eigvalsh", "svdvals", "matrix_rank", "pinv",
                                *DECOMPOSITION_OPS),

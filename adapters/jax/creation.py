@@ -1,6 +1,9 @@
 """The jax adapter's Array API creation functions (vocabulary/creation.py), as jax.numpy's users
 call them: jnp.arange, jnp.linspace, jnp.eye, jnp.full, jnp.full_like, jnp.meshgrid, jnp.ones,
-jnp.zeros, jnp.empty and their _like forms."""
+jnp.zeros, jnp.empty and their _like forms; and its data type functions (vocabulary/dtypes.py):
+jnp.finfo, jnp.iinfo, jnp.can_cast, jnp.result_type and jnp.isdtype, their answers made arrays."""
+
+from adapters.base import DTYPES
 
 
 class JaxCreation:
@@ -41,3 +44,22 @@ class JaxCreation:
 
     def empty_like(self, x):
         return self.jnp.empty_like(x)
+
+    def finfo(self, dtype="float64"):
+        info = self.jnp.finfo(dtype)
+        return self.jnp.asarray([info.bits, info.eps, info.max, info.min, info.smallest_normal], dtype=dtype)
+
+    def iinfo(self, dtype="int64"):
+        info = self.jnp.iinfo(dtype)
+        return self.jnp.asarray([info.bits, info.max, info.min], dtype=dtype)
+
+    def can_cast(self, x, to):
+        return self.jnp.asarray(self.jnp.can_cast(x.dtype, to))  # of an array: deprecated in jax
+
+    def result_type(self, x, y):
+        return x.astype(self.jnp.result_type(x, y))
+
+    def isdtype(self, x, kind):
+        kinds = tuple(getattr(self.jnp, k) if k in DTYPES else k
+                      for k in (kind if isinstance(kind, (tuple, list)) else (kind,)))
+        return self.jnp.asarray(self.jnp.isdtype(x.dtype, kinds if len(kinds) > 1 else kinds[0]))

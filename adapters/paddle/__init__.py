@@ -10,7 +10,16 @@ import sys
 import warnings
 
 from adapters import AdapterError, workers
-from adapters.base import DTYPES, WIDE_UNSIGNED, Adapter, Unsupported, dtypes_except, no_rounding_mode, own_code
+from adapters.base import (
+    DTYPES,
+    FLOATS,
+    WIDE_UNSIGNED,
+    Adapter,
+    Unsupported,
+    dtypes_except,
+    no_rounding_mode,
+    own_code,
+)
 from adapters.behaviours import (
     PADDLE_ALL_GATHER_CONCATENATES,
     PADDLE_MASKED_FILL_SOFTMAX,
@@ -82,7 +91,7 @@ class PaddleAdapter(PaddleLayers, PaddleOptimizers, PaddleInitializers, PaddleId
                   PADDLE_MESHGRID_IJ)
     # What Paddle's CPU kernels take (python -m suites coverage --adapter paddle --check): float32 and
     # float64 nearly everywhere, few float16 and bfloat16 kernels on CPU.
-    dtypes = uint16_as_bfloat16({"*": ("float32", "float64"), "correlate": (), "convolve": (), "l2_penalty": (),
+    dtypes = {**uint16_as_bfloat16({"*": ("float32", "float64"), "correlate": (), "convolve": (), "l2_penalty": (),
               "one_hot": ("int32", "int64"), **PADDLE_ELEMENTWISE_DTYPES, **PADDLE_STATISTICS_DTYPES,
               **PADDLE_MANIPULATION_DTYPES,
               "sgd": ("bfloat16", "float32", "float64"),
@@ -113,7 +122,10 @@ class PaddleAdapter(PaddleLayers, PaddleOptimizers, PaddleInitializers, PaddleId
               "embedding": ("float16", "bfloat16", "float32", "float64", "int8"),
               **dict.fromkeys(("max_pool2d", "avg_pool2d", "max_pool1d", "avg_pool1d"),
                               ("float16", "float32", "float64")),
-              **PADDLE_INITIALIZER_DTYPES, **PADDLE_MATRIX_DTYPES, **PADDLE_LINALG_DTYPES})
+              **PADDLE_INITIALIZER_DTYPES, **PADDLE_MATRIX_DTYPES, **PADDLE_LINALG_DTYPES}),
+              # paddle.iinfo takes paddle.uint16 as the integer its name says (65535), though its tensors are
+              # bfloat16's; paddle.finfo refuses it
+              "finfo": FLOATS, "iinfo": ("int8", "uint8", "int16", "uint16", "int32", "int64")}
 
     def __init__(self):
         if "paddle" not in sys.modules and "tensorflow" in sys.modules:

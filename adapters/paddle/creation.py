@@ -2,7 +2,8 @@
 call them: paddle.arange, paddle.linspace (no endpoint), paddle.eye (no diagonal offset),
 paddle.full, paddle.full_like, paddle.ones, paddle.zeros, paddle.empty and their _like forms,
 and paddle.meshgrid, which indexes as 'ij' and has no other
-(PADDLE_MESHGRID_IJ)."""
+(PADDLE_MESHGRID_IJ); and its data type functions (vocabulary/dtypes.py): paddle.finfo and
+paddle.iinfo, their numbers made tensors (Paddle has no can_cast, result_type or isdtype)."""
 
 from adapters.base import Unsupported
 
@@ -51,3 +52,11 @@ class PaddleCreation:
 
     def empty_like(self, x):
         return self.paddle.empty_like(x)
+
+    def finfo(self, dtype="float64"):
+        info = self.paddle.finfo(getattr(self.paddle, dtype))
+        return self.paddle.to_tensor([info.bits, info.eps, info.max, info.min, info.smallest_normal], dtype=dtype)
+
+    def iinfo(self, dtype="int64"):
+        info = self.paddle.iinfo(getattr(self.paddle, dtype))
+        return self.paddle.to_tensor([info.bits, info.max, info.min], dtype=dtype)

@@ -12,6 +12,7 @@ import numpy as np
 from adapters.base import (
     BITWISE_OPS,
     FLOATS,
+    INTEGERS,
     Adapter,
     Unsupported,
     axes_tuple,
@@ -22,6 +23,7 @@ from adapters.base import (
 )
 from adapters.reference.collectives import Collectives
 from adapters.reference.creation import CreationReference
+from adapters.reference.dtypes import DtypeReference
 from adapters.reference.elementwise import ElementwiseReference
 from adapters.reference.fft import FftReference
 from adapters.reference.idioms import IdiomReference
@@ -39,8 +41,8 @@ from vocabulary.params import rnn_suffix
 
 
 class ReferenceAdapter(LayerReference, ManipulationReference, MatrixReference, LinalgReference, CreationReference,
-                       FftReference, OptimizerReference, InitializerReference, IdiomReference, IndexingReference,
-                       ElementwiseReference, Adapter):
+                       DtypeReference, FftReference, OptimizerReference, InitializerReference, IdiomReference,
+                       IndexingReference, ElementwiseReference, Adapter):
     name = "reference"
     module = "numpy"
     differentiates = False  # gradients are checked against its finite differences, not computed by it
@@ -49,7 +51,8 @@ class ReferenceAdapter(LayerReference, ManipulationReference, MatrixReference, L
                                "gru", "cross_entropy", "gelu", "batch_norm"), dtypes_except("bfloat16", "bool")),
               **dict.fromkeys(BITWISE_OPS, dtypes_except(*FLOATS)),
               **dict.fromkeys((*FACTORED_OPS, "matrix_norm"), ("float16", "float32", "float64")),  # in float64
-              **dict.fromkeys(FREQUENCY_OPS, ("float16", "float32", "float64"))}
+              **dict.fromkeys((*FREQUENCY_OPS, "finfo"), ("float16", "float32", "float64")),
+              "iinfo": INTEGERS}
 
     def version(self):
         return np.__version__

@@ -10,6 +10,8 @@ from adapters.backends import TF_CONV_DTYPES, TF_MATMUL_DTYPES, refuse_corruptin
 from adapters.base import (
     DTYPES,
     FLOATS,
+    INFO_DTYPES,
+    INTEGERS,
     WIDE_UNSIGNED,
     Adapter,
     Unsupported,
@@ -56,7 +58,8 @@ class TensorFlowAdapter(TensorFlowLayers, TensorFlowIdioms, TensorFlowElementwis
                   TF_ALL_GATHER_CONCATENATES, TENSORFLOW_BOOL_MUL, TF_PER_EXAMPLE_LOSS,
                   TF_GELU_FLOAT32_CONSTANTS, TF_L2_NORMALIZE, *keras_optimizers.KERAS_OPTIMIZERS, TF_CLIP_GRAD_NORM,
                   *keras_initializers.KERAS_INITIALIZERS, *keras_initializers.KERAS_LAYER_DEFAULTS)
-    dtypes = {"*": DTYPES,
+    # iinfo from a tf.DType's min, max and size, which a float dtype has too (not its bfloat16)
+    dtypes = {"*": DTYPES, **INFO_DTYPES, "iinfo": INTEGERS + ("float16", "float32", "float64"),
               **dict.fromkeys(("add", "sub", "div", "maximum", "minimum", "relu", "square", "round", "sum",
                                "mean", "max", "segment_mask", "scatter_add", "greater", "clip", "sort", "argsort",
                                "topk", "topk_indices", "tril", "triu", "trace", "cross", "full", "full_like"),

@@ -3,7 +3,10 @@ TensorFlow's users call them: tf.range, tf.linspace of start and stop in the dty
 takes its dtype from them; no endpoint), tf.eye (no diagonal offset), tf.fill of a value in the
 dtype, tf.fill of x's shape for full_like (TensorFlow has ones_like and zeros_like, no full_like),
 tf.meshgrid, tf.ones, tf.zeros, tf.ones_like and tf.zeros_like, and TensorFlow's NumPy API's
-empty and empty_like (tf.experimental.numpy: TensorFlow's own ops have no uninitialised tensor)."""
+empty and empty_like (tf.experimental.numpy: TensorFlow's own ops have no uninitialised tensor);
+and its data type functions (vocabulary/dtypes.py): an integer tf.DType's own min, max and size
+(TensorFlow's iinfo), and its NumPy API's finfo and result_type (TensorFlow has no others, no
+can_cast and no isdtype), their answers made tensors."""
 
 from adapters.base import Unsupported
 
@@ -51,3 +54,16 @@ class TensorFlowCreation:
 
     def empty_like(self, x):
         return self.tf.experimental.numpy.empty_like(x)
+
+    def finfo(self, dtype="float64"):
+        typed = getattr(self.tf, dtype)
+        info = self.tf.experimental.numpy.finfo(typed)  # NumPy's finfo: its numbers NumPy (ml_dtypes) scalars
+        return self.tf.constant([float(v) for v in (info.bits, info.eps, info.max, info.min, info.smallest_normal)],
+                                dtype=typed)
+
+    def iinfo(self, dtype="int64"):
+        typed = getattr(self.tf, dtype)
+        return self.tf.constant([typed.size * 8, typed.max, typed.min], dtype=typed)
+
+    def result_type(self, x, y):
+        return self.tf.cast(x, self.tf.experimental.numpy.result_type(x, y))

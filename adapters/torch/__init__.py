@@ -5,6 +5,7 @@ from adapters.backends import autograd_vjp, fresh_dynamo
 from adapters.base import (
     DTYPES,
     FLOATS,
+    INFO_DTYPES,
     WIDE_UNSIGNED,
     Adapter,
     Unsupported,
@@ -75,7 +76,7 @@ class TorchAdapter(TorchLayers, TorchOptimizers, TorchInitializers, TorchIdioms,
               **dict.fromkeys(("avg_pool2d", "avg_pool1d"), FLOATS + ("int64",)),
               "one_hot": ("int64",),  # F.one_hot takes int64 indices only
               **dict.fromkeys(FACTORED_OPS, ("float32", "float64")),  # "lu_cpu", "cholesky_cpu": no 'Half'
-              **TORCH_INITIALIZER_DTYPES, **TORCH_ELEMENTWISE_DTYPES, **TORCH_STATISTICS_DTYPES},
+              **TORCH_INITIALIZER_DTYPES, **TORCH_ELEMENTWISE_DTYPES, **TORCH_STATISTICS_DTYPES, **INFO_DTYPES},
                      WIDE_UNSIGNED, TORCH_NO_WIDE_UNSIGNED)
     behaviours = (TORCH_MASKED_FILL_SOFTMAX, TORCH_SOFTMAX_IMPLICIT_DIM, TORCH_LOG_SOFTMAX_IMPLICIT_DIM,
                   TORCH_PAD_SEQUENCE_TIME_MAJOR, TORCH_LSTM_TIME_MAJOR, TORCH_GRU_TIME_MAJOR,

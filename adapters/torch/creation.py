@@ -2,7 +2,9 @@
 call them: torch.arange, torch.linspace (it always includes its end: no endpoint), torch.eye (no
 diagonal offset), torch.full, torch.full_like, torch.ones, torch.zeros, torch.empty and their
 _like forms, and torch.meshgrid, whose indexing is 'ij' where a call leaves it out
-(TORCH_MESHGRID_IJ)."""
+(TORCH_MESHGRID_IJ); and its data type functions (vocabulary/dtypes.py): torch.finfo, torch.iinfo,
+torch.can_cast of x's dtype and torch.result_type, their answers made tensors (torch has no
+isdtype: its dtypes' is_floating_point and is_signed are other questions)."""
 
 from adapters.base import Unsupported
 
@@ -53,3 +55,17 @@ class TorchCreation:
 
     def empty_like(self, x):
         return self.torch.empty_like(x)
+
+    def finfo(self, dtype="float64"):
+        info, typed = self.torch.finfo(getattr(self.torch, dtype)), getattr(self.torch, dtype)
+        return self.torch.tensor([info.bits, info.eps, info.max, info.min, info.smallest_normal], dtype=typed)
+
+    def iinfo(self, dtype="int64"):
+        info, typed = self.torch.iinfo(getattr(self.torch, dtype)), getattr(self.torch, dtype)
+        return self.torch.tensor([info.bits, info.max, info.min], dtype=typed)
+
+    def can_cast(self, x, to):
+        return self.torch.tensor(self.torch.can_cast(x.dtype, getattr(self.torch, to)))
+
+    def result_type(self, x, y):
+        return x.to(self.torch.result_type(x, y))

@@ -1,10 +1,10 @@
 """The sum-product error bound's rules for the creation functions whose values are computed
-(arange, linspace, and the fft extension's fftfreq and rfftfreq): as suites/judging/bound_rules.py's,
-each carries (value, magnitude, roundings) through its op. A framework computes these values in
-the dtype it returns, from either end (torch's linspace fills its second half back from stop), so
-arange's and linspace's errors are absolute, a few roundings of the endpoints' and the step's
-sizes, not relative to the value: a value near 0 between -1000 and 1000 is as far off as one near
-1000. A frequency is one product, so its error is relative."""
+(arange, linspace, and the fft extension's fftfreq and rfftfreq) and for finfo's constants: as
+suites/judging/bound_rules.py's, each carries (value, magnitude, roundings) through its op. A
+framework computes these values in the dtype it returns, from either end (torch's linspace fills
+its second half back from stop), so arange's and linspace's errors are absolute, a few roundings
+of the endpoints' and the step's sizes, not relative to the value: a value near 0 between -1000
+and 1000 is as far off as one near 1000. A frequency is one product, so its error is relative."""
 import numpy as np
 
 from suites.judging.bound import REFERENCE, Bound
@@ -49,4 +49,13 @@ def _fftfreq(op):
     return rule
 
 
-FAMILIES = {"arange": _arange, "linspace": _linspace, "fftfreq": _fftfreq}
+def _constant(op):
+    """finfo: numbers of the format itself, each of which its dtype holds: no rounding, so none
+    of its error (a framework's eps a rounding away from 2 ** (1 - p) is a wrong eps)."""
+    def rule(*args, **kwargs):
+        value = np.asarray(getattr(REFERENCE, op)(*args, **kwargs), np.float64)
+        return Bound(value, np.abs(value), 0)
+    return rule
+
+
+FAMILIES = {"arange": _arange, "linspace": _linspace, "fftfreq": _fftfreq, "constant": _constant}

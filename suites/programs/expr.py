@@ -164,6 +164,10 @@ def _convert(node, names, depth):
             if isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str):
                 kwargs.append((kw.arg, Const(kw.value.value)))  # an option: mode="reflect", side="pre"
                 continue
+            if isinstance(kw.value, ast.Tuple) and kw.value.elts and all(
+                    isinstance(e, ast.Constant) and isinstance(e.value, str) for e in kw.value.elts):
+                kwargs.append((kw.arg, Const(tuple(e.value for e in kw.value.elts))))  # kind=("integral", "bool")
+                continue
             kwargs.append((kw.arg, _convert(kw.value, names, down)))
         args = [_convert(a, names, down) for a in node.args[op in PLACE_OPS:]]
         if op in PLACE_OPS:

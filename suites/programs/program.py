@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from adapters.base import DTYPES, FLOATS, Adapter, Unsupported
+from adapters.base import INTEGERS, Adapter, Unsupported
 from adapters.reference import ReferenceAdapter
 from suites.judging import compare, outcome
 from suites.programs import expr
@@ -28,12 +28,12 @@ ORACLE = ReferenceAdapter()
 # rest); ops that return several tensors, checked as one flat vector of their parts (one
 # comparison, one tolerance, one cotangent), their part shapes apart.
 DTYPED_OPS = having("dtype_param")
+DESCRIBING_OPS = having("describes_dtype")
 FIXED_OPS = having("zero_derivative")
 RANDOM_OPS = having("random")
 TRAINING_OPS = frozenset(OPTIMIZERS_AND_CLIPPING)  # not exported: docs/exporting.md
 PARTS = {name: op.parts for name, op in VOCABULARY.items() if op.parts}
 PART_DTYPES = {name: op.part_dtypes for name, op in VOCABULARY.items() if op.part_dtypes}
-INTEGERS = tuple(d for d in DTYPES if d not in FLOATS and d != "bool")
 
 
 class Program:
@@ -219,7 +219,7 @@ class Expression(Program):
     def oracle_parts(self, inputs: dict, dtype: str, fixed=None, tree=None, reference=ORACLE):
         wide = "float64" if compare.is_float(dtype) else "uint64" if dtype == "uint64" else "int64"
         exact = {k: widen(v) for k, v in inputs.items()}
-        return expr.evaluate(tree or self.tree, exact, caller(reference, wide), wide_constant, fixed)
+        return expr.evaluate(tree or self.tree, exact, caller(reference, wide, described=dtype), wide_constant, fixed)
 
     def error_bound(self, inputs: dict, dtype: str, behaviour=None, rounded=()):
         return compare.error_bound(self.tree, {k: widen(v) for k, v in inputs.items()}, dtype, behaviour, rounded)
@@ -248,9 +248,11 @@ class Modelled:
         return ORACLE.collective(name, shards, **params)
 
 
-def caller(target, dtype, declared_only=False):
+def caller(target, dtype, declared_only=False, described=None):
     """apply(op, args, kwargs) for the expression interpreter: `target`'s method, with the dtype
-    under test for the ops whose result dtype is a parameter. An error an adapter's framework
+    under test for the ops whose result dtype is a parameter; the reference, which computes in a
+    wide dtype, is given the dtype under test too (`described`) where the result describes it
+    (finfo, can_cast). An error an adapter's framework
     raises in a dtype the adapter does not declare for the op is marked so (UNDECLARED): where no
     error is expected, the case is unsupported, not an error (outcome.raised_outcome); declared
     or not, a value the op returns is judged. `declared_only` (an adapter's compiled mode whose
@@ -259,6 +261,8 @@ def caller(target, dtype, declared_only=False):
     def apply(op, args, kwargs):
         if op in DTYPED_OPS:
             kwargs = {**kwargs, "dtype": dtype}
+        if described and op in DESCRIBING_OPS:
+            kwargs = {**kwargs, "described": described}
         undeclared = coverage.undeclared_dtype(target, op, args, kwargs) if declared_only else None
         if undeclared:
             raise Unsupported(f"{target.name} does not declare {op} in {undeclared}, and its compiled mode runs "

@@ -258,3 +258,13 @@ class AbsoluteRtol(EngineAdapter):
             return super().matrix_rank(x)
         s = np.linalg.svd(x.data, compute_uv=False)
         return self.engine.Tensor(np.sum(s > rtol, axis=-1))
+
+
+class SameKindCasts(EngineAdapter):
+    """dtypes: can_cast by NumPy's same_kind casting (its ufuncs' default), which casts float32 to
+    float16 and int64 to int8 where the standard's promotion rules only widen: it agrees wherever
+    `to` is the wider dtype."""
+    name = "same-kind-casts"
+
+    def can_cast(self, x, to):
+        return self.engine.Tensor(np.array(np.can_cast(x.data.dtype, to, casting="same_kind")))
