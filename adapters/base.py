@@ -5,8 +5,7 @@ contract) into one framework's own idiomatic API. It may convert layouts, dtypes
 and index formats; it never re-implements an op's math, because the suite tests the framework,
 not the adapter. Every vocabulary method exists here and raises `Unsupported`, so a framework
 that cannot express an op is recorded as "unsupported", never as a pass. Subclasses import their
-framework lazily (in ``__init__``) so that a missing framework costs nothing until it is asked for.
-"""
+framework lazily (in ``__init__``) so that a missing framework costs nothing until it is asked for."""
 import contextlib
 import functools
 import importlib.util
@@ -25,8 +24,7 @@ class Unsupported(Exception):
 # The Array API standard's dtypes but the complex ones, with float16 and bfloat16, in the coverage table's order
 DTYPES = ("float16", "bfloat16", "float32", "float64", "int8", "uint8", "int16", "uint16", "int32", "uint32",
           "int64", "uint64", "bool")
-FLOATS = ("float16", "bfloat16", "float32", "float64")
-INTEGERS = tuple(d for d in DTYPES if d not in FLOATS and d != "bool")
+FLOATS, INTEGERS = ("float16", "bfloat16", "float32", "float64"), DTYPES[4:12]  # int8 to uint64
 INFO_DTYPES = {"finfo": FLOATS, "iinfo": INTEGERS}  # the dtypes finfo and iinfo describe, as every framework's take
 WIDE_UNSIGNED = ("uint16", "uint32", "uint64")  # the unsigned dtypes past uint8: the ones frameworks lack most
 

@@ -1,7 +1,8 @@
 """The engine's Array API creation functions (vocabulary/creation.py): arange and linspace in
 float64 as NumPy computes them (the length ceil((stop - start) / step) of float64 numbers, the
 values start + i * step), then in the dtype asked for; eye and full as constants (no tape: they
-take no tensor), and so ones, zeros and empty; full_like and the _like forms a constant of x's
+take no tensor), and so ones, zeros, empty and from_python (the standard's asarray of Python
+values); full_like and the _like forms a constant of x's
 shape and dtype (no gradient reaches x); meshgrid
 each operand reshaped and broadcast on the tape, so its gradient sums the cotangent back over
 the axis it was repeated along."""
@@ -73,3 +74,8 @@ def zeros_like(x):
 
 def empty_like(x):
     return Tensor(np.empty_like(tensor(x).data))
+
+
+def from_python(obj, dtype=None):
+    """A constant of Python values (no tape): NumPy's asarray, each value rounded to dtype once."""
+    return Tensor(np.asarray(obj, dtype=dtype))

@@ -88,6 +88,18 @@ def test_round_to_bfloat16_is_round_to_nearest_even():
     assert compare.round_to(x, "bfloat16").tolist() == [1.0, 1.0, 1 + 2 * 2.0 ** -7, 1.0, -3.0]
 
 
+def test_round_to_bfloat16_rounds_once_from_float64():
+    """1 + 2 ** -8 + 2 ** -30 lies above the midpoint of 1 and 1 + 2 ** -7, but through float32 it
+    is the midpoint itself, which ties to 1; just under bfloat16's overflow threshold, float32 makes
+    the threshold, which ties to inf; 2 ** -134 + 2 ** -160 lies above half bfloat16's smallest
+    subnormal and float32 makes it that half, which ties to 0."""
+    x = np.array([1 + 2.0 ** -8 + 2.0 ** -30, -(1 + 2.0 ** -8 + 2.0 ** -30), (2 - 2.0 ** -8 - 2.0 ** -30) * 2.0 ** 127,
+                  2.0 ** -134 + 2.0 ** -160])
+    largest = (2 - 2.0 ** -7) * 2.0 ** 127
+    assert compare.round_to(x, "bfloat16").tolist() == [1 + 2.0 ** -7, -(1 + 2.0 ** -7), largest, 2.0 ** -133]
+    assert compare.round_to(np.float64(2.5), "bfloat16") == 2.5  # a 0-d value keeps its shape
+
+
 def test_default_tolerance_is_a_few_ulp():
     allowed = compare.allowed_error(np.array([1.0]), "float32")
     assert allowed[0] == compare.DEFAULT_ULPS * 2.0 ** -23

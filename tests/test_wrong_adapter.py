@@ -121,6 +121,12 @@ def test_promotion_catches_a_number_cast_to_the_tensors_dtype(tmp_path):
     assert "[casting-scalars-cpu-int32-eager]" in run.stdout and "differs from the documented value" in run.stdout
 
 
+def test_asarray_catches_python_floats_rounded_through_float32(tmp_path):
+    run = run_suite(tmp_path, "--dtype", "float16", "-k", "asarray/asarray-rounds-once[", path=AREAS,
+                    adapter="through-float32")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "[through-float32-cpu-float16-eager]" in run.stdout and "differs from the documented value" in run.stdout
+
 
 def test_an_op_that_writes_into_its_input_fails_naming_it_in_every_dtype(tmp_path):
     """floor written into its input returns the right value: it used to pass in float16 and

@@ -33,8 +33,8 @@ STANDARD = {
 }
 
 # standard function -> the vocabulary op that computes it under another name
-ALIASES = {"astype": "cast", "divide": "div", "multiply": "mul", "subtract": "sub", "negative": "neg",
-           "permute_dims": "transpose", "cumulative_sum": "cumsum", "cumulative_prod": "cumprod",
+ALIASES = {"asarray": "from_python", "astype": "cast", "divide": "div", "multiply": "mul", "subtract": "sub",
+           "negative": "neg", "permute_dims": "transpose", "cumulative_sum": "cumsum", "cumulative_prod": "cumprod",
            "take_along_axis": "gather"}
 
 

@@ -56,4 +56,11 @@ CREATION_OPS = [
     Op("empty_like", "x", "creation", f"A tensor of x's shape and dtype whose values are uninitialised: "
        f"anything (x's values are not read). ({PAGE}empty_like.html)", lambda d: ([values(d)], {}),
        zero_derivative=True),
+    Op("from_python", "obj, dtype=None", "creation", f"The standard's asarray of Python values: a tensor of obj, "
+       f"a Python number or a nested list of them, in dtype, each value rounded to it once (a float64 number to "
+       f"float16 directly, not through float32); dtype None infers it from obj: bool, the default integer dtype "
+       f"(NumPy's and the standard's int64) for ints, the default real floating dtype (NumPy's float64) where any "
+       f"is a float. (The adapter method `asarray` is Parity's own conversion of NumPy inputs, hence the name.) "
+       f"({PAGE}asarray.html)", lambda d: ([values(d).tolist()], {"dtype": d}), dtype_param=True,
+       describes_dtype=True, bound="constant"),
 ]

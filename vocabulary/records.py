@@ -68,7 +68,8 @@ class Op:
     sample: object = None
     no_dtype: bool = False  # no tensor input: its dtype is not a question (coverage skips it)
     number_operands: bool = False  # a number in an expression is a tensor operand here (2 * x)
-    dtype_param: bool = False  # the result dtype is a parameter: the runner passes the dtype under test
+    # the result dtype is a parameter: the runner passes the dtype under test, unless the expression writes one
+    dtype_param: bool = False
     # its result describes the dtype under test (finfo, can_cast): the reference, which computes in a wide
     # dtype, is given it as `described`
     describes_dtype: bool = False

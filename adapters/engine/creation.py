@@ -46,6 +46,9 @@ class EngineCreation:
     def empty_like(self, x):
         return self.creation.empty_like(x)
 
+    def from_python(self, obj, dtype=None):
+        return self.creation.from_python(obj, None if dtype is None else numpy_dtype(dtype, ENGINE))
+
     def finfo(self, dtype="float64"):
         info = self.dtype_functions.finfo(numpy_dtype(dtype, ENGINE))
         return self.engine.Tensor(np.array([info.bits, info.eps, info.max, info.min, info.smallest_normal], dtype))

@@ -1,8 +1,9 @@
-"""The Keras adapter's Array API creation functions (vocabulary/creation.py), as Keras' users
-call them: keras.ops.arange, linspace, eye, full, full_like, meshgrid, ones, zeros,
-empty and their _like forms; and of the data type functions (vocabulary/dtypes.py), the one Keras
-has: keras.backend.result_type, of the operands' dtypes (a Python number's type, as keras.ops
-itself calls it), then keras.ops.cast; Keras has no finfo, iinfo, can_cast or isdtype."""
+"""The Keras adapter's Array API creation functions (vocabulary/creation.py), as Keras' users call
+them: keras.ops.arange, linspace, eye, full, full_like, meshgrid, ones, zeros, empty and their
+_like forms, and keras.ops.convert_to_tensor of Python values (from_python); and of the data
+type functions (vocabulary/dtypes.py), the one Keras has: keras.backend.result_type, of the
+operands' dtypes (a Python number's type, as keras.ops itself calls it), then keras.ops.cast;
+Keras has no finfo, iinfo, can_cast or isdtype."""
 
 
 class KerasCreation:
@@ -43,6 +44,9 @@ class KerasCreation:
 
     def empty_like(self, x):
         return self.ops.empty_like(x)
+
+    def from_python(self, obj, dtype=None):
+        return self.ops.convert_to_tensor(obj, dtype=dtype)
 
     def result_type(self, x, y):
         dtype = self.keras.backend.result_type(*(getattr(v, "dtype", type(v)) for v in (x, y)))

@@ -2,13 +2,15 @@
 text: arange's length counted in float64 as NumPy counts it, its values and linspace's worked out
 exactly from the binary values of the Python numbers given (fractions.Fraction), then rounded once
 to float64 and to the dtype asked for; np.eye, np.full, np.full_like,
-np.meshgrid, np.ones, np.zeros, np.empty and their _like forms, which the standard follows."""
+np.meshgrid, np.ones, np.zeros, np.empty and their _like forms, which the standard follows; and
+np.asarray for from_python (the standard's asarray of Python values)."""
 import math
 from fractions import Fraction
 
 import numpy as np
 
-from adapters.base import numpy_dtype
+from adapters.base import FLOATS, numpy_dtype
+from adapters.bfloat16 import bfloat16_values
 
 
 def exact(number) -> Fraction:
@@ -84,3 +86,13 @@ class CreationReference:
 
     def empty_like(self, x):
         return np.empty_like(x)
+
+    def from_python(self, obj, dtype=None, described=None):
+        """NumPy's asarray, which rounds a Python float to float16 once; dtype None: NumPy's inference
+        (int64 for ints, float64 where any is a float, bool), the standard's defaults. As the oracle
+        (dtype wide, `described` the dtype under test) floats rounded once to it, so that the judge
+        holds the result to that one rounding exactly (a float16 subnormal flushed to zero too)."""
+        values = np.asarray(obj, dtype=None if dtype is None else numpy_dtype(dtype))
+        if described not in FLOATS or values.dtype.kind != "f":
+            return values
+        return bfloat16_values(values) if described == "bfloat16" else values.astype(described).astype(np.float64)

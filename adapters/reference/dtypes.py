@@ -20,7 +20,8 @@ KIND_MEMBERS = {"bool": ("bool",), "signed integer": SIGNED, "unsigned integer":
 
 
 def bits(dtype: str) -> int:
-    return FORMATS[dtype][0] if dtype in FORMATS else 8 if dtype == "bool" else int(dtype.lstrip("uint"))
+    """A real dtype's width: int16's and uint16's 16."""
+    return FORMATS[dtype][0] if dtype in FORMATS else int(dtype.removeprefix("u").removeprefix("int"))
 
 
 def promoted(a: str, b: str) -> str | None:

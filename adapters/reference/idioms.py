@@ -4,6 +4,8 @@ semantics in NumPy (a mixin of ReferenceAdapter, as adapters/reference/layers.py
 contractions bmm, dot, einsum and tensordot sit beside matmul in adapters/reference/__init__.py)."""
 import numpy as np
 
+from adapters.base import numpy_dtype
+
 
 class IdiomReference:
     def floor(self, x):
@@ -21,7 +23,7 @@ class IdiomReference:
         64-bit signed integers, written out here rather than left to the platform; narrower and
         unsigned integers take NumPy's result (on x86 a wider conversion, then the low bits)."""
         x = np.asarray(x)
-        target = np.dtype(dtype)
+        target = np.dtype(numpy_dtype(dtype))  # NumPy's bfloat16 is ml_dtypes', there only where jax or TF ran
         with np.errstate(invalid="ignore", over="ignore"):
             out = x.astype(target)
         if target.kind in "iu" and x.dtype.kind == "f" and target.itemsize >= 4:

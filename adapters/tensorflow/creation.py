@@ -2,7 +2,8 @@
 TensorFlow's users call them: tf.range, tf.linspace of start and stop in the dtype asked for (it
 takes its dtype from them; no endpoint), tf.eye (no diagonal offset), tf.fill of a value in the
 dtype, tf.fill of x's shape for full_like (TensorFlow has ones_like and zeros_like, no full_like),
-tf.meshgrid, tf.ones, tf.zeros, tf.ones_like and tf.zeros_like, and TensorFlow's NumPy API's
+tf.meshgrid, tf.ones, tf.zeros, tf.ones_like and tf.zeros_like, tf.constant of Python values
+(from_python), and TensorFlow's NumPy API's
 empty and empty_like (tf.experimental.numpy: TensorFlow's own ops have no uninitialised tensor);
 and its data type functions (vocabulary/dtypes.py): an integer tf.DType's own min, max and size
 (TensorFlow's iinfo), and its NumPy API's finfo and result_type (TensorFlow has no others, no
@@ -54,6 +55,9 @@ class TensorFlowCreation:
 
     def empty_like(self, x):
         return self.tf.experimental.numpy.empty_like(x)
+
+    def from_python(self, obj, dtype=None):
+        return self.tf.constant(obj, dtype=None if dtype is None else getattr(self.tf, dtype))
 
     def finfo(self, dtype="float64"):
         typed = getattr(self.tf, dtype)

@@ -1,10 +1,11 @@
-"""The torch adapter's Array API creation functions (vocabulary/creation.py), as torch's users
-call them: torch.arange, torch.linspace (it always includes its end: no endpoint), torch.eye (no
+"""The torch adapter's Array API creation functions (vocabulary/creation.py), as torch's users call
+them: torch.arange, torch.linspace (it always includes its end: no endpoint), torch.eye (no
 diagonal offset), torch.full, torch.full_like, torch.ones, torch.zeros, torch.empty and their
-_like forms, and torch.meshgrid, whose indexing is 'ij' where a call leaves it out
-(TORCH_MESHGRID_IJ); and its data type functions (vocabulary/dtypes.py): torch.finfo, torch.iinfo,
-torch.can_cast of x's dtype and torch.result_type, their answers made tensors (torch has no
-isdtype: its dtypes' is_floating_point and is_signed are other questions)."""
+_like forms, torch.meshgrid, whose indexing is 'ij' where a call leaves it out
+(TORCH_MESHGRID_IJ), and torch.asarray of Python values (from_python); and its data type
+functions (vocabulary/dtypes.py): torch.finfo, torch.iinfo, torch.can_cast of x's dtype and
+torch.result_type, their answers made tensors (torch has no isdtype: its dtypes'
+is_floating_point and is_signed are other questions)."""
 
 from adapters.base import Unsupported
 
@@ -55,6 +56,9 @@ class TorchCreation:
 
     def empty_like(self, x):
         return self.torch.empty_like(x)
+
+    def from_python(self, obj, dtype=None):
+        return self.torch.asarray(obj, dtype=None if dtype is None else getattr(self.torch, dtype))
 
     def finfo(self, dtype="float64"):
         info, typed = self.torch.finfo(getattr(self.torch, dtype)), getattr(self.torch, dtype)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from adapters.bfloat16 import bfloat16_values
 from adapters.reference.collectives import Collectives
 from suites.judging.bound import Bound
 from suites.judging.bound_rules import RULES
@@ -65,10 +66,8 @@ def cast(values, dtype: str) -> np.ndarray:
 def round_to(x, dtype: str) -> np.ndarray:
     """x rounded to the nearest `dtype` number, returned as float64 (or as ints / bools)."""
     x = np.asarray(x)
-    if dtype == "bfloat16":  # round-to-nearest-even on the top 16 bits of a float32
-        bits = x.astype(np.float32).view(np.uint32).astype(np.uint64)
-        bits = ((bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000).astype(np.uint32)
-        return bits.view(np.float32).astype(np.float64)
+    if dtype == "bfloat16":
+        return bfloat16_values(x)
     if is_float(dtype):
         return x.astype(dtype).astype(np.float64)
     return x.astype(dtype)

@@ -1,10 +1,11 @@
 """The sum-product error bound's rules for the creation functions whose values are computed
-(arange, linspace, and the fft extension's fftfreq and rfftfreq) and for finfo's constants: as
-suites/judging/bound_rules.py's, each carries (value, magnitude, roundings) through its op. A
-framework computes these values in the dtype it returns, from either end (torch's linspace fills
-its second half back from stop), so arange's and linspace's errors are absolute, a few roundings
-of the endpoints' and the step's sizes, not relative to the value: a value near 0 between -1000
-and 1000 is as far off as one near 1000. A frequency is one product, so its error is relative."""
+(arange, linspace, and the fft extension's fftfreq and rfftfreq) and for constants (finfo's
+numbers, from_python's): as suites/judging/bound_rules.py's, each carries (value, magnitude,
+roundings) through its op. A framework computes these values in the dtype it returns, from
+either end (torch's linspace fills its second half back from stop), so arange's and linspace's
+errors are absolute, a few roundings of the endpoints' and the step's sizes, not relative to the
+value: a value near 0 between -1000 and 1000 is as far off as one near 1000. A frequency is one
+product, so its error is relative."""
 import numpy as np
 
 from suites.judging.bound import REFERENCE, Bound
@@ -50,10 +51,12 @@ def _fftfreq(op):
 
 
 def _constant(op):
-    """finfo: numbers of the format itself, each of which its dtype holds: no rounding, so none
-    of its error (a framework's eps a rounding away from 2 ** (1 - p) is a wrong eps)."""
+    """finfo: numbers of the format itself, each of which its dtype holds; from_python: Python
+    numbers, each rounded to the dtype once, which the expected value is already. No error of the
+    op's own (a framework's eps a rounding away from 2 ** (1 - p) is a wrong eps, and a number
+    rounded twice, through float32 to float16, may be one ulp off)."""
     def rule(*args, **kwargs):
-        value = np.asarray(getattr(REFERENCE, op)(*args, **kwargs), np.float64)
+        value = np.asarray(getattr(REFERENCE, op)(*(getattr(a, "value", a) for a in args), **kwargs), np.float64)
         return Bound(value, np.abs(value), 0)
     return rule
 

@@ -62,12 +62,13 @@ def changed_inputs(adapter, tensors: dict, before: dict, call: str) -> None:
 
 
 def handed(adapter, tensors: dict) -> dict:
-    """The bytes, dtype and shape of each tensor handed to the adapter (Python numbers stay out)."""
+    """The bytes, dtype and shape of each tensor handed to the adapter, and of each Python list
+    (from_python's obj: a framework could write into it too); Python numbers stay out."""
     return {name: _bytes(adapter, t) for name, t in tensors.items() if not isinstance(t, (bool, int, float, complex))}
 
 
 def _bytes(adapter, tensor) -> tuple:
-    value = np.asarray(adapter.to_numpy(tensor))
+    value = np.asarray(tensor if isinstance(tensor, list) else adapter.to_numpy(tensor))
     return value.dtype.str, value.shape, value.tobytes()
 
 

@@ -100,7 +100,7 @@ class Program:
         def tensor(name, value):
             dtype = ctx.input_dtype(name, value)
             if dtype == PYTHON:
-                return python_number(value)
+                return python_value(value)
             value = np.array(value, copy=True)
             if dtype in INTEGERS and value.dtype != dtype:  # as users hold them: a uint16 image is a uint16 array
                 value = value.astype(dtype)  # (paddle.to_tensor reads its bits as bfloat16, but casts int64 values)
@@ -252,14 +252,14 @@ def caller(target, dtype, declared_only=False, described=None):
     """apply(op, args, kwargs) for the expression interpreter: `target`'s method, with the dtype
     under test for the ops whose result dtype is a parameter; the reference, which computes in a
     wide dtype, is given the dtype under test too (`described`) where the result describes it
-    (finfo, can_cast). An error an adapter's framework
-    raises in a dtype the adapter does not declare for the op is marked so (UNDECLARED): where no
-    error is expected, the case is unsupported, not an error (outcome.raised_outcome); declared
-    or not, a value the op returns is judged. `declared_only` (an adapter's compiled mode whose
-    compiler kills the process on an undeclared kernel, Adapter.compiled_declared_only): such a
-    call is unsupported before the framework sees it."""
+    (finfo, can_cast). An error an adapter's framework raises in a dtype the adapter does not
+    declare for the op is marked so (UNDECLARED): where no error is expected, the case is
+    unsupported, not an error (outcome.raised_outcome); declared or not, a value the op returns is
+    judged. `declared_only` (an adapter's compiled mode whose compiler kills the process on an
+    undeclared kernel, Adapter.compiled_declared_only): such a call is unsupported before the
+    framework sees it."""
     def apply(op, args, kwargs):
-        if op in DTYPED_OPS:
+        if op in DTYPED_OPS and "dtype" not in kwargs:  # a dtype the expression writes (None: inferred) stays
             kwargs = {**kwargs, "dtype": dtype}
         if described and op in DESCRIBING_OPS:
             kwargs = {**kwargs, "described": described}
@@ -310,15 +310,13 @@ def shapes_of(parts) -> list:
     return [tuple(np.shape(p)) for p in parts]
 
 
-PYTHON = "python"  # an arg's declared dtype for a Python number (int, float or bool by its values' kind)
+PYTHON = "python"  # an arg's declared dtype for a Python value (int, float or bool by its values' kind)
 
 
-def python_number(value):
-    """A 0-d input as the Python number it stands for."""
-    value = np.asarray(value)
-    if value.ndim:
-        raise ValueError(f"an arg passed as a Python number must be 0-d; this one has shape {value.shape}")
-    return value.item()
+def python_value(value):
+    """An input as the Python value it stands for: a 0-d one a number (a user's x * 0.5), another a
+    nested list of numbers (from_python's obj)."""
+    return np.asarray(value).tolist()
 
 
 def widen(v: np.ndarray) -> np.ndarray:

@@ -65,8 +65,8 @@ def snippet(adapter_cls, tree, inputs: dict, input_dtypes: dict, dtype: str, dev
         kind = "float64" if value.dtype.kind == "f" else value.dtype.name
         lines.append(f"    {name!r}: np.array({_array_text(value)}, dtype={kind!r}),")
     lines += ["}", f"with ops.device_scope({device!r}):",
-              f"    dtypes = {input_dtypes!r}  # 'python': passed as a Python number",
-              f"    args = {{k: v.item() if dtypes[k] == 'python' else ops.asarray(v, dtypes[k], {device!r})",
+              f"    dtypes = {input_dtypes!r}  # 'python': passed as a Python number or list",
+              f"    args = {{k: v.tolist() if dtypes[k] == 'python' else ops.asarray(v, dtypes[k], {device!r})",
               "            for k, v in inputs.items()}",
               f"    forward = ops.{STAGE[mode]}(lambda env: "
               f"{_code(tree, dtype)})",
