@@ -1,9 +1,9 @@
 """The engine's Array API creation functions (vocabulary/creation.py): arange and linspace in
 float64 as NumPy computes them (the length ceil((stop - start) / step) of float64 numbers, the
 values start + i * step), then in the dtype asked for; eye and full as constants (no tape: they
-take no tensor), and so ones, zeros, empty and from_python (the standard's asarray of Python
-values); full_like and the _like forms a constant of x's
-shape and dtype (no gradient reaches x); meshgrid
+take no tensor), and so ones, zeros, empty, from_python (the standard's asarray of Python
+values) and from_dlpack (NumPy's reading of a Tensor's array through the DLPack protocol);
+full_like and the _like forms a constant of x's shape and dtype (no gradient reaches x); meshgrid
 each operand reshaped and broadcast on the tape, so its gradient sums the cotangent back over
 the axis it was repeated along."""
 import math
@@ -79,3 +79,10 @@ def empty_like(x):
 def from_python(obj, dtype=None):
     """A constant of Python values (no tape): NumPy's asarray, each value rounded to dtype once."""
     return Tensor(np.asarray(obj, dtype=dtype))
+
+
+def from_dlpack(x):
+    """The memory of x (an engine Tensor, or any producer of the DLPack protocol) read by NumPy's
+    np.from_dlpack, as a constant: no tape, since an interchange of memory is no computation
+    (torch refuses to export a tensor that requires a gradient)."""
+    return Tensor(np.from_dlpack(x))

@@ -50,6 +50,14 @@ class Tensor:
     def size(self):
         return self.data.size
 
+    def __dlpack__(self, **kwargs):
+        """The DLPack protocol (the Array API's interchange): the array's own, views' strides
+        and offsets as NumPy exports them."""
+        return self.data.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self.data.__dlpack_device__()
+
     def numpy(self) -> np.ndarray:
         return self.data
 

@@ -1,6 +1,7 @@
 """The Python Array API standard's creation functions (2024.12): arange, linspace, eye, full,
-full_like, meshgrid, ones, zeros, empty and their _like forms. Each op is the standard's function
-of the same name, its semantics the standard's text: https://data-apis.org/array-api/2024.12/API_specification/creation_functions.html
+full_like, meshgrid, ones, zeros, empty and their _like forms, asarray of Python values (from_python)
+and from_dlpack. Each op is the standard's function of the same name (from_python its asarray), its
+semantics the standard's text: https://data-apis.org/array-api/2024.12/API_specification/creation_functions.html
 
 arange, linspace, eye, full, ones, zeros and empty take no tensor: their result's dtype is a parameter (the runner
 passes the dtype under test), and their numbers are Python numbers, as users write them. Where
@@ -63,4 +64,11 @@ CREATION_OPS = [
        f"is a float. (The adapter method `asarray` is Parity's own conversion of NumPy inputs, hence the name.) "
        f"({PAGE}asarray.html)", lambda d: ([values(d).tolist()], {"dtype": d}), dtype_param=True,
        describes_dtype=True, bound="constant"),
+    Op("from_dlpack", "x", "creation", f"A tensor of x's values, shape and dtype read through the DLPack "
+       f"protocol (x.__dlpack__ and x.__dlpack_device__), x being a tensor of the same framework, as the "
+       f"standard's own test suite exchanges one: the interchange of its memory, strides included (a view of "
+       f"another tensor: offset, strided, transposed or broadcast with zero strides), every dtype (DLPack's bool "
+       f"and bfloat16 too), 0-d and empty. The standard asks for no gradient through it (a framework may refuse "
+       f"to export a tensor that requires one). ({PAGE}from_dlpack.html)", lambda d: ([values(d)], {}),
+       bound="structural"),
 ]

@@ -1,5 +1,6 @@
-"""The engine adapter's Array API creation functions (vocabulary/creation.py): engine/creation.py's;
-and its data type functions (vocabulary/dtypes.py): engine/dtypes.py's, their answers made tensors."""
+"""The engine adapter's Array API creation functions (vocabulary/creation.py): engine/creation.py's
+(from_dlpack: NumPy reading the engine's own Tensor through the protocol); and its data type
+functions (vocabulary/dtypes.py): engine/dtypes.py's, their answers made tensors."""
 import numpy as np
 
 from adapters.base import DTYPES, numpy_dtype
@@ -48,6 +49,9 @@ class EngineCreation:
 
     def from_python(self, obj, dtype=None):
         return self.creation.from_python(obj, None if dtype is None else numpy_dtype(dtype, ENGINE))
+
+    def from_dlpack(self, x):
+        return self.creation.from_dlpack(x)
 
     def finfo(self, dtype="float64"):
         info = self.dtype_functions.finfo(numpy_dtype(dtype, ENGINE))

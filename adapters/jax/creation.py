@@ -1,8 +1,8 @@
 """The jax adapter's Array API creation functions (vocabulary/creation.py), as jax.numpy's users
 call them: jnp.arange, jnp.linspace, jnp.eye, jnp.full, jnp.full_like, jnp.meshgrid, jnp.ones,
-jnp.zeros, jnp.empty and their _like forms, and jnp.asarray of Python values (from_python); and
-its data type functions (vocabulary/dtypes.py): jnp.finfo, jnp.iinfo, jnp.can_cast,
-jnp.result_type and jnp.isdtype, their answers made arrays."""
+jnp.zeros, jnp.empty and their _like forms, jnp.asarray of Python values (from_python) and
+jnp.from_dlpack; and its data type functions (vocabulary/dtypes.py): jnp.finfo, jnp.iinfo,
+jnp.can_cast, jnp.result_type and jnp.isdtype, their answers made arrays."""
 
 from adapters.base import DTYPES
 
@@ -48,6 +48,9 @@ class JaxCreation:
 
     def from_python(self, obj, dtype=None):
         return self.jnp.asarray(obj, dtype=dtype)
+
+    def from_dlpack(self, x):
+        return self.jnp.from_dlpack(x)
 
     def finfo(self, dtype="float64"):
         info = self.jnp.finfo(dtype)

@@ -105,7 +105,7 @@ class PaddleAdapter(PaddleLayers, PaddleOptimizers, PaddleInitializers, PaddleId
               **dict.fromkeys(("greater", "neg", "cast", "sum", "reshape", "transpose", "concat", "stack",
                                "segment_mask", "masked_fill", "index", "index_set", "index_add", "stop_gradient",
                                "full", "full_like", "ones", "zeros", "empty", "ones_like", "zeros_like",
-                               "empty_like", "from_python"),
+                               "empty_like", "from_python", "from_dlpack"),
                               DTYPES),
               **dict.fromkeys(("exp", "topk", "topk_indices", "eye"), ("float16", *FLOATS_INTS)),
               **dict.fromkeys(("arange", "linspace", "meshgrid", *FREQUENCY_OPS), FLOATS_INTS),

@@ -1,7 +1,7 @@
 """The Paddle adapter's Array API creation functions (vocabulary/creation.py), as Paddle's users
 call them: paddle.arange, paddle.linspace (no endpoint), paddle.eye (no diagonal offset),
 paddle.full, paddle.full_like, paddle.ones, paddle.zeros, paddle.empty and their _like forms,
-paddle.to_tensor of Python values (from_python),
+paddle.to_tensor of Python values (from_python), paddle.from_dlpack,
 and paddle.meshgrid, which indexes as 'ij' and has no other
 (PADDLE_MESHGRID_IJ); and its data type functions (vocabulary/dtypes.py): paddle.finfo and
 paddle.iinfo, their numbers made tensors (Paddle has no can_cast, result_type or isdtype)."""
@@ -56,6 +56,9 @@ class PaddleCreation:
 
     def from_python(self, obj, dtype=None):
         return self.paddle.to_tensor(obj, dtype=dtype)
+
+    def from_dlpack(self, x):
+        return self.paddle.from_dlpack(x)
 
     def finfo(self, dtype="float64"):
         info = self.paddle.finfo(getattr(self.paddle, dtype))

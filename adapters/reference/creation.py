@@ -3,7 +3,7 @@ text: arange's length counted in float64 as NumPy counts it, its values and lins
 exactly from the binary values of the Python numbers given (fractions.Fraction), then rounded once
 to float64 and to the dtype asked for; np.eye, np.full, np.full_like,
 np.meshgrid, np.ones, np.zeros, np.empty and their _like forms, which the standard follows; and
-np.asarray for from_python (the standard's asarray of Python values)."""
+np.asarray for from_python (the standard's asarray of Python values) and np.from_dlpack."""
 import math
 from fractions import Fraction
 
@@ -96,3 +96,8 @@ class CreationReference:
         if described not in FLOATS or values.dtype.kind != "f":
             return values
         return bfloat16_values(values) if described == "bfloat16" else values.astype(described).astype(np.float64)
+
+    def from_dlpack(self, x):
+        """np.from_dlpack: NumPy reads its own array's memory, a view's offset and strides and a
+        read-only broadcast included (a NumPy scalar, which has no __dlpack__, as a 0-d array)."""
+        return np.from_dlpack(np.asarray(x))

@@ -3,8 +3,8 @@ TensorFlow's users call them: tf.range, tf.linspace of start and stop in the dty
 takes its dtype from them; no endpoint), tf.eye (no diagonal offset), tf.fill of a value in the
 dtype, tf.fill of x's shape for full_like (TensorFlow has ones_like and zeros_like, no full_like),
 tf.meshgrid, tf.ones, tf.zeros, tf.ones_like and tf.zeros_like, tf.constant of Python values
-(from_python), and TensorFlow's NumPy API's
-empty and empty_like (tf.experimental.numpy: TensorFlow's own ops have no uninitialised tensor);
+(from_python), tf.experimental.dlpack's from_dlpack of to_dlpack's capsule, and TensorFlow's NumPy
+API's empty and empty_like (tf.experimental.numpy: TensorFlow's own ops have no uninitialised tensor);
 and its data type functions (vocabulary/dtypes.py): an integer tf.DType's own min, max and size
 (TensorFlow's iinfo), and its NumPy API's finfo and result_type (TensorFlow has no others, no
 can_cast and no isdtype), their answers made tensors."""
@@ -58,6 +58,10 @@ class TensorFlowCreation:
 
     def from_python(self, obj, dtype=None):
         return self.tf.constant(obj, dtype=None if dtype is None else getattr(self.tf, dtype))
+
+    def from_dlpack(self, x):
+        """TensorFlow's pair (its from_dlpack takes the capsule that to_dlpack makes, not a tensor)."""
+        return self.tf.experimental.dlpack.from_dlpack(self.tf.experimental.dlpack.to_dlpack(x))
 
     def finfo(self, dtype="float64"):
         typed = getattr(self.tf, dtype)

@@ -2,8 +2,8 @@
 them: torch.arange, torch.linspace (it always includes its end: no endpoint), torch.eye (no
 diagonal offset), torch.full, torch.full_like, torch.ones, torch.zeros, torch.empty and their
 _like forms, torch.meshgrid, whose indexing is 'ij' where a call leaves it out
-(TORCH_MESHGRID_IJ), and torch.asarray of Python values (from_python); and its data type
-functions (vocabulary/dtypes.py): torch.finfo, torch.iinfo, torch.can_cast of x's dtype and
+(TORCH_MESHGRID_IJ), torch.asarray of Python values (from_python) and torch.from_dlpack; and its
+data type functions (vocabulary/dtypes.py): torch.finfo, torch.iinfo, torch.can_cast of x's dtype and
 torch.result_type, their answers made tensors (torch has no isdtype: its dtypes'
 is_floating_point and is_signed are other questions)."""
 
@@ -59,6 +59,9 @@ class TorchCreation:
 
     def from_python(self, obj, dtype=None):
         return self.torch.asarray(obj, dtype=None if dtype is None else getattr(self.torch, dtype))
+
+    def from_dlpack(self, x):
+        return self.torch.from_dlpack(x)
 
     def finfo(self, dtype="float64"):
         info, typed = self.torch.finfo(getattr(self.torch, dtype)), getattr(self.torch, dtype)
