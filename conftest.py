@@ -121,8 +121,8 @@ def _options(config) -> SimpleNamespace:
             raise ValueError(f"--mode takes {', '.join(vocabulary.MODES)}. Received: {mode!r}")
     dtypes = _split(config.getoption("dtype"))
     for dtype in dtypes:
-        if dtype not in adapters.base.DTYPES:
-            raise ValueError(f"--dtype takes {', '.join(adapters.base.DTYPES)}. Received: {dtype!r}")
+        if dtype not in adapters.base.ALL_DTYPES:
+            raise ValueError(f"--dtype takes {', '.join(adapters.base.ALL_DTYPES)}. Received: {dtype!r}")
     workerinput = getattr(config, "workerinput", None)
     folder = (workerinput or {}).get("parity_results_dir") or config.getoption("results_dir") or results.default_dir()
     seed = config.getoption("hypothesis_seed", None)

@@ -21,10 +21,11 @@ class Unsupported(Exception):
     """The framework cannot express this op (or dtype, or device); the reason says which."""
 
 
-# The Array API standard's dtypes but the complex ones, with float16 and bfloat16, in the coverage table's order
-DTYPES = ("float16", "bfloat16", "float32", "float64", "int8", "uint8", "int16", "uint16", "int32", "uint32",
-          "int64", "uint64", "bool")
+# The standard's real dtypes, float16 and bfloat16 too, in the coverage table's order: a declaration's "every dtype"
+DTYPES = tuple("float16 bfloat16 float32 float64 int8 uint8 int16 uint16 int32 uint32 int64 uint64 bool".split())
 FLOATS, INTEGERS = ("float16", "bfloat16", "float32", "float64"), DTYPES[4:12]  # int8 to uint64
+COMPLEX = ("complex64", "complex128")  # the standard's: asked of the ops whose records set complex_dtypes
+ALL_DTYPES = DTYPES + COMPLEX
 INFO_DTYPES = {"finfo": FLOATS, "iinfo": INTEGERS}  # the dtypes finfo and iinfo describe, as every framework's take
 WIDE_UNSIGNED = ("uint16", "uint32", "uint64")  # the unsigned dtypes past uint8: the ones frameworks lack most
 
@@ -49,8 +50,7 @@ def lacking(declared: dict, dtypes: tuple, ops) -> dict:
 
 
 def numpy_dtype(dtype: str, who: str = "NumPy") -> str:
-    """dtype as NumPy names it, for an adapter that computes with NumPy (the reference, the
-    engine): NumPy has no bfloat16, so that one is unsupported rather than silently float32."""
+    """dtype as NumPy names it, for the reference and the engine: bfloat16 unsupported, never silently float32."""
     if dtype == "bfloat16":
         raise Unsupported(f"{who} has no bfloat16")
     return dtype

@@ -132,6 +132,11 @@ copysign = _elementwise("copysign", np.copysign, lambda g, out, a, b: (
 nextafter = _elementwise("nextafter", np.nextafter, _no_derivative)
 floor_divide = _elementwise("floor_divide", np.floor_divide, _no_derivative)
 remainder = _elementwise("remainder", np.remainder, lambda g, out, a, b: (g, -g * np.floor_divide(a, b)))
+# a complex number's conjugate and components, with torch's conjugate Wirtinger cotangents (a real x's
+# conjugate and real part are x itself: a cotangent passes through)
+conj = _elementwise("conj", np.conjugate, lambda g, out, x: (np.conjugate(g),))
+real = _elementwise("real", np.real, lambda g, out, x: (g,))
+imag = _elementwise("imag", np.imag, lambda g, out, x: (g * 1j,))
 isnan = _elementwise("isnan", np.isnan, _no_derivative)
 isinf = _elementwise("isinf", np.isinf, _no_derivative)
 isfinite = _elementwise("isfinite", np.isfinite, _no_derivative)

@@ -100,6 +100,41 @@ def test_round_to_bfloat16_rounds_once_from_float64():
     assert compare.round_to(np.float64(2.5), "bfloat16") == 2.5  # a 0-d value keeps its shape
 
 
+def test_complex_values_compare_component_by_component():
+    """A complex result is judged as its (real, imaginary) pairs: NaN and infinity positions and a
+    zero's sign per component, the worst element's index ending with its component."""
+    expected = np.array([1 + 2j, complex(np.nan, 1.0), complex(3.0, -0.0)])
+    assert compare.compare(expected, expected.astype(np.complex64), "complex64", signed_zeros=True).ok
+    nan_moved = compare.compare(expected, np.array([1 + 2j, complex(1.0, np.nan), 3 - 0j]), "complex64")
+    assert not nan_moved.ok and nan_moved.reason == "NaN positions differ" and nan_moved.worst == (1, 0)
+    lost_sign = compare.compare(expected, np.array([1 + 2j, complex(np.nan, 1.0), 3 + 0j]), "complex64",
+                                signed_zeros=True)
+    assert not lost_sign.ok and lost_sign.worst == (2, 1)
+    assert compare.compare(expected, expected, "complex64", actual_dtype="float32").reason == \
+        "dtype float32, expected complex64"
+
+
+def test_complex_allowed_error_is_relative_to_the_modulus():
+    """A small component carries an error of the size of the modulus' rounding (a product's real part
+    ac - bd cancels): the allowed error is the components' dtype's at |z|, on either component; where
+    the modulus is infinite or NaN, at the finite component's magnitude."""
+    expected = np.array([1e-8 + 1j])
+    allowed = compare.allowed_error(expected, "complex64")
+    assert allowed[0] == compare.allowed_error(np.array([1.0]), "float32")[0]
+    assert compare.compare(expected, np.array([3e-8 + 1j]), "complex64", allowed).ok
+    assert not compare.compare(expected, np.array([1e-6 + 1j]), "complex64", allowed).ok
+    at_infinity = compare.allowed_error(np.array([complex(2.0, np.inf), complex(np.nan, np.nan)]), "complex128")
+    assert np.isfinite(at_infinity).all() and at_infinity[0] == compare.allowed_error(np.array([2.0]), "float64")[0]
+
+
+def test_complex_values_are_written_as_python_reads_them():
+    assert np.signbit(compare.written(["-0-0j"], "complex64").imag).all()
+    assert compare.written([["1+2j", 3]], "complex128").tolist() == [[1 + 2j, 3 + 0j]]
+    assert compare.round_to(np.array([1 + (1 + 2 ** -30) * 1j]), "complex64")[0] == 1 + 1j
+    with pytest.raises(ValueError, match="not a complex number"):
+        compare.written(["1+2i"], "complex64")
+
+
 def test_default_tolerance_is_a_few_ulp():
     allowed = compare.allowed_error(np.array([1.0]), "float32")
     assert allowed[0] == compare.DEFAULT_ULPS * 2.0 ** -23

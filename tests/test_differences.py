@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from adapters.reference import ReferenceAdapter
-from suites.judging import gradcheck, judge
+from suites.judging import compare, differences, gradcheck, judge
+from suites.judging.outcome import Outcome
 from suites.programs.context import Context
 from tests.adapters.narrow import CastBackMatmul, FlushingTranspose, HalfMatmul, NanCholesky, NarrowMatmul
 from tests.spec_text import first_spec
@@ -507,3 +508,17 @@ def test_an_observed_value_is_read_in_the_dtype_it_was_observed_in(tmp_path):
     top = judge.check_case(ctx, "top", {"x": np.array([65535, 7], np.uint16), "y": np.array([1, 8], np.uint16)},
                            {"value": [0, 15]})
     assert top.status == "documented", top.message
+
+
+def test_a_failing_element_past_float32s_range_is_its_overflow():
+    """Found by CI at seed 341 on jax-32: inv's gradient at x = 4.7e-38 (1 x 1 matrices) is about 1e75,
+    whose float32 reverse pass gives infinities of both signs and the directional check NaN; the value
+    inv(x) = 2.1e37 lies in float32's range, so only the failing element's exact value tells the overflow."""
+    def failing(expected_at):
+        comparison = compare.Comparison(False, "NaN positions differ", expected_at=expected_at, actual_at=float("nan"))
+        return Outcome("fail", "hypothesis", "gradient differs from finite differences", comparison)
+
+    assert differences.fails_past_range(failing(1.7239174499973649e75), "float32")
+    assert not differences.fails_past_range(failing(1.7239174499973649e75), "float64")
+    assert not differences.fails_past_range(failing(3.0e38), "float32")  # float32's largest is 3.4e38
+    assert not differences.fails_past_range(failing(float("inf")), "float32")  # an infinity is compared by position

@@ -78,6 +78,16 @@ def test_a_snippet_keeps_the_sign_of_a_nan(tmp_path):
     np.testing.assert_array_equal(printed["out"], expected)
 
 
+def test_a_snippet_writes_complex_numbers_as_python_reads_them():
+    """repr writes complex(nan, inf) as (nan+infj), which is no Python, and complex(-0.0, 1) as (-0+1j),
+    which Python reads as 1j (the int -0 has no sign): a snippet writes complex(real, imag)."""
+    x = np.array([[complex(-0.0, 1.0), complex(np.nan, -np.inf)], [complex(2.5, -0.0), 0j]])
+    read = eval(repro._array_text(x), {"complex": complex, "nan": np.nan, "inf": np.inf})  # noqa: S307 - our own text
+    np.testing.assert_array_equal(np.array(read), x)
+    assert np.array_equal(np.signbit(np.array(read).real), np.signbit(x.real))
+    assert np.array_equal(np.signbit(np.array(read).imag), np.signbit(x.imag))
+
+
 @pytest.mark.parametrize("name", ["torch", "jax"])
 def test_a_snippet_writes_a_key_as_python_does(name, tmp_path):
     """x[key] and index_add(x[key], v): the key's slices, ints and index tensors in the snippet."""

@@ -129,6 +129,13 @@ def test_asarray_catches_python_floats_rounded_through_float32(tmp_path):
     assert "[through-float32-cpu-float16-eager]" in run.stdout and "differs from the documented value" in run.stdout
 
 
+def test_complex_judge_catches_a_conjugate_that_loses_a_zeros_sign(tmp_path):
+    run = run_suite(tmp_path, "--dtype", "complex64", "-k", "complex/conj-complex[", path=AREAS,
+                    adapter="arithmetic-conj")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "[arithmetic-conj-cpu-complex64-eager]" in run.stdout and "differs from the documented value" in run.stdout
+
+
 def test_an_op_that_writes_into_its_input_fails_naming_it_in_every_dtype(tmp_path):
     """floor written into its input returns the right value: it used to pass in float16 and
     float32, fail in float64 with a misleading value (the reference read the mutated input) and

@@ -1,7 +1,8 @@
 """The Python Array API standard's elementwise math (2024.12, "Element-wise Functions") beyond the
 basics of vocabulary/__init__.py: the trigonometric and hyperbolic families, the exponential and
 logarithmic ones, division's floor and remainder, the tests of a float's class and sign, and the
-comparisons, logical and bitwise operations (LOGIC_OPS).
+comparisons, logical and bitwise operations (LOGIC_OPS); and a complex number's conjugate and
+components (conj, real, imag: the ops whose complex dtypes are judged, docs/array-api.md).
 
 Each op is the standard's function of the same name. Its semantics are the standard's text,
 special cases included: for a real-valued x, the standard lists what each special value must give
@@ -23,6 +24,11 @@ def _unary(name, semantics, **flags):
 def _binary(name, semantics, **flags):
     return Op(name, "x1, x2", "elementwise math", f"{semantics} {BROADCAST} ({STANDARD}{name}.html)", binary,
               **flags)
+
+
+def _component(name, semantics):
+    """A function of a complex number's components (conj, real, imag): judged in the complex dtypes too."""
+    return Op(name, "x", "elementwise math", f"{semantics} ({STANDARD}{name}.html)", unary, complex_dtypes=True)
 
 
 def _test(name, semantics):
@@ -62,6 +68,15 @@ ELEMENTWISE_OPS = [
     _binary("remainder", "x1 - floor_divide(x1, x2) * x2: the remainder with x2's sign (Python's %, "
                          "numpy.remainder; not C's fmod, which takes x1's). Models write it x1 % x2.",
             number_operands=True),
+    _component("conj", "The complex conjugate a - bj of each element a + bj of x: its imaginary component "
+                       "negated, a zero's sign too (conj(1 + 0j) is 1 - 0j, conj(nan + infj) nan - infj), in x's "
+                       "dtype; a real x is its own conjugate (2024.12 takes every numeric dtype)."),
+    _component("real", "The real component a of each element a + bj of x, in the floating dtype of x's precision "
+                       "(complex64: float32, complex128: float64), NaN, infinities and signed zeros as they are; a "
+                       "real floating x as it is (2024.12 takes real dtypes too)."),
+    _component("imag", "The imaginary component b of each element a + bj of x, in the floating dtype of x's "
+                       "precision (complex64: float32, complex128: float64), NaN, infinities and signed zeros as "
+                       "they are; x must be complex (2024.12 leaves real dtypes out)."),
     _test("isnan", "True where x is NaN."),
     _test("isinf", "True where x is +inf or -inf."),
     _test("isfinite", "True where x is neither NaN nor infinite."),

@@ -81,6 +81,8 @@ class Op:
     part_dtypes: tuple = ()
     bound: str | None = None  # the sum-product error rule it follows (suites/judging/bound_rules.py), if any
     random: bool = False  # its result is a sample: the reference gives its law (suites/judging/sampling.py)
+    # its complex dtypes are judged (complex64, complex128): the coverage asks them of it too (adapters.base.COMPLEX)
+    complex_dtypes: bool = False
 
     @property
     def parameters(self) -> inspect.Signature:

@@ -4,7 +4,7 @@ import functools
 import numpy as np
 
 from adapters import workers
-from adapters.base import BITWISE_OPS, FLOATS, INTEGERS, Adapter, Unsupported, dtypes_except
+from adapters.base import BITWISE_OPS, COMPLEX, FLOATS, INTEGERS, Adapter, Unsupported, dtypes_except
 from adapters.behaviours import ENGINE_MASKED_SOFTMAX
 from adapters.engine.creation import EngineCreation
 from adapters.engine.elementwise import EngineElementwise
@@ -28,6 +28,8 @@ class EngineAdapter(EngineOptimizers, EngineInitializers, EngineElementwise, Eng
     module = "numpy"  # the engine lives in this repository and needs NumPy only
     behaviours = (ENGINE_MASKED_SOFTMAX,)
     dtypes = {"*": dtypes_except("bfloat16"),
+              # NumPy's: real and imag of any dtype (a real x's imaginary part is 0)
+              **dict.fromkeys(("conj", "real", "imag"), dtypes_except("bfloat16") + COMPLEX),
               **dict.fromkeys(("sub", "neg", "sigmoid", "sign", "positive", "cross", "softmax", "log_softmax",
                                "cross_entropy", "dot_product_attention", "gru", "batch_norm", *MULTIHEAD_OPS),
                               dtypes_except("bfloat16", "bool")),

@@ -73,6 +73,15 @@ class EngineElementwise:
     def remainder(self, x1, x2):
         return self.ops.remainder(x1, x2)
 
+    def conj(self, x):
+        return self.ops.conj(x)
+
+    def real(self, x):
+        return self.ops.real(x)
+
+    def imag(self, x):
+        return self.ops.imag(x)
+
     def isnan(self, x):
         return self.ops.isnan(x)
 

@@ -13,6 +13,7 @@ import numpy as np
 from adapters import workers
 from adapters.backends import jax_vjp
 from adapters.base import (
+    ALL_DTYPES,
     BITWISE_OPS,
     DTYPES,
     FLOATS,
@@ -70,6 +71,7 @@ class JaxAdapter(JaxLayers, JaxOptimizers, JaxInitializers, JaxIdioms, JaxElemen
     process_devices = 2  # XLA host devices: a process holds several, as a GPU host holds its GPUs
     shared_modes = ("compiled", "exported")  # jax.jit compiles once per input signature (shapes, dtypes)
     dtypes = {"*": DTYPES, "scatter_nd": (), "l2_penalty": (), **INFO_DTYPES,
+              **dict.fromkeys(("conj", "real", "imag"), ALL_DTYPES),  # jnp's imag of a real x: zeros
               # LAPACK's getrf, potrf, syevd, gesdd: no half
               **dict.fromkeys(("slogdet", "inv", "solve", "cholesky", "eigvalsh", "svdvals", "matrix_rank", "pinv",
                                *DECOMPOSITION_OPS),

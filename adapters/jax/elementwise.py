@@ -84,6 +84,15 @@ class JaxElementwise:
     def isfinite(self, x):
         return self.jnp.isfinite(x)
 
+    def conj(self, x):
+        return self.jnp.conj(x)
+
+    def real(self, x):
+        return self.jnp.real(x)
+
+    def imag(self, x):
+        return self.jnp.imag(x)
+
     def signbit(self, x):
         return self.jnp.signbit(x)
 

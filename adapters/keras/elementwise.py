@@ -1,16 +1,20 @@
 """The Keras adapter's Array API elementwise math: keras.ops under NumPy's names (keras.ops.arcsin,
 keras.ops.arctan2, keras.ops.mod for the remainder), on whichever backend is configured."""
-from adapters.base import BITWISE_OPS, FLOATS, Unsupported, dtypes_except
+from adapters.base import ALL_DTYPES, BITWISE_OPS, COMPLEX, FLOATS, Unsupported, dtypes_except
 
 # Measured with `python -m suites coverage --check` per backend: keras.ops promotes integers and bools
 # to floats, but for these
 KERAS_ELEMENTWISE_DTYPES = {
-    "tensorflow": {"reciprocal": FLOATS, **dict.fromkeys(("hypot", "floor_divide"), dtypes_except("bool")),
+    # keras.ops' conj, real and imag: their backend's (tf.math.conj and real refuse bool, torch.imag real dtypes)
+    "tensorflow": {**dict.fromkeys(("conj", "real"), dtypes_except("bool") + COMPLEX), "imag": ALL_DTYPES,
+                   "reciprocal": FLOATS, **dict.fromkeys(("hypot", "floor_divide"), dtypes_except("bool")),
                    "copysign": (), "positive": (),
                    **dict.fromkeys(("less", "less_equal", "greater_equal"), dtypes_except("bool")),
                    **dict.fromkeys(BITWISE_OPS, dtypes_except(*FLOATS, "bool"))},
-    "jax": {"copysign": (), "positive": (), **dict.fromkeys(BITWISE_OPS, dtypes_except(*FLOATS))},
-    "torch": {**dict.fromkeys(("hypot", "floor_divide"), dtypes_except("bool")), "copysign": (), "positive": (),
+    "jax": {**dict.fromkeys(("conj", "real", "imag"), ALL_DTYPES), "copysign": (), "positive": (),
+            **dict.fromkeys(BITWISE_OPS, dtypes_except(*FLOATS))},
+    "torch": {**dict.fromkeys(("conj", "real"), ALL_DTYPES), "imag": COMPLEX,
+              **dict.fromkeys(("hypot", "floor_divide"), dtypes_except("bool")), "copysign": (), "positive": (),
               **dict.fromkeys(BITWISE_OPS[:4], dtypes_except(*FLOATS)),
               **dict.fromkeys(BITWISE_OPS[4:], dtypes_except(*FLOATS, "bool"))}}
 
@@ -94,6 +98,15 @@ class KerasElementwise:
 
     def isfinite(self, x):
         return self.ops.isfinite(x)
+
+    def conj(self, x):
+        return self.ops.conj(x)
+
+    def real(self, x):
+        return self.ops.real(x)
+
+    def imag(self, x):
+        return self.ops.imag(x)
 
     def signbit(self, x):
         return self.ops.signbit(x)

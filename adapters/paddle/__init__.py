@@ -11,6 +11,7 @@ import warnings
 
 from adapters import AdapterError, workers
 from adapters.base import (
+    ALL_DTYPES,
     DTYPES,
     FLOATS,
     WIDE_UNSIGNED,
@@ -60,7 +61,7 @@ def uint16_as_bfloat16(declared: dict) -> dict:
     def runs(dtype, dtypes):
         return dtype in dtypes and dtype not in WIDE_UNSIGNED or dtype == "uint16" and "bfloat16" in dtypes
 
-    return {op: tuple(d for d in DTYPES if runs(d, dtypes)) for op, dtypes in declared.items()}
+    return {op: tuple(d for d in ALL_DTYPES if runs(d, dtypes)) for op, dtypes in declared.items()}
 
 
 P2P_TIMEOUT = 10  # seconds a ppermute may take before it counts as hung: gloo itself waits 30

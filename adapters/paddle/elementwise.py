@@ -2,11 +2,13 @@
 (paddle.atan2, paddle.logaddexp, ...); floor_divide and remainder are Python's // and % on
 tensors (adapters/operators.py), as models write them, and so are the comparisons, & | ^ ~ << >>
 and unary +."""
-from adapters.base import BITWISE_OPS, DTYPES, FLOATS, dtypes_except
+from adapters.base import BITWISE_OPS, COMPLEX, DTYPES, FLOATS, dtypes_except
 
 # Measured with `python -m suites coverage --adapter paddle --check` (PaddleAdapter's default is float32 and
 # float64): Paddle's CPU kernels, integers promoted to float32 where the op takes them
 PADDLE_ELEMENTWISE_DTYPES = {
+    # paddle.real and paddle.imag have complex kernels only (2024.12's real takes real dtypes too)
+    "conj": ("float32", "float64", "int32", "int64") + COMPLEX, **dict.fromkeys(("real", "imag"), COMPLEX),
     **dict.fromkeys(("sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh",
                      "reciprocal", "signbit"), dtypes_except("float16", "bfloat16", "bool")),
     **dict.fromkeys(("atan2", "expm1"), ("float16", "float32", "float64", "int32", "int64")),
@@ -93,6 +95,15 @@ class PaddleElementwise:
 
     def isfinite(self, x):
         return self.paddle.isfinite(x)
+
+    def conj(self, x):
+        return self.paddle.conj(x)
+
+    def real(self, x):
+        return self.paddle.real(x)
+
+    def imag(self, x):
+        return self.paddle.imag(x)
 
     def signbit(self, x):
         return self.paddle.signbit(x)

@@ -24,7 +24,7 @@ from adapters.base import (
 from adapters.reference.collectives import Collectives
 from adapters.reference.creation import CreationReference
 from adapters.reference.dtypes import DtypeReference
-from adapters.reference.elementwise import ElementwiseReference
+from adapters.reference.elementwise import COMPONENT_DTYPES, ElementwiseReference
 from adapters.reference.fft import FftReference
 from adapters.reference.idioms import IdiomReference
 from adapters.reference.indexing import IndexingReference
@@ -47,6 +47,7 @@ class ReferenceAdapter(LayerReference, ManipulationReference, MatrixReference, L
     module = "numpy"
     differentiates = False  # gradients are checked against its finite differences, not computed by it
     dtypes = {"*": dtypes_except("bfloat16"),  # NumPy has no bfloat16
+              **COMPONENT_DTYPES,
               **dict.fromkeys(("sub", "neg", "sigmoid", "sign", "positive", "cross", "softmax", "log_softmax", "lstm",
                                "gru", "cross_entropy", "gelu", "batch_norm"), dtypes_except("bfloat16", "bool")),
               **dict.fromkeys(BITWISE_OPS, dtypes_except(*FLOATS)),

@@ -4,6 +4,13 @@ standard states otherwise (floor_divide at the infinities: NumPy follows Python'
 there); each such place is written out from the standard's text (a mixin of ReferenceAdapter)."""
 import numpy as np
 
+from adapters.base import COMPLEX, dtypes_except
+
+# The standard's text: conj takes every numeric dtype, real floating and complex ones (an integer's
+# precision names no float), imag complex ones
+COMPONENT_DTYPES = {"conj": dtypes_except("bfloat16") + COMPLEX, "real": ("float16", "float32", "float64") + COMPLEX,
+                    "imag": COMPLEX}
+
 
 class ElementwiseReference:
     def sin(self, x):
@@ -91,6 +98,22 @@ class ElementwiseReference:
 
     def isnan(self, x):
         return np.isnan(x)
+
+    def conj(self, x):
+        return np.conjugate(x)
+
+    def real(self, x):
+        """The real component; 2024.12 takes a real x too, and asks a floating result (an integer x is
+        left out: its precision names no float)."""
+        if np.asarray(x).dtype.kind not in "fc":
+            raise TypeError(f"real takes a floating or complex x; got {np.asarray(x).dtype}")
+        return np.real(x)
+
+    def imag(self, x):
+        """The imaginary component; 2024.12 asks a complex x (NumPy gives a real x's zeros)."""
+        if np.asarray(x).dtype.kind != "c":
+            raise TypeError(f"imag takes a complex x; got {np.asarray(x).dtype}")
+        return np.imag(x)
 
     def isinf(self, x):
         return np.isinf(x)

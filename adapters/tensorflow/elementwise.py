@@ -4,11 +4,13 @@ log10, logaddexp, hypot, signbit); floor_divide and remainder are Python's // an
 (adapters/operators.py: tf.math.floordiv and tf.math.floormod), as models write them; so are the
 comparisons and & | ^ ~ (tf.math.logical_and on bool tensors, tf.bitwise.bitwise_and on integers).
 tf.Tensor has no << >> or unary +: the shifts are tf.bitwise's, positive tf.experimental.numpy's."""
-from adapters.base import BITWISE_OPS, DTYPES, FLOATS, Unsupported, dtypes_except
+from adapters.base import ALL_DTYPES, BITWISE_OPS, COMPLEX, DTYPES, FLOATS, Unsupported, dtypes_except
 
 # Measured with `python -m suites coverage --adapter tensorflow --check`: tf.math's kernels take floats
 # only (no integer promotion), tf.experimental.numpy's no bfloat16
 TENSORFLOW_ELEMENTWISE_DTYPES = {
+    # tf.math.conj and tf.math.real refuse bool (TypeError); tf.math.imag gives zeros for every real dtype
+    **dict.fromkeys(("conj", "real"), dtypes_except("bool") + COMPLEX), "imag": ALL_DTYPES,
     **dict.fromkeys(("sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "asinh", "acosh", "atanh",
                      "expm1", "log1p", "reciprocal", "isnan", "isinf", "isfinite"), FLOATS),
     **dict.fromkeys(("log2", "log10", "logaddexp", "hypot"), ("float16", "float32", "float64")),
@@ -93,6 +95,15 @@ class TensorFlowElementwise:
 
     def isfinite(self, x):
         return self.tf.math.is_finite(x)
+
+    def conj(self, x):
+        return self.tf.math.conj(x)
+
+    def real(self, x):
+        return self.tf.math.real(x)
+
+    def imag(self, x):
+        return self.tf.math.imag(x)
 
     def signbit(self, x):
         return self.tf.experimental.numpy.signbit(x)

@@ -107,7 +107,8 @@ class TorchAdapter(TorchLayers, TorchOptimizers, TorchInitializers, TorchIdioms,
         return self.torch.as_tensor(x, device=device).to(getattr(self.torch, dtype))
 
     def to_numpy(self, x):
-        x = x.detach().cpu()
+        # a lazy conjugate or negation (torch.conj's view, its imag) resolved: numpy() refuses those bits
+        x = x.detach().cpu().resolve_conj().resolve_neg()
         return (x.float() if x.dtype == self.torch.bfloat16 else x).numpy()  # NumPy has no bfloat16
 
     def dtype_of(self, x):

@@ -2,11 +2,13 @@
 (torch.atan2, torch.logaddexp, ...); floor_divide and remainder are Python's // and % on tensors
 (adapters/operators.py), as models write them, and so are the comparisons, & | ^ ~ << >> and
 unary +."""
-from adapters.base import BITWISE_OPS, FLOATS, dtypes_except
+from adapters.base import ALL_DTYPES, BITWISE_OPS, COMPLEX, FLOATS, dtypes_except
 
 # Measured with `python -m suites coverage --adapter torch --check`: every other op takes every dtype
-# (an integer or bool input of sin gives a float: torch's promotion)
-TORCH_ELEMENTWISE_DTYPES = {**dict.fromkeys(("logaddexp", "hypot", "nextafter"), FLOATS),
+# (an integer or bool input of sin gives a float: torch's promotion); conj and real take every dtype, imag complex
+# ones only (RuntimeError: "imag is not implemented for tensors with non-complex dtypes")
+TORCH_ELEMENTWISE_DTYPES = {"conj": ALL_DTYPES, "real": ALL_DTYPES, "imag": COMPLEX,
+                            **dict.fromkeys(("logaddexp", "hypot", "nextafter"), FLOATS),
                             **dict.fromkeys(("floor_divide", "remainder", "positive"), dtypes_except("bool")),
                             **dict.fromkeys(BITWISE_OPS[:4], dtypes_except(*FLOATS)),
                             **dict.fromkeys(BITWISE_OPS[4:], dtypes_except(*FLOATS, "bool"))}
@@ -85,6 +87,16 @@ class TorchElementwise:
 
     def isfinite(self, x):
         return self.torch.isfinite(x)
+
+    def conj(self, x):
+        """torch.conj is a lazy view (its conjugate bit set), as users get it; to_numpy resolves it."""
+        return self.torch.conj(x)
+
+    def real(self, x):
+        return self.torch.real(x)
+
+    def imag(self, x):
+        return self.torch.imag(x)
 
     def signbit(self, x):
         return self.torch.signbit(x)

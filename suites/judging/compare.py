@@ -26,6 +26,8 @@ from suites.programs import expr
 # Binary formats: explicit mantissa bits and the exponent of the smallest normal number.
 MANTISSA = {"float16": 10, "bfloat16": 7, "float32": 23, "float64": 52}
 MIN_EXP = {"float16": -14, "bfloat16": -126, "float32": -126, "float64": -1022}
+# A complex dtype is a pair of floats: its real and imaginary components' dtype
+COMPONENT = {"complex64": "float32", "complex128": "float64"}
 DEFAULT_ULPS = 4  # allowed error, in units of the expected value's ulp, for ops without a bound
 
 
@@ -33,18 +35,43 @@ def is_float(dtype: str) -> bool:
     return dtype in MANTISSA
 
 
+def is_complex(dtype: str) -> bool:
+    return dtype in COMPONENT
+
+
+def is_inexact(dtype: str) -> bool:
+    """A float or complex dtype: values rounded, judged within an error bound (integers and bools exactly)."""
+    return is_float(dtype) or is_complex(dtype)
+
+
+def widened(x) -> np.ndarray:
+    """Values as the judge computes with them: float64, complex128 for complex ones."""
+    x = np.asarray(x)
+    return x.astype(np.complex128 if x.dtype.kind == "c" else np.float64)
+
+
+def as_pairs(x) -> np.ndarray:
+    """A complex array as float64 (real, imaginary) pairs along a new last axis, NumPy's and torch's
+    view_as_real: a complex result is judged component by component, with the float judge's checks
+    (NaN and infinity positions, signed zeros, the allowed error)."""
+    x = np.asarray(x)
+    return np.stack([x.real, x.imag], axis=-1).astype(np.float64)
+
+
 def unit_roundoff(dtype: str) -> float:
-    return 2.0 ** -(MANTISSA[dtype] + 1)
+    """u of a float dtype (of a complex one: of its components')."""
+    return 2.0 ** -(MANTISSA[COMPONENT.get(dtype, dtype)] + 1)
 
 
 def tiny(dtype: str) -> float:
     """The smallest normal number: the most a flush-to-zero can lose on one operation."""
-    return 2.0 ** MIN_EXP[dtype]
+    return 2.0 ** MIN_EXP[COMPONENT.get(dtype, dtype)]
 
 
 def ulp(x, dtype: str):
-    """Spacing of `dtype` numbers at |x| (float64 array)."""
-    x = np.abs(np.asarray(x, dtype=np.float64))
+    """Spacing of `dtype` numbers at |x| (float64 array; a complex dtype's: its components' at the modulus)."""
+    dtype = COMPONENT.get(dtype, dtype)
+    x = np.abs(np.asarray(x)).astype(np.float64)
     x = np.where(np.isfinite(x), x, 0.0)  # NaN and inf have no spacing; they compare by position
     with np.errstate(divide="ignore"):
         exponent = np.floor(np.log2(np.where(x > 0, x, 1.0)))
@@ -57,15 +84,17 @@ def cast(values, dtype: str) -> np.ndarray:
     convert them: integers wrap around modulo 2**bits (int8 100 + 100 is -56), floats truncate
     toward zero. Float dtypes: the values as they are (the error bound judges them)."""
     values = np.asarray(values)
-    if is_float(dtype):
+    if is_inexact(dtype):
         return values
     with np.errstate(invalid="ignore"):
         return (np.trunc(values).astype(np.int64) if values.dtype.kind == "f" else values).astype(dtype)
 
 
 def round_to(x, dtype: str) -> np.ndarray:
-    """x rounded to the nearest `dtype` number, returned as float64 (or as ints / bools)."""
+    """x rounded to the nearest `dtype` number, returned as float64 (complex128, or as ints / bools)."""
     x = np.asarray(x)
+    if is_complex(dtype):  # each component rounded once, as the complex dtype's cast rounds it
+        return x.astype(dtype).astype(np.complex128)
     if dtype == "bfloat16":
         return bfloat16_values(x)
     if is_float(dtype):
@@ -76,7 +105,11 @@ def round_to(x, dtype: str) -> np.ndarray:
 def written(values, dtype: str) -> np.ndarray:
     """Values a spec writes (an example's input, an expected or observed value) in `dtype`, as
     round_to gives them; integers exactly: NumPy makes a list that holds a value past int64's range
-    float64 (2 ** 64 - 1 becomes 2 ** 64), so such a list is read as uint64."""
+    float64 (2 ** 64 - 1 becomes 2 ** 64), so such a list is read as uint64. YAML has no complex
+    numbers: a complex dtype's values are strings as Python's complex() reads them ("1+2j",
+    "-0-0j", "nan+infj"), or real numbers."""
+    if is_complex(dtype):
+        return round_to(np.vectorize(_complex_number, otypes=[np.complex128])(np.asarray(values, dtype=object)), dtype)
     if is_float(dtype):
         return round_to(np.asarray(values, dtype=np.float64), dtype)
     numbers = [v for v in np.asarray(values, dtype=object).flat if isinstance(v, int)]
@@ -84,6 +117,15 @@ def written(values, dtype: str) -> np.ndarray:
     if past_int64 and any(v < 0 for v in numbers):
         raise ValueError(f"the values {values} hold numbers past int64's range and negative ones: no dtype holds both")
     return round_to(np.asarray(values, dtype=np.uint64 if past_int64 else None), dtype)
+
+
+def _complex_number(value) -> complex:
+    """A value a spec writes for a complex dtype: a number, or a string as Python's complex() reads it."""
+    try:
+        return complex(value)
+    except ValueError:
+        raise ValueError(f"{value!r} is not a complex number as Python's complex() reads it (say '1+2j', "
+                         f"'-0-0j', 'nan+infj')") from None
 
 
 def overflowed(expected, dtype: str) -> np.ndarray:
@@ -216,7 +258,15 @@ def _times_magnitude(g: float, magnitude):
 def allowed_error(expected, dtype: str, bound=None, tolerance=None):
     """Per-element allowed absolute error: the bound (or the spec's `ulp`, default DEFAULT_ULPS, ulp
     of the expected value, and the smallest normal number: a subnormal result may be flushed to
-    zero, as XLA and TensorFlow do on CPU) plus the spec's own rtol / atol."""
+    zero, as XLA and TensorFlow do on CPU) plus the spec's own rtol / atol. For a complex dtype the
+    same of its components' dtype, at the expected value's modulus: a complex result's error is
+    bounded relative to its modulus, not to each component (a product's small real part may carry
+    an error of the size of |a||b| u), and compare allows it on either component."""
+    if is_complex(dtype):  # where the modulus is NaN or infinite, at the finite component's magnitude
+        pairs = np.abs(as_pairs(expected))
+        modulus = np.where(np.isfinite(pairs).all(axis=-1), np.abs(expected),
+                           np.max(np.where(np.isfinite(pairs), pairs, 0.0), axis=-1, initial=0.0))
+        return allowed_error(modulus, COMPONENT[dtype], bound, tolerance)
     if not is_float(dtype):
         return np.zeros_like(expected, dtype=np.float64)
     tolerance = tolerance or {}
@@ -275,6 +325,12 @@ def compare(expected, actual, dtype: str, allowed=None, actual_dtype: str | None
     shaped = layout(expected, actual, dtype, actual_dtype)
     if not shaped.ok:
         return shaped
+    if is_complex(dtype):  # component by component: a worst element's index ends with 0 (real) or 1 (imaginary)
+        per_element = None if allowed is None else np.broadcast_to(allowed, expected.shape)
+        result = compare(as_pairs(expected), as_pairs(actual), COMPONENT[dtype],
+                         None if per_element is None else per_element[..., None], signed_zeros=signed_zeros)
+        result.allowed = per_element  # per element, as a compiled result's agreement reads it (modes.py)
+        return result
     if not is_float(dtype):
         return _compare_exact(expected, actual)
     e = expected.astype(np.float64)

@@ -285,15 +285,16 @@ def precision(ctx, outcome, diff, judge) -> Outcome:
     """documented while the result misses the dtype's error bound but holds to the documented
     precision's: judged again as a result of that dtype, computed from the inputs rounded to it
     (the framework's first step), so float32's own bound applies. Beyond that precision's range
-    (inputs or result), computing in it overflows: that is the documented behaviour too. A pass
+    (inputs, result, or the failing element's exact value: a gradient's), computing in it
+    overflows: that is the documented behaviour too. A pass
     stays a pass: on inputs that the narrower dtype holds exactly, both give the same result.
 
     `judge(ctx, inputs)` judges the framework's result with a context and the inputs given."""
     narrow = diff["observed"]["precision"]
     if outcome.status == "pass":
         return outcome
-    if outcome.status == "fail" and _beyond_range(ctx, outcome.inputs, narrow):
-        seen = f"inputs or result beyond {narrow}'s range, where it overflows; {outcome.message}"
+    if outcome.status == "fail" and (_beyond_range(ctx, outcome.inputs, narrow) or fails_past_range(outcome, narrow)):
+        seen = f"inputs, result or gradient beyond {narrow}'s range, where it overflows; {outcome.message}"
     else:
         rounded = _rounded(outcome.inputs, narrow)
         again, model = judge(replace(ctx, precision=narrow), rounded), ""
@@ -354,6 +355,14 @@ def _beyond_range(ctx, inputs: dict, dtype: str) -> bool:
     values += [np.asarray(part, dtype=np.float64) for part in (reference if isinstance(reference, tuple) else
                                                                 (reference,)) if not isinstance(part, Law)]
     return any(np.any(np.abs(v[np.isfinite(v)]) > top) for v in values)
+
+
+def fails_past_range(outcome, dtype: str) -> bool:
+    """Whether the element a failure names has an exact value beyond `dtype`'s finite range: a gradient
+    past it (inv's at 4.7e-38 is about 1e75, whose float32 reverse pass overflows to infinities, and a
+    directional check's sum of infinities of both signs is NaN) overflows in that dtype as a value does."""
+    expected = getattr(outcome.comparison, "expected_at", None)
+    return isinstance(expected, float) and np.isfinite(expected) and abs(expected) > np.finfo(np.dtype(dtype)).max
 
 
 def returned(actual) -> str:

@@ -258,7 +258,7 @@ def _metamorphic(ctx, case, inputs, actual, result) -> Outcome:
         other, other_dtype, _ = ctx.run(inputs, ctx.program.equals)
     except Exception as exc:
         return Outcome("error", case, f"the property's `equals` fails: {one_line(exc)}", inputs=inputs)
-    allowed = compare.allowed_error(other.astype(np.float64) if compare.is_float(ctx.result_dtype) else other,
+    allowed = compare.allowed_error(compare.widened(other) if compare.is_inexact(ctx.result_dtype) else other,
                                     ctx.result_dtype, tolerance=ctx.tolerance)
     relation = compare.compare(other, actual, ctx.result_dtype, allowed, other_dtype)
     if not relation.ok:

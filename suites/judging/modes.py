@@ -92,25 +92,27 @@ def _agreement(ctx, eager, compiled, comparison, precision=None) -> compare.Comp
         return compare.Comparison(False, f"shapes differ: eager {eager.shape}, compiled {compiled.shape}")
     if ctx.spec.unspecified:  # each mode's choice was judged by the spec's properties already
         return compare.Comparison(True)
-    if not compare.is_float(ctx.result_dtype) or compiled.dtype.kind not in "fc":
+    if not compare.is_inexact(ctx.result_dtype) or compiled.dtype.kind not in "fc":
         return compare.compare(eager, compiled, compiled.dtype.name)  # exact
+    # the judged dtype in the result's kind: a complex input's float result (its real part) by its components' dtype
+    judged = ctx.judged if compare.is_complex(ctx.result_dtype) else compare.COMPONENT.get(ctx.judged, ctx.judged)
     allowed = getattr(comparison, "allowed", None)
     if allowed is None:  # a check with no bound of its own (documented values): a few ulp
-        allowed = compare.allowed_error(eager.astype(np.float64), ctx.judged, tolerance=ctx.tolerance)
+        allowed = compare.allowed_error(compare.widened(eager), judged, tolerance=ctx.tolerance)
     elif np.shape(allowed) != eager.shape:
         allowed = float(np.max(allowed, initial=0.0))
     if ctx.program.tolerance_in_bound:
         # a model's layers are each judged on the mode's own earlier activations, which eager and
         # compiled round apart: what the earlier layers carried may part them by the spec's
         # tolerance, the allowance its layers without a bound of their own have
-        allowed = compare.allowed_error(eager.astype(np.float64), ctx.judged, allowed, ctx.tolerance)
+        allowed = compare.allowed_error(compare.widened(eager), judged, allowed, ctx.tolerance)
     if precision is not None:
-        allowed = np.maximum(allowed, compare.allowed_error(eager.astype(np.float64), precision,
+        allowed = np.maximum(allowed, compare.allowed_error(compare.widened(eager), precision,
                                                             tolerance=ctx.tolerance))
     # never under one ulp of the result's dtype (a cast's, where the input's is judged): where the
     # bound is narrower than its spacing, eager and compiled may be the two neighbours of the
     # exact value, each within the bound of it
-    allowed = np.maximum(allowed, compare.ulp(eager.astype(np.float64), ctx.result_dtype))
+    allowed = np.maximum(allowed, compare.ulp(compare.widened(eager), ctx.result_dtype))
     # in the result's dtype where the judged one is not a float (int64's true division: float64)
-    judged = ctx.judged if compare.is_float(ctx.judged) else ctx.result_dtype
-    return compare.compare(eager.astype(np.float64), compiled, judged, allowed)
+    return compare.compare(compare.widened(eager), compiled, judged if compare.is_inexact(judged) else ctx.result_dtype,
+                           allowed)

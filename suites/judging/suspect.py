@@ -79,6 +79,8 @@ def _others(ctx, candidates):
 
 
 def _agree(a, b, dtype: str) -> bool:
+    if compare.is_complex(dtype):  # component by component
+        a, b, dtype = compare.as_pairs(a), compare.as_pairs(b), compare.COMPONENT[dtype]
     a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     if a.shape != b.shape:
         return False

@@ -112,7 +112,7 @@ class Context:
         declared = self.spec.arg_dtype(name)
         if declared:
             return declared
-        return value.dtype.name if value.dtype.kind in "biu" and compare.is_float(self.dtype) else self.dtype
+        return value.dtype.name if value.dtype.kind in "biu" and compare.is_inexact(self.dtype) else self.dtype
 
     @property
     def tolerance(self) -> dict:

@@ -18,7 +18,7 @@ import zlib
 
 import numpy as np
 
-from suites.judging.compare import is_float, round_to, written
+from suites.judging.compare import is_complex, is_float, round_to, written
 
 
 def generate(spec, shapes: dict, dtype: str, source) -> dict:
@@ -145,8 +145,8 @@ def with_one(mask: np.ndarray, value: bool) -> np.ndarray:
 
 
 class Seeded:
-    """Values from a seeded NumPy generator: normal floats (exact in the dtype), integers in
-    [-100, 100], fair bools; indices and uniform values as the rules ask."""
+    """Values from a seeded NumPy generator: normal floats (exact in the dtype; a complex number's
+    components each one), integers in [-100, 100], fair bools; indices and uniform values as the rules ask."""
 
     def __init__(self, seed_text: str):
         self.rng = np.random.default_rng(zlib.crc32(seed_text.encode()))
@@ -154,6 +154,8 @@ class Seeded:
     def array(self, dtype: str, shape) -> np.ndarray:
         if dtype == "bool":
             return self.rng.random(shape) < 0.5
+        if is_complex(dtype):
+            return round_to(self.rng.standard_normal(shape) + 1j * self.rng.standard_normal(shape), dtype)
         if not is_float(dtype):
             low, high = int_range(dtype, 100)
             return self.rng.integers(low, high + 1, size=shape).astype(dtype)
@@ -204,6 +206,9 @@ def fill(inp: dict, dtype: str, rng: np.random.Generator) -> np.ndarray:
         values = np.arange(math.prod(shape)).reshape(shape)
     elif how in ("ones", "zeros"):
         values = (np.ones if how == "ones" else np.zeros)(shape)
+    elif is_complex(dtype):  # each component drawn as a float's
+        draw = rng.standard_normal if how == "normal" else lambda s: rng.uniform(-1, 1, s)
+        values = draw(shape) + 1j * draw(shape)
     elif not is_float(dtype):
         low, high = int_range(dtype, 5)
         values = rng.integers(low, high + 1, size=shape)

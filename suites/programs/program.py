@@ -217,7 +217,8 @@ class Expression(Program):
         return out
 
     def oracle_parts(self, inputs: dict, dtype: str, fixed=None, tree=None, reference=ORACLE):
-        wide = "float64" if compare.is_float(dtype) else "uint64" if dtype == "uint64" else "int64"
+        wide = ("float64" if compare.is_float(dtype) else "complex128" if compare.is_complex(dtype)
+                else "uint64" if dtype == "uint64" else "int64")
         exact = {k: widen(v) for k, v in inputs.items()}
         return expr.evaluate(tree or self.tree, exact, caller(reference, wide, described=dtype), wide_constant, fixed)
 
@@ -320,12 +321,13 @@ def python_value(value):
 
 
 def widen(v: np.ndarray) -> np.ndarray:
-    """An input as the reference computes with it: float64, int64, uint64 for uint64 (int64 would make
-    2 ** 63 and up negative: a right shift of them would fill with ones, a sort put them first), bool."""
+    """An input as the reference computes with it: float64, complex128, int64, uint64 for uint64 (int64
+    would make 2 ** 63 and up negative: a right shift of them would fill with ones, a sort put them
+    first), bool."""
     v = np.asarray(v)
     if v.dtype.kind == "b" or v.dtype == np.uint64:
         return v
-    return v.astype(np.float64 if v.dtype.kind == "f" else np.int64)
+    return v.astype({"f": np.float64, "c": np.complex128}.get(v.dtype.kind, np.int64))
 
 
 def wide_constant(c):

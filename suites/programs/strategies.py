@@ -18,7 +18,7 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from suites.judging.compare import is_float, round_to
+from suites.judging.compare import COMPONENT, is_complex, is_float, round_to
 from suites.programs import inputs, palette
 
 WIDTH = {"float16": 16, "bfloat16": 32, "float32": 32, "float64": 64}
@@ -34,11 +34,17 @@ def magnitudes(hyp: dict, dtype: str) -> list:
 def array(dtype: str, shape, magnitude, specials=()):
     """Arrays of `shape` with values in [-magnitude, magnitude], exact in `dtype` (float64 or int);
     float arrays hold the spec's special values too (nan, inf, -inf, -0), wherever hypothesis puts
-    them."""
+    them; a complex array is two float arrays of its components' dtype, its real and imaginary
+    parts (so a special value meets every other kind of value in the other component: each
+    quadrant and axis of the standard's complex special cases)."""
+    if is_complex(dtype):
+        part = array(COMPONENT[dtype], shape, magnitude, specials)
+        return st.tuples(part, part).map(lambda p: round_to(p[0] + 1j * p[1], dtype))
     if dtype == "bool":
         return hnp.arrays(np.bool_, shape)
     if not is_float(dtype):
-        return hnp.arrays(np.int64, shape, elements=st.integers(*inputs.int_range(dtype, int(magnitude))))
+        low, high = inputs.int_range(dtype, int(magnitude))  # drawn as int64: uint64's upper half left out
+        return hnp.arrays(np.int64, shape, elements=st.integers(low, min(high, np.iinfo(np.int64).max)))
     magnitude = _at_most(magnitude, dtype)
     elements = st.floats(-magnitude, magnitude, width=WIDTH[dtype], allow_nan=False, allow_infinity=False,
                          allow_subnormal=False)

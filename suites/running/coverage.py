@@ -12,7 +12,7 @@ from collections import Counter
 
 import numpy as np
 
-from adapters.base import DTYPES, OPS
+from adapters.base import ALL_DTYPES, COMPLEX, DTYPES, OPS
 from suites.judging.outcome import one_line
 from vocabulary import VOCABULARY, Index, Mask, having
 
@@ -20,6 +20,7 @@ from vocabulary import VOCABULARY, Index, Mask, having
 # dtype under test is that of their integer input (lengths, ids, classes), not of a float tensor.
 NO_DTYPE = having("no_dtype")
 INDEX_DTYPED = having("index_dtyped")
+COMPLEX_OPS = having("complex_dtypes")  # the ops whose complex dtypes are asked too
 
 
 def implemented(cls) -> list:
@@ -37,8 +38,8 @@ def declared(adapter) -> dict:
 
 def observed(adapter, device: str = "cpu") -> dict:
     """op -> {dtype: None where its sample call returns, else the exception's one line}, for
-    every implemented op with a dtype."""
-    return {op: {d: _refusal(adapter, op, d, device) for d in DTYPES}
+    every implemented op with a dtype, in every real dtype (and the complex ones, for COMPLEX_OPS)."""
+    return {op: {d: _refusal(adapter, op, d, device) for d in DTYPES + (COMPLEX if op in COMPLEX_OPS else ())}
             for op in implemented(type(adapter)) if op not in NO_DTYPE}
 
 
@@ -169,11 +170,12 @@ def write(folder, classes: dict) -> None:
 
 
 SHORT = {"float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64", "int8": "i8", "uint8": "u8",
-         "int16": "i16", "uint16": "u16", "int32": "i32", "uint32": "u32", "int64": "i64", "uint64": "u64", "bool": "b"}
+         "int16": "i16", "uint16": "u16", "int32": "i32", "uint32": "u32", "int64": "i64", "uint64": "u64", "bool": "b",
+         "complex64": "c64", "complex128": "c128"}
 
 
 def _short(dtypes) -> str:
-    return " ".join(SHORT[d] for d in DTYPES if d in dtypes) or "none"
+    return " ".join(SHORT[d] for d in ALL_DTYPES if d in dtypes) or "none"
 
 
 # The adapters docs/array-api.md shows: one per framework package (the exported runtimes' adapters
@@ -196,7 +198,9 @@ def array_api_page(classes: dict) -> str:
              f"Parity has an op for {covered} of the {len(listed)} functions of the Python Array API standard "
              "(2024.12, with its linalg and fft extensions). A cell lists the dtypes an adapter declares for the "
              "op (`python -m suites coverage --check` holds each declaration to what the adapter does); `-`: the "
-             "adapter does not implement it. What each framework does differently is in the specs' documented "
+             "adapter does not implement it. The complex dtypes (c64, c128) are asked of the ops whose complex "
+             f"results Parity judges so far ({', '.join(sorted(COMPLEX_OPS))}: specs/complex.yaml); of the others, "
+             "only the real dtypes. What each framework does differently is in the specs' documented "
              "differences and on the report's page; the standard's special cases are examples in "
              "specs/special-cases.yaml, specs/math.yaml, specs/logic.yaml and specs/statistics.yaml.",
              ""]

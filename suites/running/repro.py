@@ -203,13 +203,16 @@ def _safe_doc(text: str) -> str:
 def _array_text(value: np.ndarray) -> str:
     """value.tolist()'s repr, but a NaN with its sign bit set written -nan: repr writes every NaN
     as nan, and x86's default NaN (0 / 0, inf - inf, YAML's .nan) is negative, which an order by
-    the sign bit (XLA's total order) puts below every number."""
-    if value.dtype.kind != "f" or not (np.isnan(value) & np.signbit(value)).any():
-        return repr(value.tolist())
+    the sign bit (XLA's total order) puts below every number. A complex number is written
+    complex(real, imag): repr's (nan+infj) is no Python, and its (-0+1j) loses the zero's sign."""
+    if value.dtype.kind == "f" and (np.isnan(value) & np.signbit(value)).any() or value.dtype.kind == "c":
+        return _element_text(value)
+    return repr(value.tolist())
 
-    def text(v):
-        if v.ndim:
-            return "[" + ", ".join(text(e) for e in v) + "]"
-        return "-nan" if np.isnan(v) and np.signbit(v) else repr(v.item())
 
-    return text(value)
+def _element_text(v: np.ndarray) -> str:
+    if v.ndim:
+        return "[" + ", ".join(_element_text(e) for e in v) + "]"
+    if v.dtype.kind == "c":
+        return f"complex({_element_text(v.real)}, {_element_text(v.imag)})"
+    return "-nan" if np.isnan(v) and np.signbit(v) else repr(v.item())

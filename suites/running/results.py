@@ -101,9 +101,12 @@ def describe_inputs(inputs: dict, dtype: str) -> dict:
 
 def output_values(actual, kind: str) -> list | None:
     """An example's result values, flat, for comparing frameworks with each other in the report
-    (every adapter sees the same inputs in an example; hypothesis cases are not recorded)."""
+    (every adapter sees the same inputs in an example; hypothesis cases are not recorded); a
+    complex result's as its (real, imaginary) pairs, flat."""
     if actual is None or kind not in ("example", "collective") or np.size(actual) > MAX_OUTPUT:
         return None
+    if np.iscomplexobj(actual):
+        return compare.as_pairs(actual).ravel().tolist()
     return np.asarray(actual, dtype=np.float64).ravel().tolist()
 
 

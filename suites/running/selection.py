@@ -50,7 +50,7 @@ def item_dtypes(spec, kind: str, generated: bool) -> list:
     else:
         runs = {d for e in spec.examples for d in e.dtypes or spec.dtypes}
     covered = spec.generated is not None
-    return [d for d in adapters.base.DTYPES if d in runs or d in own and not covered]
+    return [d for d in adapters.base.ALL_DTYPES if d in runs or d in own and not covered]
 
 
 def gradient_examples(spec) -> list:
@@ -68,7 +68,7 @@ def gradient_examples(spec) -> list:
         dtypes = set(spec.gradient_dtypes) | ({d for e in spec.examples for d in e.dtypes or ()}
                                               if "dtypes" not in spec.gradient else set())
         _GRADIENT_EXAMPLES[key] = [
-            (e, d) for e in spec.examples for d in adapters.base.DTYPES
+            (e, d) for e in spec.examples for d in adapters.base.ALL_DTYPES
             if d in dtypes and (d.startswith(("float", "bfloat")) or e.grad) and e.runs_in(d, spec.dtypes)
             and not e.expect.get("raises") and (e.grad or _finite(inputs.example(spec, e, d)))]
     return _GRADIENT_EXAMPLES[key]

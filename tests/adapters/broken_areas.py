@@ -294,3 +294,14 @@ class DenseDlpack(EngineAdapter):
         view = x.data
         memory = view if view.base is None else view.base
         return self.engine.Tensor(np.asarray(memory).reshape(-1)[:view.size].reshape(view.shape))
+
+
+class ArithmeticConj(EngineAdapter):
+    """complex: conj computed as complex arithmetic, real(x) - 1j * imag(x), rather than by negating
+    the imaginary component: right for every finite number off the real axis, wrong for a zero's
+    sign (1 + 0j gives 1 + 0j, not 1 - 0j: 1j * 0 is +0) and for the infinities (1j * inf has a NaN
+    real part)."""
+    name = "arithmetic-conj"
+
+    def conj(self, x):
+        return self.engine.Tensor(x.data.real - 1j * x.data.imag)
